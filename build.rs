@@ -1,0 +1,83 @@
+//! Build-time configuration and the C header.
+//!
+//! - `CPU_USAGE_MAX_TASKS` (default 32, 1..=1024): task slots, each with its own ID.
+//! - `CPU_USAGE_NAME_LEN` (default 16, 4..=64): bytes kept of each task name.
+//!
+//! Both become Rust constants (`$OUT_DIR/config.rs`) and are echoed into the generated
+//! header `include/freertos_cpu_usage.h`, together with the ABI version taken from
+//! Cargo.toml, so the C side and the library can never disagree about them.
+
+use std::env;
+use std::fs;
+use std::path::PathBuf;
+
+fn setting(name: &str, default: u32, min: u32, max: u32) -> u32 {
+    println!("cargo:rerun-if-env-changed={name}");
+    let value = match env::var(name) {
+        Ok(text) => text
+            .trim()
+            .parse::<u32>()
+            .unwrap_or_else(|_| panic!("{name}={text:?} is not a whole number")),
+        Err(_) => default,
+    };
+    if !(min..=max).contains(&value) {
+        panic!("{name}={value} is out of range: it must be {min}..={max}");
+    }
+    value
+}
+
+fn main() {
+    let max_tasks = setting("CPU_USAGE_MAX_TASKS", 32, 1, 1024);
+    let name_len = setting("CPU_USAGE_NAME_LEN", 16, 4, 64);
+
+    let major: u32 = env!("CARGO_PKG_VERSION_MAJOR").parse().unwrap();
+    let minor: u32 = env!("CARGO_PKG_VERSION_MINOR").parse().unwrap();
+    let patch: u32 = env!("CARGO_PKG_VERSION_PATCH").parse().unwrap();
+    let abi = (major << 16) | (minor << 8) | patch;
+
+    let out = PathBuf::from(env::var("OUT_DIR").unwrap());
+    fs::write(
+        out.join("config.rs"),
+        format!(
+            "/// Task slots with their own ID (`CPU_USAGE_MAX_TASKS`).\n\
+             pub const MAX_TASKS: usize = {max_tasks};\n\
+             /// Bytes kept of each task name (`CPU_USAGE_NAME_LEN`).\n\
+             pub const NAME_LEN: usize = {name_len};\n\
+             /// `(major << 16) | (minor << 8) | patch` of this crate.\n\
+             pub const ABI_VERSION: u32 = {abi:#08x};\n"
+        ),
+    )
+    .unwrap();
+
+    write_header(max_tasks, name_len, abi);
+}
+
+/// Regenerates `include/freertos_cpu_usage.h`, touching the file only when its text
+/// changes. The committed copy is what users include; a test fails when it is stale.
+fn write_header(max_tasks: u32, name_len: u32, abi: u32) {
+    let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
+    println!("cargo:rerun-if-changed=cbindgen.toml");
+    println!("cargo:rerun-if-changed=src");
+
+    let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
+        .expect("cbindgen.toml is unreadable");
+    let defines = format!(
+        "\n#define CPU_USAGE_ABI_VERSION {abi:#08x}\n\
+         #define CPU_USAGE_MAX_TASKS {max_tasks}\n\
+         #define CPU_USAGE_NAME_LEN {name_len}\n"
+    );
+    config.after_includes = Some(config.after_includes.unwrap_or_default() + &defines);
+
+    let bindings = cbindgen::Builder::new()
+        .with_crate(&crate_dir)
+        .with_config(config)
+        .generate()
+        .expect("cbindgen could not generate the C header");
+    let mut text = Vec::new();
+    bindings.write(&mut text);
+
+    let path = crate_dir.join("include").join("freertos_cpu_usage.h");
+    if fs::read(&path).ok().as_deref() != Some(&text[..]) {
+        fs::write(&path, text).expect("cannot write include/freertos_cpu_usage.h");
+    }
+}

@@ -1,0 +1,40 @@
+/*
+ * The demo application shared by every port: three workload tasks that burn a set
+ * share of the CPU, a churn task that creates and deletes short-lived tasks, and a
+ * shell on the console. A port (freertos-port/<port>/) provides the functions in
+ * the first block and calls demo_start() before vTaskStartScheduler().
+ */
+#ifndef DEMO_H
+#define DEMO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- Provided by the port --------------------------------------------------- */
+
+#define PORT_CONSOLE_TIMEOUT (-2) /* no byte arrived within the wait */
+#define PORT_CONSOLE_EOF     (-1) /* the console is closed: end the run */
+
+/* Next console byte (0..255). Blocks the calling task (not the CPU) for at most
+ * timeout_ms, then returns PORT_CONSOLE_TIMEOUT. Called from the shell task only. */
+int port_console_getc(uint32_t timeout_ms);
+
+/* Write n bytes to the console. Called from the shell task only. */
+void port_console_write(const char *s, size_t n);
+
+/* A free-running wall clock in microseconds, independent of the library's clock,
+ * used by the workloads to burn their share. Wraps at 2^32. */
+uint32_t port_time_us(void);
+
+/* End the run with an exit status (the process on POSIX, QEMU via semihosting). */
+void port_exit(int status);
+
+/* Human-readable name of the port, shown by the shell's banner. */
+extern const char *const port_name;
+
+/* ---- Provided by the demo --------------------------------------------------- */
+
+/* Create the demo's tasks. Call once, before vTaskStartScheduler(). */
+void demo_start(void);
+
+#endif /* DEMO_H */

@@ -1,0 +1,166 @@
+//! The task-ID pool: O(1) allocate and release, with a quarantine.
+//!
+//! Free IDs live in a two-level bitmap: one bit per ID in `words`, and one bit per word
+//! in `summary` saying that word still has a free ID. Allocation is two
+//! count-trailing-zeros, never a search, for up to 32 × 32 = 1024 IDs.
+//!
+//! A released ID does not go straight back to the bitmap. It waits in a FIFO (linked
+//! through the slots' `next` fields, so it costs no extra array) until every window in
+//! which its task had time has been published and replaced; only then may a new task
+//! take it, so a report never shows two tasks' time under one ID. The FIFO is ordered
+//! by release window, so only its head ever needs checking, and allocation moves at
+//! most one ready ID from the FIFO to the bitmap: O(1), no sweep at window rollover.
+
+use super::{Meta, MAX_TASKS};
+
+/// Number of 32-bit words in the free bitmap.
+const WORDS: usize = MAX_TASKS.div_ceil(32);
+
+/// End of the quarantine list.
+pub(crate) const NIL: u16 = u16::MAX;
+
+// The summary word has one bit per bitmap word.
+const _: () = assert!(WORDS <= 32, "CPU_USAGE_MAX_TASKS is limited to 1024");
+
+/// Free IDs (bitmap) and quarantined IDs (FIFO of slot indices).
+pub(crate) struct Pool {
+    summary: u32,
+    words: [u32; WORDS],
+    /// First and last quarantined slot index (0-based), or `NIL`.
+    head: u16,
+    tail: u16,
+    /// How many IDs are quarantined.
+    pub(crate) quarantined: u16,
+}
+
+impl Pool {
+    /// Every ID free.
+    pub(crate) const fn new() -> Self {
+        let mut words = [0u32; WORDS];
+        let mut i = 0;
+        while i < WORDS {
+            let remaining = MAX_TASKS - i * 32;
+            words[i] = if remaining >= 32 { u32::MAX } else { (1u32 << remaining) - 1 };
+            i += 1;
+        }
+        let summary = if WORDS == 32 { u32::MAX } else { (1u32 << WORDS) - 1 };
+        Pool { summary, words, head: NIL, tail: NIL, quarantined: 0 }
+    }
+
+    /// Takes the lowest free slot index, if any.
+    #[inline]
+    pub(crate) fn take(&mut self) -> Option<usize> {
+        if self.summary == 0 {
+            return None;
+        }
+        let w = self.summary.trailing_zeros() as usize;
+        let word = self.words.get_mut(w)?;
+        let b = word.trailing_zeros() as usize;
+        *word &= word.wrapping_sub(1); // clear the lowest set bit
+        if *word == 0 {
+            self.summary &= !(1u32 << w);
+        }
+        Some((w << 5) | b)
+    }
+
+    /// Marks a slot index free.
+    #[inline]
+    pub(crate) fn put(&mut self, index: usize) {
+        let w = index >> 5;
+        if let Some(word) = self.words.get_mut(w) {
+            *word |= 1u32 << (index & 31);
+            self.summary |= 1u32 << w;
+        }
+    }
+
+    /// Appends a slot index to the quarantine FIFO.
+    #[inline]
+    pub(crate) fn quarantine(&mut self, index: u16, meta: &mut [Meta]) {
+        if let Some(m) = meta.get_mut(usize::from(index)) {
+            m.next = NIL;
+        }
+        match meta.get_mut(usize::from(self.tail)) {
+            Some(tail) => tail.next = index,
+            None => self.head = index,
+        }
+        self.tail = index;
+        self.quarantined = self.quarantined.wrapping_add(1);
+    }
+
+    /// The oldest quarantined slot index, if any.
+    #[inline]
+    pub(crate) fn oldest(&self) -> Option<usize> {
+        (self.head != NIL).then_some(usize::from(self.head))
+    }
+
+    /// Removes the oldest quarantined slot from the FIFO and marks it free.
+    #[inline]
+    pub(crate) fn release_oldest(&mut self, meta: &[Meta]) {
+        let Some(index) = self.oldest() else { return };
+        self.head = meta.get(index).map_or(NIL, |m| m.next);
+        if self.head == NIL {
+            self.tail = NIL;
+        }
+        self.quarantined = self.quarantined.wrapping_sub(1);
+        self.put(index);
+    }
+
+    /// The quarantined slot indices, oldest first (for readers, not hot).
+    pub(crate) fn quarantine_iter<'a>(&self, meta: &'a [Meta]) -> impl Iterator<Item = usize> + 'a {
+        let mut next = self.head;
+        // Bounded by the slot count, so a corrupted link can never loop forever.
+        (0..meta.len()).map_while(move |_| {
+            let index = usize::from(next);
+            next = meta.get(index)?.next;
+            Some(index)
+        })
+    }
+
+    /// Number of free IDs, counted from the bitmap itself (for leak checks, not hot).
+    pub(crate) fn free_count(&self) -> u32 {
+        self.words.iter().map(|w| w.count_ones()).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn takes_lowest_first_and_all_ids_once() {
+        let mut pool = Pool::new();
+        for expected in 0..MAX_TASKS {
+            assert_eq!(pool.take(), Some(expected));
+        }
+        assert_eq!(pool.take(), None);
+        assert_eq!(pool.free_count(), 0);
+    }
+
+    #[test]
+    fn put_makes_an_id_available_again() {
+        let mut pool = Pool::new();
+        let a = pool.take().unwrap();
+        let b = pool.take().unwrap();
+        pool.put(a);
+        assert_eq!(pool.take(), Some(a));
+        assert_ne!(pool.take(), Some(b));
+    }
+
+    #[test]
+    fn quarantine_is_fifo() {
+        let mut pool = Pool::new();
+        let mut links = [Meta::FREE; MAX_TASKS];
+        let ids: [usize; 3] = [pool.take().unwrap(), pool.take().unwrap(), pool.take().unwrap()];
+        pool.quarantine(ids[2] as u16, &mut links);
+        pool.quarantine(ids[0] as u16, &mut links);
+        assert_eq!(pool.quarantined, 2);
+        assert_eq!(pool.oldest(), Some(ids[2]));
+        pool.release_oldest(&links);
+        assert_eq!(pool.oldest(), Some(ids[0]));
+        pool.release_oldest(&links);
+        assert_eq!(pool.oldest(), None);
+        assert_eq!(pool.quarantined, 0);
+        pool.release_oldest(&links); // empty: no effect
+        assert_eq!(pool.free_count() as usize, MAX_TASKS - 1);
+    }
+}

@@ -1,0 +1,28 @@
+//! freertos-cpu-usage: per-task CPU usage for FreeRTOS, as a C static library.
+//!
+//! The kernel's trace hooks (`include/freertos_cpu_usage_hooks.h`) call into
+//! [`ffi`]'s hook functions on every task switch, tick, create and delete. The
+//! [`engine`] charges each slice of time to the task that used it and publishes
+//! completed windows; [`report`] turns a copy of them into text or JSON for the
+//! `show_cpu_usage` shell command. [`port`] supplies the default clock and the
+//! critical section for the FreeRTOS port the library is built for.
+//!
+//! Layout: `engine/` is pure logic (no pointers, no FFI), `report/` is pure
+//! formatting, `ffi.rs` is the only place with `extern "C"` exports, `port/` holds
+//! what differs between a hosted (POSIX) and a bare-metal (Cortex-M) build.
+
+#![cfg_attr(not(any(test, feature = "std")), no_std)]
+#![deny(missing_docs)]
+
+pub mod engine;
+pub mod ffi;
+mod port;
+pub mod report;
+
+/// The product library has no reachable panic (the hot path is written without
+/// one, and a test checks the symbols); this handler only satisfies the linker.
+#[cfg(not(any(test, feature = "std")))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    port::halt()
+}

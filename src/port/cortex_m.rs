@@ -1,0 +1,124 @@
+//! Bare-metal build: Arm M-profile cores under the FreeRTOS GCC/ARM_CM3 port (and
+//! the CM4F/CM7 ports, which share its hooks).
+//!
+//! Default clock: the DWT cycle counter, one count per CPU cycle, read in one load.
+//! Some cores have no DWT, and QEMU's model of it neither counts nor keeps writes; at
+//! scheduler start the counter is tried, and if it does not advance the library
+//! falls back to a SysTick-extended count: the ticks seen by the tick hook times the
+//! SysTick period, plus how far the current period has run. Both count CPU cycles,
+//! so their frequency is `configCPU_CLOCK_HZ`, which the hooks header passes in.
+
+use super::Clock;
+use core::ptr::{read_volatile, write_volatile};
+use core::sync::atomic::{AtomicU32, Ordering};
+
+const DEMCR: *mut u32 = 0xE000_EDFC as *mut u32;
+const DEMCR_TRCENA: u32 = 1 << 24;
+const DWT_CTRL: *mut u32 = 0xE000_1000 as *mut u32;
+const DWT_CYCCNT: *mut u32 = 0xE000_1004 as *mut u32;
+const DWT_LAR: *mut u32 = 0xE000_1FB0 as *mut u32;
+const DWT_LAR_KEY: u32 = 0xC5AC_CE55;
+const SYST_RVR: *const u32 = 0xE000_E014 as *const u32;
+const SYST_CVR: *const u32 = 0xE000_E018 as *const u32;
+const ICSR: *const u32 = 0xE000_ED04 as *const u32;
+const ICSR_PENDSTSET: u32 = 1 << 26;
+
+/// Ticks seen by the tick hook, for the SysTick-extended clock.
+static TICKS: AtomicU32 = AtomicU32::new(0);
+
+unsafe extern "C" fn dwt_cycles() -> u32 {
+    // SAFETY: DWT_CYCCNT is a readable register on cores that have a DWT.
+    unsafe { read_volatile(DWT_CYCCNT) }
+}
+
+/// `TICKS × (RVR + 1) + (RVR − CVR)`, modulo 2^32. If SysTick has wrapped but its
+/// handler has not run yet (it is pending behind the context switch), the wrap is
+/// counted here: the reading never steps back.
+unsafe extern "C" fn systick_cycles() -> u32 {
+    // SAFETY: the SysTick registers exist on every M-profile core.
+    unsafe {
+        let reload = read_volatile(SYST_RVR);
+        let mut ticks = TICKS.load(Ordering::Relaxed);
+        let mut value = read_volatile(SYST_CVR);
+        if read_volatile(ICSR) & ICSR_PENDSTSET != 0 {
+            ticks = ticks.wrapping_add(1);
+            value = read_volatile(SYST_CVR);
+        }
+        ticks.wrapping_mul(reload.wrapping_add(1)).wrapping_add(reload.wrapping_sub(value))
+    }
+}
+
+const DWT_CLOCK_NAME: &str = "dwt-cyccnt";
+const SYSTICK_CLOCK_NAME: &str = "systick";
+
+/// No clock until the scheduler starts (the CPU frequency is not known before).
+pub const DEFAULT_CLOCK: Clock = Clock { read: systick_cycles, hz: 0, name: SYSTICK_CLOCK_NAME };
+
+/// No default output on bare metal: the firmware sets one.
+pub fn default_output(_bytes: &[u8]) -> bool {
+    false
+}
+
+/// Counts a tick for the SysTick-extended clock; runs in the tick hook before the
+/// clock is read, and the SysTick handler cannot preempt itself.
+#[inline(always)]
+pub fn on_tick() {
+    TICKS.store(TICKS.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+}
+
+/// Enables the DWT cycle counter and keeps it if it advances; otherwise SysTick.
+pub fn clock_at_scheduler_start(cpu_hz: u32) -> Clock {
+    // SAFETY: architected debug registers; writes are ignored where absent.
+    let advances = unsafe {
+        write_volatile(DEMCR, read_volatile(DEMCR) | DEMCR_TRCENA);
+        write_volatile(DWT_LAR, DWT_LAR_KEY); // only Cortex-M7 locks the DWT
+        write_volatile(DWT_CYCCNT, 0);
+        write_volatile(DWT_CTRL, read_volatile(DWT_CTRL) | 1);
+        let first = read_volatile(DWT_CYCCNT);
+        for _ in 0..64 {
+            core::hint::spin_loop();
+        }
+        read_volatile(DWT_CYCCNT) != first
+    };
+    if advances {
+        Clock { read: dwt_cycles, hz: cpu_hz, name: DWT_CLOCK_NAME }
+    } else {
+        Clock { read: systick_cycles, hz: cpu_hz, name: SYSTICK_CLOCK_NAME }
+    }
+}
+
+/// Stops everything: only reachable through a bug.
+pub fn halt() -> ! {
+    loop {
+        // SAFETY: a permanently undefined instruction: escalates to HardFault,
+        // where a debugger or the firmware's fault handler sees it.
+        unsafe { core::arch::asm!("udf #0") };
+    }
+}
+
+/// PRIMASK, saved and restored: nests, and is correct from tasks and interrupts.
+#[cfg(feature = "critical-section-impl")]
+mod cs {
+    struct PrimaskCs;
+    critical_section::set_impl!(PrimaskCs);
+
+    unsafe impl critical_section::Impl for PrimaskCs {
+        unsafe fn acquire() -> bool {
+            let primask: u32;
+            // SAFETY: reads PRIMASK, then masks interrupts; no memory is touched.
+            unsafe {
+                core::arch::asm!("mrs {}, PRIMASK", out(reg) primask, options(nomem, nostack, preserves_flags));
+                core::arch::asm!("cpsid i", options(nostack, preserves_flags));
+            }
+            // Interrupts were enabled if PRIMASK was clear.
+            primask & 1 == 0
+        }
+
+        unsafe fn release(were_enabled: bool) {
+            if were_enabled {
+                // SAFETY: re-enables interrupts that were enabled at acquire.
+                unsafe { core::arch::asm!("cpsie i", options(nostack, preserves_flags)) };
+            }
+        }
+    }
+}

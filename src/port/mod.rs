@@ -1,0 +1,71 @@
+//! What differs between the targets the library is built for: the default clock, the
+//! default output, the critical section on top of the FreeRTOS port, and what to do
+//! if the impossible happens.
+//!
+//! - hosted (`unix`): the FreeRTOS POSIX port. Clock: `CLOCK_MONOTONIC`; output:
+//!   standard output; critical section: the port's `vPortEnterCritical`, which
+//!   blocks the tick signal.
+//! - bare metal (`target_os = "none"`, Arm M-profile): the FreeRTOS GCC/ARM_CM3 port
+//!   and its relatives. Clock: the DWT cycle counter, or a SysTick-extended count
+//!   where the core has no working DWT; output: none until the firmware sets one;
+//!   critical section: PRIMASK, saved and restored, so it nests and works from
+//!   interrupts too.
+
+/// A free-running 32-bit counter and its frequency.
+#[derive(Clone, Copy)]
+pub struct Clock {
+    /// Reads the counter; called from the kernel's hooks, so it must be fast and
+    /// callable with interrupts masked.
+    pub read: unsafe extern "C" fn() -> u32,
+    /// Counts per second.
+    pub hz: u32,
+    /// What the report calls it.
+    pub name: &'static str,
+}
+
+#[cfg(unix)]
+mod hosted;
+#[cfg(unix)]
+pub use hosted::*;
+
+#[cfg(all(target_os = "none", target_arch = "arm"))]
+mod cortex_m;
+#[cfg(all(target_os = "none", target_arch = "arm"))]
+pub use cortex_m::*;
+
+/// Unit tests run on the host without a FreeRTOS port: a real lock stands in for
+/// the port's critical section.
+#[cfg(test)]
+mod test_cs {
+    use std::cell::Cell;
+    use std::sync::{Condvar, Mutex};
+
+    static HELD: Mutex<bool> = Mutex::new(false);
+    static FREED: Condvar = Condvar::new();
+    std::thread_local!(static DEPTH: Cell<u32> = const { Cell::new(0) });
+
+    struct TestCs;
+    critical_section::set_impl!(TestCs);
+
+    unsafe impl critical_section::Impl for TestCs {
+        unsafe fn acquire() -> bool {
+            if DEPTH.get() == 0 {
+                let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+                while *held {
+                    held = FREED.wait(held).unwrap_or_else(|e| e.into_inner());
+                }
+                *held = true;
+            }
+            DEPTH.set(DEPTH.get() + 1);
+            true
+        }
+
+        unsafe fn release(_: bool) {
+            DEPTH.set(DEPTH.get() - 1);
+            if DEPTH.get() == 0 {
+                *HELD.lock().unwrap_or_else(|e| e.into_inner()) = false;
+                FREED.notify_one();
+            }
+        }
+    }
+}
