@@ -13,6 +13,7 @@ const CLOCK_MONOTONIC: i32 = 1;
 #[cfg(not(target_os = "linux"))]
 const CLOCK_MONOTONIC: i32 = 6; // macOS and the BSDs that use it
 
+#[cfg_attr(test, allow(dead_code))]
 extern "C" {
     fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
     fn write(fd: i32, buf: *const u8, count: usize) -> isize;
@@ -75,6 +76,7 @@ pub fn clock_at_scheduler_start(_cpu_hz: u32) -> Clock {
 }
 
 /// Stops everything: only reachable through a bug.
+#[cfg_attr(test, allow(dead_code))]
 pub fn halt() -> ! {
     // SAFETY: abort() takes no arguments and does not return.
     unsafe { abort() }

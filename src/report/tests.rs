@@ -1,1 +1,135 @@
+//! Report tests: exact text for known figures.
+
 use super::*;
+use crate::engine::{Row, RowKind, SlotStats, Summary, NAME_LEN};
+
+struct Text(Vec<u8>);
+
+impl Sink for Text {
+    fn put(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+}
+
+fn task(id: u16, name: &str, counts: u64) -> Row {
+    let mut n = [0u8; NAME_LEN];
+    n[..name.len()].copy_from_slice(name.as_bytes());
+    Row { counts, name: n, id, kind: RowKind::Task, deleted: false, pct: 0 }
+}
+
+fn pcts(counts: &[u64]) -> Vec<u16> {
+    let mut rows: Vec<Row> = counts.iter().map(|&c| task(1, "t", c)).collect();
+    apportion(&mut rows);
+    rows.iter().map(|r| r.pct).collect()
+}
+
+#[test]
+fn shares_add_up_to_exactly_one_hundred_percent() {
+    assert_eq!(pcts(&[1, 1, 1]), [3334, 3333, 3333]);
+    assert_eq!(pcts(&[1000, 0, 3000]), [2500, 0, 7500]);
+    assert_eq!(pcts(&[0, 0]), [0, 0]);
+    assert_eq!(pcts(&[1, 999_999]), [0, 10_000]);
+    for counts in [&[7u64, 11, 13, 17, 19, 23, 29][..], &[u64::MAX / 3, u64::MAX / 3, 5], &[1; 40]] {
+        assert_eq!(pcts(counts).iter().map(|&p| u32::from(p)).sum::<u32>(), 10_000, "{counts:?}");
+    }
+}
+
+#[test]
+fn microseconds_from_counts_do_not_overflow() {
+    assert_eq!(counts_to_us(15_625_000, 15_625_000), 1_000_000);
+    assert_eq!(counts_to_us(1, 1_000_000), 1);
+    assert_eq!(counts_to_us(u64::MAX, 1_000_000_000), u64::MAX / 1000);
+    assert_eq!(counts_to_us(5, 0), 0);
+}
+
+#[test]
+fn options_parse_alone_and_combined() {
+    let parse_all = |args: &[&str]| parse(args.iter().map(|a| a.as_bytes()));
+    assert_eq!(parse_all(&[]), Ok(Options::default()));
+    assert_eq!(parse_all(&["-mc"]), Ok(Options { json: true, cumulative: true, help: false }));
+    assert_eq!(parse_all(&["-m", "-h"]), Ok(Options { json: true, cumulative: false, help: true }));
+    assert_eq!(parse_all(&["-x"]).unwrap_err().text(), b"-x");
+    assert_eq!(parse_all(&["-"]).unwrap_err().text(), b"-");
+    assert_eq!(parse_all(&["m"]).unwrap_err().text(), b"m");
+    assert_eq!(parse_all(&[""]).unwrap_err().text(), b"");
+    let long = "-mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmz";
+    assert_eq!(parse_all(&[long]).unwrap_err().text(), &long.as_bytes()[..24]);
+}
+
+fn sample() -> (Summary, [Row; REPORT_ROWS]) {
+    let mut rows = [Row::EMPTY; REPORT_ROWS];
+    rows[0] = Row::summary(RowKind::Overflow, 200);
+    rows[1] = task(1, "work10", 10_020);
+    rows[2] = Row { kind: RowKind::Idle, ..task(2, "IDLE", 30_000) };
+    rows[3] = Row { deleted: true, ..task(3, "churn-\"7\"\u{1}", 3) };
+    rows[4] = task(4, "", 50_000);
+    let summary = Summary {
+        window: 41,
+        length: 100_000,
+        other: 9_777,
+        deleted: 0,
+        rows: 5,
+        rows_missing: 0,
+        slots: SlotStats { capacity: 32, used: 4, quarantined: 1, free: 27, overflow_tasks: 2 },
+    };
+    (summary, rows)
+}
+
+fn render(opts: Options) -> String {
+    let (summary, mut rows) = sample();
+    let mut out = Text(Vec::new());
+    write_report(&mut out, opts, ClockInfo { hz: 100_000, name: "test" }, &summary, &mut rows);
+    String::from_utf8(out.0).unwrap()
+}
+
+#[test]
+fn window_table() {
+    let expected = "\
+CPU usage, window #41: 1000.000 ms, clock test 100000 Hz
+  ID  TASK               USAGE
+   1  work10            10.02%
+   3  churn-\"7\"?        <0.01%  deleted
+   4  (no name)         50.00%
+   0  (overflow)         0.20%  2 tasks share ID 0
+  ------------------------------
+   2  IDLE              30.00%  idle
+      other              9.78%  not in any task
+      load              70.00%  100% - idle
+IDs: 4 used, 1 quarantined, 27 free of 32
+";
+    assert_eq!(render(Options::default()), expected);
+}
+
+#[test]
+fn window_json() {
+    let expected = concat!(
+        "{\"mode\":\"window\",\"window\":41,\"window_us\":1000000,\"window_counts\":100000,",
+        "\"clock\":\"test\",\"clock_hz\":100000,",
+        "\"slots\":{\"capacity\":32,\"used\":4,\"quarantined\":1,\"free\":27,\"overflow_tasks\":2},",
+        "\"tasks\":[{\"id\":0,\"name\":\"(overflow)\",\"counts\":200,\"usage_pct\":0.20,\"deleted\":false},",
+        "{\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false},",
+        "{\"id\":3,\"name\":\"churn-\\\"7\\\"\\u0001\",\"counts\":3,\"usage_pct\":0.00,\"deleted\":true},",
+        "{\"id\":4,\"name\":\"\",\"counts\":50000,\"usage_pct\":50.00,\"deleted\":false}],",
+        "\"idle\":{\"id\":2,\"name\":\"IDLE\",\"counts\":30000},",
+        "\"other_counts\":9777,\"other_pct\":9.78,\"idle_pct\":30.00,\"load_pct\":70.00}\n"
+    );
+    assert_eq!(render(Options { json: true, ..Options::default() }), expected);
+}
+
+#[test]
+fn cumulative_json_has_the_deleted_line() {
+    let text = render(Options { json: true, cumulative: true, help: false });
+    assert!(text.starts_with("{\"mode\":\"cumulative\",\"windows\":41,\"uptime_us\":1000000,"), "{text}");
+    assert!(text.contains(",\"deleted_counts\":0,\"deleted_pct\":0.00,"), "{text}");
+}
+
+#[test]
+fn usage_and_errors() {
+    let mut out = Text(Vec::new());
+    write_error(&mut out, &parse([&b"-q"[..]]).unwrap_err());
+    let text = String::from_utf8(out.0).unwrap();
+    assert!(text.starts_with("show_cpu_usage: unknown option \"-q\"\nusage: show_cpu_usage [-m] [-c] [-h]\n"), "{text}");
+    let mut out = Text(Vec::new());
+    write_no_window(&mut out, Options { json: true, ..Options::default() }, 250);
+    assert_eq!(out.0, b"{\"mode\":\"window\",\"error\":\"no completed window yet\",\"window_ms\":250}\n");
+}

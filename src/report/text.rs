@@ -241,7 +241,11 @@ pub fn write_report(
         label(out, "(deleted tasks)", &deleted);
         out.s("\n");
     }
-    out.s("  ").pad(NAME_LEN + 14).s("\n");
+    out.s("  ");
+    for _ in 0..NAME_LEN + 14 {
+        out.s("-");
+    }
+    out.s("\n");
     match idle {
         Some(r) => {
             out.n_right(u64::from(r.id), 4).s("  ").name_cell(&r.name, NAME_LEN).s(" ").pct_cell(&r).s("  idle\n")
