@@ -26,3 +26,10 @@ pub mod report;
 fn panic(_: &core::panic::PanicInfo) -> ! {
     port::halt()
 }
+
+/// The host's precompiled `core` is built for unwinding and names this symbol in its
+/// unwind tables. With `panic = "abort"` nothing ever unwinds, so nothing calls it; it
+/// only has to exist for the C linker. (Bare-metal targets' `core` does not need it.)
+#[cfg(all(not(any(test, feature = "std")), unix))]
+#[no_mangle]
+pub extern "C" fn rust_eh_personality() {}

@@ -1,0 +1,70 @@
+# freertos-cpu-usage: the two commands are `make run` and `make test`.
+#
+#   make run     set up what is missing, build the library and the POSIX simulator,
+#                start it with its shell on this terminal
+#   make test    set up what is missing, build everything, run every test
+#   make qemu    the same demo on an emulated Cortex-M3 (QEMU mps2-an385)
+#   make lib     the library for this host:  target/release/libfreertos_cpu_usage.a
+#   make lib-cm3 the library for Cortex-M3:  target/thumbv7m-none-eabi/release/...
+#   make header  regenerate include/freertos_cpu_usage.h
+#   make clean
+#
+# Both ports' build rules live beside their sources, in freertos-port/<port>/port.mk.
+
+BUILD ?= build
+CARGO ?= cargo
+LIB := target/release/libfreertos_cpu_usage.a
+LIB_CM3 := target/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
+
+# The FreeRTOS kernel comes from the freertos-next crate's sources in Cargo's registry
+# (a dependency of the tests/ crate); `cargo metadata` fetches it if needed.
+KERNEL_DIR ?= $(shell $(CARGO) metadata --format-version 1 2>/dev/null \
+	| grep -o '"manifest_path":"[^"]*/freertos-next-[^"/]*/Cargo.toml"' \
+	| sed -n '1s|^"manifest_path":"\(.*\)/Cargo.toml"$$|\1/FreeRTOS-Kernel|p')
+
+include freertos-port/posix/port.mk
+include freertos-port/mps2-an385/port.mk
+
+.PHONY: all setup lib lib-cm3 header sim qemu-image run qemu test test-build clean
+
+all: sim qemu-image
+
+setup:
+	@scripts/setup.sh
+
+lib:
+	$(CARGO) build --release
+
+lib-cm3:
+	$(CARGO) build --release --target thumbv7m-none-eabi
+
+# The archives are rebuilt by cargo, which knows their sources; make only asks.
+$(LIB): lib
+$(LIB_CM3): lib-cm3
+
+header: lib
+
+sim: $(BUILD)/posix/freertos-sim
+
+qemu-image: $(BUILD)/mps2-an385/demo.elf $(BUILD)/mps2-an385/demo-nolib.elf
+
+run: setup
+	@$(MAKE) --no-print-directory sim
+	$(BUILD)/posix/freertos-sim
+
+qemu: setup
+	@$(MAKE) --no-print-directory $(BUILD)/mps2-an385/demo.elf
+	$(QEMU_CMD)
+
+# Everything the tests run, built first so the test runners find it.
+test-build: $(POSIX_SIMS) qemu-image
+
+test: setup
+	@$(MAKE) --no-print-directory test-build
+	$(CARGO) test --workspace
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy --release --target thumbv7m-none-eabi -- -D warnings
+
+clean:
+	$(CARGO) clean
+	rm -rf $(BUILD)

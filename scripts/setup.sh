@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs what building and testing need, if it is missing, and says clearly what it
+# could not install. Called by `make run`, `make test` and `make qemu`; safe to re-run
+# (it does nothing when everything is there).
+#
+#   Debian packages: gcc-arm-none-eabi libnewlib-arm-none-eabi  (Cortex-M build)
+#                    qemu-system-arm                            (runs the Cortex-M demo)
+#                    libclang-dev                               (bindgen, for the tests)
+#                    gcc make                                   (the POSIX simulator)
+#   Rust target:     thumbv7m-none-eabi
+#
+# Debian's qemu-system-arm replaces a newer qemu-utils if one is installed; that is
+# expected.
+set -euo pipefail
+
+fail() {
+    echo "setup: $*" >&2
+    exit 1
+}
+
+command -v cargo >/dev/null 2>&1 || fail "cargo not found: install Rust with rustup (https://rustup.rs), then re-run"
+command -v rustup >/dev/null 2>&1 || fail "rustup not found: the thumbv7m-none-eabi target is added with rustup"
+
+packages=(gcc make gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm libclang-dev)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+    command -v apt-get >/dev/null 2>&1 ||
+        fail "missing ${missing[*]} and no apt-get: install them with your package manager"
+    sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 ||
+            fail "missing ${missing[*]}: run as root or install them: apt-get install --no-install-recommends ${missing[*]}"
+        sudo=(sudo)
+    fi
+    echo "setup: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" apt-get update -q >/dev/null ||
+        fail "apt-get update failed: check the network or the apt sources"
+    "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+        fail "apt-get install ${missing[*]} failed (see above)"
+fi
+
+if ! rustup target list --installed | grep -qx thumbv7m-none-eabi; then
+    echo "setup: adding the Rust target thumbv7m-none-eabi"
+    rustup target add thumbv7m-none-eabi || fail "rustup target add thumbv7m-none-eabi failed (see above)"
+fi
