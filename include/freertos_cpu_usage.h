@@ -62,6 +62,13 @@ extern "C" {
 #endif // __cplusplus
 
 /**
+ * The host's precompiled `core` is built for unwinding and names this symbol in its
+ * unwind tables. With `panic = "abort"` nothing ever unwinds, so nothing calls it; it
+ * only has to exist for the C linker. (Bare-metal targets' `core` does not need it.)
+ */
+void rust_eh_personality(void);
+
+/**
  * `traceTASK_CREATE`: returns the new task's ID (0 if every ID is taken, or if
  * `tcb` is NULL). `name` is read up to `CPU_USAGE_NAME_LEN` bytes; NULL means no
  * name.

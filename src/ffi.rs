@@ -78,8 +78,13 @@ const fn window_counts(ms: u32, hz: u32) -> Option<u32> {
 
 type OutputFn = unsafe extern "C" fn(s: *const c_char, n: usize);
 
-struct State {
-    engine: Engine,
+struct State<'a> {
+    engine: &'a mut Engine,
+    config: &'a mut Config,
+}
+
+/// What the application chose; small, so its non-zero defaults cost little flash.
+struct Config {
     clock: Clock,
     /// The application chose the clock: keep it at scheduler start.
     clock_from_user: bool,
@@ -87,45 +92,53 @@ struct State {
     output: Option<OutputFn>,
 }
 
-/// The one accounting state, shared between the hooks (the single writer, which the
-/// kernel runs with interrupts masked) and readers (inside a critical section).
-struct Shared(UnsafeCell<State>);
+/// One piece of the accounting state, shared between the hooks (the single writer,
+/// which the kernel runs with interrupts masked) and readers (inside a critical
+/// section).
+struct Shared<T>(UnsafeCell<T>);
 
 // SAFETY: all access follows the discipline described in the module comment.
-unsafe impl Sync for Shared {}
+unsafe impl<T> Sync for Shared<T> {}
 
-static STATE: Shared = Shared(UnsafeCell::new(State {
-    engine: Engine::new(match window_counts(DEFAULT_WINDOW_MS, port::DEFAULT_CLOCK.hz) {
-        Some(counts) => counts,
-        None => MAX_WINDOW_COUNTS,
-    }),
+/// All zero, so it lives in `.bss`.
+static ENGINE: Shared<Engine> = Shared(UnsafeCell::new(Engine::new(0)));
+
+static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
     clock: port::DEFAULT_CLOCK,
     clock_from_user: false,
     window_ms: DEFAULT_WINDOW_MS,
     output: None,
 }));
 
-/// The state, for the hooks.
+/// The state.
 ///
 /// # Safety
 /// Only from a hook (the kernel masks interrupts around them) or inside a critical
-/// section, and the reference must not outlive that.
-#[allow(clippy::mut_from_ref)]
-unsafe fn state() -> &'static mut State {
+/// section, and the references must not outlive that.
+unsafe fn state() -> State<'static> {
     // SAFETY: exclusive by the caller's contract.
-    unsafe { &mut *STATE.0.get() }
+    unsafe { State { engine: &mut *ENGINE.0.get(), config: &mut *CONFIG.0.get() } }
 }
 
-fn with_state<R>(f: impl FnOnce(&mut State) -> R) -> R {
+fn with_state<R>(f: impl FnOnce(State<'_>) -> R) -> R {
     // SAFETY: inside the critical section neither hooks nor other readers run.
     critical_section::with(|_| f(unsafe { state() }))
 }
 
-impl State {
+impl State<'_> {
     fn now(&self) -> u32 {
         // SAFETY: a clock function given by the port or checked non-NULL by
         // cpu_usage_set_clock.
-        unsafe { (self.clock.read)() }
+        unsafe { (self.config.clock.read)() }
+    }
+
+    /// Starts accounting on first use, with the window in force.
+    fn start_if_needed(&mut self, now: u32) {
+        if !self.engine.is_started() {
+            let counts = window_counts(self.config.window_ms, self.config.clock.hz);
+            self.engine.set_window(counts.unwrap_or(MAX_WINDOW_COUNTS));
+            self.engine.restart(now);
+        }
     }
 }
 
@@ -147,7 +160,7 @@ pub unsafe extern "C" fn cpu_usage_hook_task_create(tcb: *mut c_void, name: *con
     if !name.is_null() {
         for (i, dst) in copy.iter_mut().enumerate() {
             // SAFETY: within the bound the caller guarantees; stops at the NUL.
-            let b = unsafe { *name.add(i) } as u8;
+            let b = unsafe { *name.cast::<u8>().add(i) };
             if b == 0 {
                 break;
             }
@@ -155,11 +168,9 @@ pub unsafe extern "C" fn cpu_usage_hook_task_create(tcb: *mut c_void, name: *con
         }
     }
     // SAFETY: a hook.
-    let st = unsafe { state() };
+    let mut st = unsafe { state() };
     let now = st.now();
-    if !st.engine.is_started() {
-        st.engine.restart(now);
-    }
+    st.start_if_needed(now);
     st.engine.task_create(now, &copy)
 }
 
@@ -230,10 +241,10 @@ pub unsafe extern "C" fn cpu_usage_hook_tick() {
 pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u32) {
     // SAFETY: a hook.
     let st = unsafe { state() };
-    if !st.clock_from_user {
+    if !st.config.clock_from_user {
         let clock = port::clock_at_scheduler_start(cpu_hz);
-        if let Some(counts) = window_counts(st.window_ms, clock.hz) {
-            st.clock = clock;
+        if let Some(counts) = window_counts(st.config.window_ms, clock.hz) {
+            st.config.clock = clock;
             st.engine.set_window(counts);
         }
     }
@@ -255,11 +266,11 @@ pub extern "C" fn cpu_usage_set_clock(read: Option<unsafe extern "C" fn() -> u32
         return St::CPU_USAGE_ERR_CLOCK.code();
     }
     with_state(|st| {
-        let Some(counts) = window_counts(st.window_ms, hz) else {
+        let Some(counts) = window_counts(st.config.window_ms, hz) else {
             return St::CPU_USAGE_ERR_WINDOW.code();
         };
-        st.clock = Clock { read, hz, name: "custom" };
-        st.clock_from_user = true;
+        st.config.clock = Clock { read, hz, name: "custom" };
+        st.config.clock_from_user = true;
         st.engine.set_window(counts);
         let now = st.now();
         st.engine.restart(now);
@@ -273,18 +284,18 @@ pub extern "C" fn cpu_usage_set_clock(read: Option<unsafe extern "C" fn() -> u32
 #[no_mangle]
 pub extern "C" fn cpu_usage_set_window_ms(ms: u32) -> i32 {
     with_state(|st| {
-        if st.clock.hz == 0 {
+        if st.config.clock.hz == 0 {
             // No clock yet (bare metal before the scheduler starts): checked then.
             if ms == 0 || ms > MAX_WINDOW_MS {
                 return St::CPU_USAGE_ERR_WINDOW.code();
             }
         } else {
-            let Some(counts) = window_counts(ms, st.clock.hz) else {
+            let Some(counts) = window_counts(ms, st.config.clock.hz) else {
                 return St::CPU_USAGE_ERR_WINDOW.code();
             };
             st.engine.set_window(counts);
         }
-        st.window_ms = ms;
+        st.config.window_ms = ms;
         St::CPU_USAGE_OK.code()
     })
 }
@@ -292,7 +303,7 @@ pub extern "C" fn cpu_usage_set_window_ms(ms: u32) -> i32 {
 /// The window length in milliseconds.
 #[no_mangle]
 pub extern "C" fn cpu_usage_window_ms() -> u32 {
-    with_state(|st| st.window_ms)
+    with_state(|st| st.config.window_ms)
 }
 
 /// Sends `show_cpu_usage`'s output to `write`, which gets `n` bytes at `s` (not
@@ -302,7 +313,7 @@ pub extern "C" fn cpu_usage_window_ms() -> u32 {
 pub extern "C" fn cpu_usage_set_output(write: Option<unsafe extern "C" fn(s: *const c_char, n: usize)>) -> i32 {
     match write {
         Some(write) => with_state(|st| {
-            st.output = Some(write);
+            st.config.output = Some(write);
             St::CPU_USAGE_OK.code()
         }),
         None => St::CPU_USAGE_ERR_NULL.code(),
@@ -409,7 +420,7 @@ fn report(sink: &mut dyn Sink, args: Result<Args<'_>, St>) -> i32 {
         } else {
             st.engine.read_window(&mut rows)
         };
-        (summary, st.clock, st.window_ms)
+        (summary, st.config.clock, st.config.window_ms)
     });
     match summary {
         Some(summary) => {
@@ -471,7 +482,7 @@ impl Sink for LineSink {
 /// (or NULL, which is refused).
 #[no_mangle]
 pub unsafe extern "C" fn show_cpu_usage(argc: c_int, argv: *mut *mut c_char) -> c_int {
-    let output = with_state(|st| st.output);
+    let output = with_state(|st| st.config.output);
     let mut sink = LineSink { line: [0; 128], len: 0, output, failed: false };
     // SAFETY: forwarded contract.
     let status = report(&mut sink, unsafe { read_args(argc, argv.cast_const().cast()) });

@@ -10,8 +10,8 @@
 //! neither loses nor doubles time.
 //!
 //! # Slots
-//! Index 0 is the shared bucket (ID 0) for tasks created when every ID is taken;
-//! indices `1..=MAX_TASKS` are task IDs; index `MAX_TASKS + 1` is "other".
+//! Index 0 is "other"; indices `1..=MAX_TASKS` are task IDs; index `MAX_TASKS + 1`
+//! is the bucket shared (under ID 0) by tasks created when every ID is taken.
 //!
 //! # Windows without clearing
 //! Window `gen` accumulates while window `gen - 1` is published. Rollover only bumps
@@ -30,14 +30,16 @@
 
 mod pool;
 
-use pool::{Pool, NIL};
+use pool::Pool;
 
 include!(concat!(env!("OUT_DIR"), "/config.rs"));
 
-/// Slot of the shared bucket for tasks beyond capacity; also its ID.
+/// ID of the shared bucket for tasks beyond capacity.
 pub const OVERFLOW_ID: u32 = 0;
-const OVERFLOW: usize = 0;
-const OTHER: usize = MAX_TASKS + 1;
+/// Slot indices: "other" first, so that a zeroed engine charges it; then the task
+/// IDs, each at its own index; the shared bucket last.
+const OTHER: usize = 0;
+const OVERFLOW: usize = MAX_TASKS + 1;
 const SLOTS: usize = MAX_TASKS + 2;
 
 /// Largest window, in clock counts: elapsed times are compared modulo 2^32, and a
@@ -97,13 +99,13 @@ pub(crate) struct Meta {
     state: State,
     /// The task died in the window it was born in.
     short_lived: bool,
-    /// Quarantine FIFO link (slot index), `NIL` at the end.
+    /// Quarantine FIFO link: next slot index plus one, 0 at the end.
     next: u16,
 }
 
 impl Meta {
     pub(crate) const FREE: Meta =
-        Meta { name: [0; NAME_LEN], mark: 0, state: State::Free, short_lived: false, next: NIL };
+        Meta { name: [0; NAME_LEN], mark: 0, state: State::Free, short_lived: false, next: 0 };
 }
 
 /// What a report line is about.
@@ -212,12 +214,13 @@ impl RowSink<'_> {
 }
 
 /// The whole accounting state. One instance lives in a static; tests make their own.
+/// It starts all zero, so that static costs RAM only.
 pub struct Engine {
     acct: [Acct; SLOTS],
     meta: [Meta; MAX_TASKS],
     pool: Pool,
     /// Slot being charged now.
-    cur: usize,
+    cur: u16,
     /// The running task deleted itself: release its ID at its switch-out.
     dying: bool,
     started: bool,
@@ -235,7 +238,8 @@ pub struct Engine {
     /// windows from there.
     epoch: u32,
     /// Next slot `refresh_one` visits.
-    refresh: usize,
+    refresh: u16,
+    /// The idle task's ID, 0 until the scheduler starts.
     idle: u32,
     alive: u32,
     overflow_tasks: u32,
@@ -244,13 +248,14 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine with every ID free, not yet started, with windows of `win_len` counts.
+    /// An engine with every ID free, not yet started, with windows of `win_len` counts
+    /// (`Engine::new(0)` is all zero: set the window before starting).
     pub const fn new(win_len: u32) -> Self {
         Engine {
             acct: [Acct::ZERO; SLOTS],
             meta: [Meta::FREE; MAX_TASKS],
-            pool: Pool::new(),
-            cur: OTHER,
+            pool: Pool::EMPTY,
+            cur: OTHER as u16,
             dying: false,
             started: false,
             published: false,
@@ -261,7 +266,7 @@ impl Engine {
             gen: 0,
             epoch: 0,
             refresh: 0,
-            idle: u32::MAX,
+            idle: 0,
             alive: 0,
             overflow_tasks: 0,
             retired: 0,
@@ -311,9 +316,9 @@ impl Engine {
         self.advance(now);
         if self.dying {
             self.dying = false;
-            self.release(self.cur);
+            self.release(usize::from(self.cur));
         }
-        self.cur = OTHER;
+        self.cur = OTHER as u16;
     }
 
     /// Task `id` is being switched in (`traceTASK_SWITCHED_IN`). An ID that is not a
@@ -323,8 +328,8 @@ impl Engine {
         self.advance(now);
         let slot = id as usize;
         self.cur = match self.meta.get(slot.wrapping_sub(1)) {
-            Some(m) if m.state == State::Alive => slot,
-            _ => OVERFLOW,
+            Some(m) if m.state == State::Alive => slot as u16,
+            _ => OVERFLOW as u16,
         };
     }
 
@@ -344,7 +349,7 @@ impl Engine {
         }
         let d = now.wrapping_sub(self.last);
         self.last = now;
-        self.credit(self.cur, d);
+        self.credit(usize::from(self.cur), d);
     }
 
     #[inline(always)]
@@ -385,7 +390,7 @@ impl Engine {
         let end = self.win_start.wrapping_add(len);
         let d = end.wrapping_sub(self.last);
         self.last = end;
-        self.credit(self.cur, d);
+        self.credit(usize::from(self.cur), d);
         self.pub_len = len;
         self.win_start = end;
         self.gen = self.gen.wrapping_add(1);
@@ -398,8 +403,8 @@ impl Engine {
     /// rollovers, so stored numbers always stay within a few thousand of `gen`.
     fn refresh_one(&mut self) {
         let oldest = self.gen.wrapping_sub(2);
-        let i = self.refresh;
-        self.refresh = if i + 1 >= SLOTS { 0 } else { i + 1 };
+        let i = usize::from(self.refresh);
+        self.refresh = if i + 1 >= SLOTS { 0 } else { i as u16 + 1 };
         if let Some(a) = self.acct.get_mut(i) {
             if self.gen.wrapping_sub(a.gen) > 2 {
                 a.gen = oldest;
@@ -454,7 +459,7 @@ impl Engine {
             for (dst, src) in stored.iter_mut().zip(name.iter().take_while(|&&b| b != 0)) {
                 *dst = *src;
             }
-            *m = Meta { name: stored, mark: gen, state: State::Alive, short_lived: false, next: NIL };
+            *m = Meta { name: stored, mark: gen, state: State::Alive, short_lived: false, next: 0 };
         }
         self.alive = self.alive.saturating_add(1);
         slot as u32
@@ -472,7 +477,7 @@ impl Engine {
         let slot = id as usize;
         match self.meta.get_mut(slot.wrapping_sub(1)) {
             Some(m) if m.state == State::Alive => {
-                if self.cur == slot {
+                if usize::from(self.cur) == slot {
                     m.state = State::Dying;
                     self.dying = true;
                 } else {
@@ -484,7 +489,8 @@ impl Engine {
         }
     }
 
-    /// The scheduler is starting; `idle_id` is the idle task's ID.
+    /// The scheduler is starting; `idle_id` is the idle task's ID (not 0: the idle
+    /// task is created before any other can fill the pool).
     pub fn scheduler_start(&mut self, idle_id: u32) {
         self.idle = idle_id;
     }
@@ -513,7 +519,7 @@ impl Engine {
             counts,
             name: m.name,
             id: id as u16,
-            kind: if id == self.idle { RowKind::Idle } else { RowKind::Task },
+            kind: if id == self.idle && id != OVERFLOW_ID { RowKind::Idle } else { RowKind::Task },
             deleted: m.state != State::Alive,
             pct: 0,
         }

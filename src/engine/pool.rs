@@ -1,8 +1,10 @@
 //! The task-ID pool: O(1) allocate and release, with a quarantine.
 //!
-//! Free IDs live in a two-level bitmap: one bit per ID in `words`, and one bit per word
-//! in `summary` saying that word still has a free ID. Allocation is two
-//! count-trailing-zeros, never a search, for up to 32 × 32 = 1024 IDs.
+//! Taken IDs are marked in a two-level bitmap: one bit per ID in `words`, and one bit
+//! per word in `full` saying that word has no free ID left. Allocation is two
+//! count-trailing-zeros on the inverted words, never a search, for up to
+//! 32 × 32 = 1024 IDs. Everything starts at zero (all free, nothing quarantined), so
+//! the library's state sits in `.bss` and costs no flash for an initial image.
 //!
 //! A released ID does not go straight back to the bitmap. It waits in a FIFO (linked
 //! through the slots' `next` fields, so it costs no extra array) until every window in
@@ -13,20 +15,17 @@
 
 use super::{Meta, MAX_TASKS};
 
-/// Number of 32-bit words in the free bitmap.
+/// Number of 32-bit words in the bitmap.
 const WORDS: usize = MAX_TASKS.div_ceil(32);
-
-/// End of the quarantine list.
-pub(crate) const NIL: u16 = u16::MAX;
 
 // The summary word has one bit per bitmap word.
 const _: () = assert!(WORDS <= 32, "CPU_USAGE_MAX_TASKS is limited to 1024");
 
-/// Free IDs (bitmap) and quarantined IDs (FIFO of slot indices).
+/// Taken IDs (bitmap) and quarantined IDs (FIFO of slot indices).
 pub(crate) struct Pool {
-    summary: u32,
+    full: u32,
     words: [u32; WORDS],
-    /// First and last quarantined slot index (0-based), or `NIL`.
+    /// First and last quarantined slot index plus one; 0 when the FIFO is empty.
     head: u16,
     tail: u16,
     /// How many IDs are quarantined.
@@ -35,32 +34,24 @@ pub(crate) struct Pool {
 
 impl Pool {
     /// Every ID free.
-    pub(crate) const fn new() -> Self {
-        let mut words = [0u32; WORDS];
-        let mut i = 0;
-        while i < WORDS {
-            let remaining = MAX_TASKS - i * 32;
-            words[i] = if remaining >= 32 { u32::MAX } else { (1u32 << remaining) - 1 };
-            i += 1;
-        }
-        let summary = if WORDS == 32 { u32::MAX } else { (1u32 << WORDS) - 1 };
-        Pool { summary, words, head: NIL, tail: NIL, quarantined: 0 }
-    }
+    pub(crate) const EMPTY: Pool = Pool { full: 0, words: [0; WORDS], head: 0, tail: 0, quarantined: 0 };
 
     /// Takes the lowest free slot index, if any.
     #[inline]
     pub(crate) fn take(&mut self) -> Option<usize> {
-        if self.summary == 0 {
+        let w = (!self.full).trailing_zeros() as usize;
+        let word = self.words.get_mut(w)?;
+        let b = (!*word).trailing_zeros() as usize;
+        let index = (w << 5) | b;
+        // Bits past the last ID read as free; reaching one means every ID is taken.
+        if index >= MAX_TASKS {
             return None;
         }
-        let w = self.summary.trailing_zeros() as usize;
-        let word = self.words.get_mut(w)?;
-        let b = word.trailing_zeros() as usize;
-        *word &= word.wrapping_sub(1); // clear the lowest set bit
-        if *word == 0 {
-            self.summary &= !(1u32 << w);
+        *word |= 1u32 << b;
+        if *word == u32::MAX || index + 1 == MAX_TASKS {
+            self.full |= 1u32 << w;
         }
-        Some((w << 5) | b)
+        Some(index)
     }
 
     /// Marks a slot index free.
@@ -68,8 +59,8 @@ impl Pool {
     pub(crate) fn put(&mut self, index: usize) {
         let w = index >> 5;
         if let Some(word) = self.words.get_mut(w) {
-            *word |= 1u32 << (index & 31);
-            self.summary |= 1u32 << w;
+            *word &= !(1u32 << (index & 31));
+            self.full &= !(1u32 << w);
         }
     }
 
@@ -77,29 +68,29 @@ impl Pool {
     #[inline]
     pub(crate) fn quarantine(&mut self, index: u16, meta: &mut [Meta]) {
         if let Some(m) = meta.get_mut(usize::from(index)) {
-            m.next = NIL;
+            m.next = 0;
         }
-        match meta.get_mut(usize::from(self.tail)) {
-            Some(tail) => tail.next = index,
-            None => self.head = index,
+        match meta.get_mut(usize::from(self.tail.wrapping_sub(1))) {
+            Some(tail) => tail.next = index + 1,
+            None => self.head = index + 1,
         }
-        self.tail = index;
+        self.tail = index + 1;
         self.quarantined = self.quarantined.wrapping_add(1);
     }
 
     /// The oldest quarantined slot index, if any.
     #[inline]
     pub(crate) fn oldest(&self) -> Option<usize> {
-        (self.head != NIL).then_some(usize::from(self.head))
+        usize::from(self.head).checked_sub(1)
     }
 
     /// Removes the oldest quarantined slot from the FIFO and marks it free.
     #[inline]
     pub(crate) fn release_oldest(&mut self, meta: &[Meta]) {
         let Some(index) = self.oldest() else { return };
-        self.head = meta.get(index).map_or(NIL, |m| m.next);
-        if self.head == NIL {
-            self.tail = NIL;
+        self.head = meta.get(index).map_or(0, |m| m.next);
+        if self.head == 0 {
+            self.tail = 0;
         }
         self.quarantined = self.quarantined.wrapping_sub(1);
         self.put(index);
@@ -110,7 +101,7 @@ impl Pool {
         let mut next = self.head;
         // Bounded by the slot count, so a corrupted link can never loop forever.
         (0..meta.len()).map_while(move |_| {
-            let index = usize::from(next);
+            let index = usize::from(next).checked_sub(1)?;
             next = meta.get(index)?.next;
             Some(index)
         })
@@ -118,7 +109,8 @@ impl Pool {
 
     /// Number of free IDs, counted from the bitmap itself (for leak checks, not hot).
     pub(crate) fn free_count(&self) -> u32 {
-        self.words.iter().map(|w| w.count_ones()).sum()
+        let taken: u32 = self.words.iter().map(|w| w.count_ones()).sum();
+        MAX_TASKS as u32 - taken
     }
 }
 
@@ -128,7 +120,7 @@ mod tests {
 
     #[test]
     fn takes_lowest_first_and_all_ids_once() {
-        let mut pool = Pool::new();
+        let mut pool = Pool::EMPTY;
         for expected in 0..MAX_TASKS {
             assert_eq!(pool.take(), Some(expected));
         }
@@ -138,7 +130,7 @@ mod tests {
 
     #[test]
     fn put_makes_an_id_available_again() {
-        let mut pool = Pool::new();
+        let mut pool = Pool::EMPTY;
         let a = pool.take().unwrap();
         let b = pool.take().unwrap();
         pool.put(a);
@@ -148,7 +140,7 @@ mod tests {
 
     #[test]
     fn quarantine_is_fifo() {
-        let mut pool = Pool::new();
+        let mut pool = Pool::EMPTY;
         let mut links = [Meta::FREE; MAX_TASKS];
         let ids: [usize; 3] = [pool.take().unwrap(), pool.take().unwrap(), pool.take().unwrap()];
         pool.quarantine(ids[2] as u16, &mut links);

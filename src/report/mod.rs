@@ -30,9 +30,10 @@ pub fn apportion(rows: &mut [Row]) {
         rows.iter_mut().for_each(|r| r.pct = 0);
         return;
     }
+    // (checked_* only because the compiler cannot see that `total` is not 0 here.)
     let share = |counts: u64| {
         let c = (counts >> shift) * 10_000;
-        (c / total, c % total)
+        (c.checked_div(total).unwrap_or(0), c.checked_rem(total).unwrap_or(0))
     };
     let mut given: u64 = 0;
     for r in rows.iter_mut() {
@@ -60,11 +61,11 @@ pub fn apportion(rows: &mut [Row]) {
 
 /// Microseconds in `counts` of a clock at `hz`, without overflow.
 pub fn counts_to_us(counts: u64, hz: u32) -> u64 {
-    if hz == 0 {
-        return 0;
-    }
     let hz = u64::from(hz);
-    (counts / hz) * 1_000_000 + (counts % hz) * 1_000_000 / hz
+    let (Some(secs), Some(rest)) = (counts.checked_div(hz), counts.checked_rem(hz)) else {
+        return 0; // no clock
+    };
+    secs * 1_000_000 + (rest * 1_000_000).checked_div(hz).unwrap_or(0)
 }
 
 #[cfg(test)]
