@@ -7,6 +7,8 @@
 //! falls back to a SysTick-extended count: the ticks seen by the tick hook times the
 //! SysTick period, plus how far the current period has run. Both count CPU cycles,
 //! so their frequency is `configCPU_CLOCK_HZ`, which the hooks header passes in.
+//! The SysTick count assumes SysTick interrupts every tick: with tickless idle
+//! (`configUSE_TICKLESS_IDLE`), which reprograms it, set a clock of your own.
 
 use super::Clock;
 use core::ptr::{read_volatile, write_volatile};
@@ -31,9 +33,11 @@ unsafe extern "C" fn dwt_cycles() -> u32 {
     unsafe { read_volatile(DWT_CYCCNT) }
 }
 
-/// `TICKS × (RVR + 1) + (RVR − CVR)`, modulo 2^32. If SysTick has wrapped but its
-/// handler has not run yet (it is pending behind the context switch), the wrap is
-/// counted here: the reading never steps back.
+/// `TICKS × (RVR + 1) + (RVR − CVR)`, modulo 2^32. SysTick pends its interrupt as
+/// the counter reaches 0 and reloads on the next cycle. If it is pending (the handler
+/// waits behind the context switch that is reading the clock), the counter is read
+/// again: reloaded, it belongs to the next tick; still 0, it is the last count of
+/// this one. Either way the reading never steps back.
 unsafe extern "C" fn systick_cycles() -> u32 {
     // SAFETY: the SysTick registers exist on every M-profile core.
     unsafe {
@@ -41,8 +45,10 @@ unsafe extern "C" fn systick_cycles() -> u32 {
         let mut ticks = TICKS.load(Ordering::Relaxed);
         let mut value = read_volatile(SYST_CVR);
         if read_volatile(ICSR) & ICSR_PENDSTSET != 0 {
-            ticks = ticks.wrapping_add(1);
             value = read_volatile(SYST_CVR);
+            if value != 0 {
+                ticks = ticks.wrapping_add(1);
+            }
         }
         ticks.wrapping_mul(reload.wrapping_add(1)).wrapping_add(reload.wrapping_sub(value))
     }
@@ -60,10 +66,18 @@ pub fn default_output(_bytes: &[u8]) -> bool {
 }
 
 /// Counts a tick for the SysTick-extended clock; runs in the tick hook before the
-/// clock is read, and the SysTick handler cannot preempt itself.
+/// clock is read. Only the SysTick interrupt counts (handler mode, IPSR not 0): the
+/// kernel also runs the tick hook from a task, in `xTaskResumeAll()`, to catch up on
+/// ticks that arrived while the scheduler was suspended, and those were counted when
+/// they arrived.
 #[inline(always)]
 pub fn on_tick() {
-    TICKS.store(TICKS.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+    let ipsr: u32;
+    // SAFETY: reads the exception number; no memory is touched.
+    unsafe { core::arch::asm!("mrs {}, IPSR", out(reg) ipsr, options(nomem, nostack, preserves_flags)) };
+    if ipsr != 0 {
+        TICKS.store(TICKS.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+    }
 }
 
 /// Enables the DWT cycle counter and keeps it if it advances; otherwise SysTick.
