@@ -1,0 +1,179 @@
+/*
+ * main.c - the mps2-an385 side of demo/demo.h, the kernel's application hooks, and
+ * the way out of QEMU.
+ *
+ * The console has two input sources; output always goes to UART0 (polled).
+ * - Interactive (default): input from UART0 (QEMU -serial stdio), interrupt-driven.
+ *   QEMU puts a terminal in raw mode without echo, so the port echoes what it reads
+ *   (printable characters, line ends, and erasing for backspace/DEL), which is what a
+ *   terminal does for the POSIX port. The serial line has no end-of-file: byte 0x04
+ *   (EOT, what Ctrl-D sends) reads as PORT_CONSOLE_EOF.
+ * - Scripted: when QEMU is given -semihosting-config ...,arg=console=semihosting,
+ *   input is read from the host's stdin through semihosting, one byte per request,
+ *   without echo, and the end of stdin is PORT_CONSOLE_EOF, as on the POSIX port with
+ *   piped input. Each byte arrives at the same guest instruction in every run, so
+ *   with -icount the whole run is reproducible, which UART input is not (see
+ *   semihosting.c). port_console_getc() then never times out, and a read stops the
+ *   whole machine until the host has a byte: the script must end with end-of-file (a
+ *   pipe or a file, not a terminal). QEMU's serial port must not read stdin then (a
+ *   file chardev on /dev/stdout instead of -serial stdio): port.mk's QEMU_CMD_SCRIPT.
+ * Bytes are passed on as they come (CR, LF and CR LF are the shell's business), except
+ * 0x04 in both modes. Output is not translated; QEMU leaves the terminal's LF -> CRLF
+ * output processing on.
+ *
+ * Exit: port_exit() and every fatal path end the run through semihosting's
+ * SYS_EXIT_EXTENDED, so QEMU's own exit status is the verdict.
+ */
+#include "demo.h"
+#include "mps2_an385.h"
+
+#include "FreeRTOS.h"
+#include "task.h"
+
+#define CONSOLE_EOT    0x04
+
+/* Nonzero when the console input comes from the host's stdin through semihosting. */
+static uint8_t console_scripted;
+
+const char *const port_name = "mps2-an385 (QEMU Cortex-M3)";
+
+void mps2_fatal( const char * what, int code )
+{
+    __asm volatile ( "cpsid i" ::: "memory" );
+    mps2_uart_puts( "\nFATAL " );
+    mps2_uart_puts( what );
+    mps2_uart_puts( "\n" );
+    mps2_exit( code );
+}
+
+void mps2_assert_failed( const char * file, int line )
+{
+    __asm volatile ( "cpsid i" ::: "memory" );
+    mps2_uart_puts( "\nASSERT " );
+    mps2_uart_puts( file );
+    mps2_uart_puts( ":" );
+    mps2_uart_put_dec( ( uint32_t ) line );
+    mps2_uart_puts( "\n" );
+    mps2_exit( MPS2_EXIT_ASSERT );
+}
+
+/* ---- demo.h ------------------------------------------------------------------ */
+
+/* Echo for the interactive console, as a terminal in canonical mode would do it. Only
+ * erases what it has echoed on the current line, so the prompt stays. */
+static void console_echo( int c )
+{
+    static uint32_t column;
+    static uint8_t last_was_cr;
+    uint8_t is_cr = ( c == '\r' ) ? 1u : 0u;
+
+    if( ( c == '\r' ) || ( c == '\n' ) )
+    {
+        if( ( c == '\r' ) || ( last_was_cr == 0u ) )
+        {
+            mps2_uart_putc( '\n' );
+        }
+
+        column = 0u;
+    }
+    else if( ( c == '\b' ) || ( c == 0x7F ) )
+    {
+        if( column > 0u )
+        {
+            mps2_uart_puts( "\b \b" );
+            column--;
+        }
+    }
+    else if( ( c == '\t' ) || ( ( c >= 0x20 ) && ( c < 0x7F ) ) )
+    {
+        mps2_uart_putc( ( char ) c );
+        column++;
+    }
+
+    last_was_cr = is_cr;
+}
+
+int port_console_getc( uint32_t timeout_ms )
+{
+    int c;
+
+    if( console_scripted != 0u )
+    {
+        c = mps2_semihosting_stdin_getc();
+
+        if( c < 0 )
+        {
+            return PORT_CONSOLE_EOF;
+        }
+    }
+    else
+    {
+        c = mps2_console_rx_getc( timeout_ms );
+
+        if( c < 0 )
+        {
+            return PORT_CONSOLE_TIMEOUT;
+        }
+
+        if( c != CONSOLE_EOT )
+        {
+            console_echo( c );
+        }
+    }
+
+    return ( c == CONSOLE_EOT ) ? PORT_CONSOLE_EOF : c;
+}
+
+void port_console_write( const char * s, size_t n )
+{
+    mps2_uart_write( s, n );
+}
+
+void port_exit( int status )
+{
+    mps2_exit( status );
+}
+
+/* port_time_us() is in clock.c. */
+
+/* ---- Kernel hooks -------------------------------------------------------------- */
+
+void vApplicationStackOverflowHook( TaskHandle_t task, char * name )
+{
+    ( void ) task;
+    __asm volatile ( "cpsid i" ::: "memory" );
+    mps2_uart_puts( "\nFATAL stack overflow in task " );
+    mps2_uart_puts( name );
+    mps2_uart_puts( "\n" );
+    mps2_exit( MPS2_EXIT_STACK_OVERFLOW );
+}
+
+void vApplicationMallocFailedHook( void )
+{
+    mps2_fatal( "FreeRTOS heap exhausted (configTOTAL_HEAP_SIZE)", MPS2_EXIT_MALLOC_FAILED );
+}
+
+int main( void )
+{
+    /* Keep interrupts at or below the kernel's priority masked until the first task
+     * starts (the kernel also leaves them masked after its first API call): the UART
+     * ISR must not run before there is a task to wake. */
+    portDISABLE_INTERRUPTS();
+
+    mps2_uart_init();
+
+    if( mps2_semihosting_cmdline_has( "console=semihosting" ) && mps2_semihosting_stdin_open() )
+    {
+        console_scripted = 1u;
+    }
+    else
+    {
+        mps2_console_rx_init();
+    }
+
+    demo_start();
+    vTaskStartScheduler();
+
+    /* Only if the idle task could not be created. */
+    mps2_fatal( "vTaskStartScheduler returned", MPS2_EXIT_SCHEDULER_RETURNED );
+}

@@ -1,0 +1,109 @@
+/*
+ * mps2_an385.h - the few registers of QEMU's mps2-an385 board (Cortex-M3, ARM AN385
+ * FPGA image) that this port touches, and the port's internal interfaces.
+ *
+ * Register layouts follow the ARMv7-M Architecture Reference Manual (SCB, NVIC,
+ * SysTick) and the Cortex-M System Design Kit TRM, DDI0479 (APB UART). Addresses and
+ * interrupt numbers follow QEMU's hw/arm/mps2.c, which is what the image runs on.
+ */
+#ifndef MPS2_AN385_H
+#define MPS2_AN385_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MPS2_REG( addr )               ( *( volatile uint32_t * ) ( addr ) )
+
+/* ---- Memory map (QEMU hw/arm/mps2.c, AN385) ----------------------------------
+ * 0x00000000 4 MiB ZBT SSRAM1: the "flash" the ELF is loaded into (it is RAM on
+ *                              QEMU, but the image treats it as read-only code).
+ * 0x20000000 4 MiB ZBT SSRAM2/3: data, bss, heaps, main stack.
+ * The linker script mps2-an385.ld carries the same numbers. */
+
+/* ---- System control block --------------------------------------------------- */
+#define SCB_ICSR                       MPS2_REG( 0xE000ED04u )
+#define SCB_ICSR_PENDSTSET             ( 1u << 26 )
+#define SCB_SHCSR                      MPS2_REG( 0xE000ED24u )
+#define SCB_CFSR                       MPS2_REG( 0xE000ED28u )
+#define SCB_HFSR                       MPS2_REG( 0xE000ED2Cu )
+#define SCB_MMFAR                      MPS2_REG( 0xE000ED34u )
+#define SCB_BFAR                       MPS2_REG( 0xE000ED38u )
+
+/* ---- NVIC ------------------------------------------------------------------- */
+#define NVIC_ISER0                     MPS2_REG( 0xE000E100u )
+#define NVIC_ICER0                     MPS2_REG( 0xE000E180u )
+#define NVIC_ISPR0                     MPS2_REG( 0xE000E200u )
+#define NVIC_IPR_BYTE( irq )           ( *( volatile uint8_t * ) ( 0xE000E400u + ( irq ) ) )
+
+/* ---- SysTick ---------------------------------------------------------------- */
+#define SYST_CSR                       MPS2_REG( 0xE000E010u )
+#define SYST_RVR                       MPS2_REG( 0xE000E014u )
+#define SYST_CVR                       MPS2_REG( 0xE000E018u )
+#define SYST_CSR_ENABLE                ( 1u << 0 )
+#define SYST_CSR_TICKINT               ( 1u << 1 )
+#define SYST_CSR_CLKSOURCE             ( 1u << 2 ) /* 1 = processor clock */
+
+/* ---- CMSDK APB UART0 -------------------------------------------------------- */
+#define UART0_BASE                     0x40004000u
+#define UART0_DATA                     MPS2_REG( UART0_BASE + 0x00u )
+#define UART0_STATE                    MPS2_REG( UART0_BASE + 0x04u )
+#define UART0_CTRL                     MPS2_REG( UART0_BASE + 0x08u )
+#define UART0_INTSTATUS                MPS2_REG( UART0_BASE + 0x0Cu ) /* write 1 to clear */
+#define UART0_BAUDDIV                  MPS2_REG( UART0_BASE + 0x10u )
+#define UART_STATE_TXFULL              ( 1u << 0 )
+#define UART_STATE_RXFULL              ( 1u << 1 )
+#define UART_CTRL_TXEN                 ( 1u << 0 )
+#define UART_CTRL_RXEN                 ( 1u << 1 )
+#define UART_CTRL_RXIE                 ( 1u << 3 )
+#define UART_INT_RX                    ( 1u << 1 )
+
+/* External interrupt numbers: UART0 RX is IRQ0, UART0 TX IRQ1 (unused here). */
+#define MPS2_IRQ_UART0_RX              0u
+
+/* The system clock that drives the core, SysTick and the APB peripherals. */
+#define MPS2_SYSCLK_HZ                 25000000u
+
+/* ---- Exit codes of fatal errors detected by the port ------------------------
+ * QEMU's exit status is the status given to semihosting's exit call. The demo owns
+ * the small numbers (0 = pass); the port's own verdicts sit well above them. */
+#define MPS2_EXIT_ASSERT               101
+#define MPS2_EXIT_FAULT                102
+#define MPS2_EXIT_STACK_OVERFLOW       103
+#define MPS2_EXIT_MALLOC_FAILED        104
+#define MPS2_EXIT_SCHEDULER_RETURNED   105
+
+#ifndef __ASSEMBLER__
+
+/* uart.c: polled output works from any context, before or after the scheduler. */
+void mps2_uart_init( void );
+void mps2_uart_putc( char c );
+void mps2_uart_write( const char * s, size_t n );
+void mps2_uart_puts( const char * s );
+void mps2_uart_put_hex( uint32_t value );
+void mps2_uart_put_dec( uint32_t value );
+void mps2_uart_flush( void );
+
+/* uart.c: interrupt-driven input into a stream buffer; call before the scheduler. */
+void mps2_console_rx_init( void );
+int mps2_console_rx_getc( uint32_t timeout_ms );
+
+/* clock.c: the SysTick-extended clock; see the comment at the top of clock.c. */
+uint64_t mps2_clock_cycles( void );
+
+/* semihosting.c: end the QEMU run with an exit status; never returns. */
+void mps2_exit( int status ) __attribute__( ( noreturn ) );
+
+/* semihosting.c: the scripted console's pieces. getc returns -1 at end of input. */
+int mps2_semihosting_cmdline_has( const char * word );
+int mps2_semihosting_stdin_open( void );
+int mps2_semihosting_stdin_getc( void );
+
+/* main.c: print "FATAL <what>" and exit with code. Callable from any context. */
+void mps2_fatal( const char * what, int code ) __attribute__( ( noreturn ) );
+
+/* main.c: the target of configASSERT(). */
+void mps2_assert_failed( const char * file, int line ) __attribute__( ( noreturn ) );
+
+#endif /* __ASSEMBLER__ */
+
+#endif /* MPS2_AN385_H */

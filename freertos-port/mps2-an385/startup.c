@@ -1,0 +1,187 @@
+/*
+ * startup.c - vector table, reset and fault handlers for mps2-an385 (Cortex-M3).
+ *
+ * QEMU loads the ELF and starts the core from the table at address 0 (initial SP,
+ * then the reset vector), like the hardware. C is enough for all of it: the M-profile
+ * core stacks the caller-saved registers itself on exception entry.
+ *
+ * Any exception that is not expected (faults, NMI, an IRQ without a handler) prints
+ * the exception number, the stacked registers and the fault status registers on
+ * UART0, then ends the QEMU run with MPS2_EXIT_FAULT, so a crash is a clear test
+ * failure instead of a hang until the timeout.
+ */
+#include "mps2_an385.h"
+
+/* Symbols defined by mps2-an385.ld. */
+extern uint32_t __stack_top[];
+extern const uint32_t __data_load[];
+extern uint32_t __data_start[];
+extern uint32_t __data_end[];
+extern uint32_t __bss_start[];
+extern uint32_t __bss_end[];
+extern uint8_t __ram_start[];
+extern uint8_t __ram_end[];
+
+int main( void );
+void Reset_Handler( void ) __attribute__( ( noreturn ) );
+void mps2_fault_report( const uint32_t * frame, uint32_t exc_return ) __attribute__( ( noreturn, used ) );
+
+/* Kernel handlers (FreeRTOS portable/GCC/ARM_CM3/port.c) and ours. */
+void vPortSVCHandler( void );
+void xPortPendSVHandler( void );
+void SysTick_Handler( void ); /* clock.c: counts the tick, then the kernel's handler */
+void UART0RX_Handler( void ); /* uart.c */
+
+/* Hands the stacked exception frame (on whichever stack was in use) and the
+ * EXC_RETURN value to mps2_fault_report. */
+static void fault_entry( void ) __attribute__( ( naked ) );
+static void fault_entry( void )
+{
+    __asm volatile (
+        "   tst   lr, #4                \n"
+        "   ite   eq                    \n"
+        "   mrseq r0, msp               \n"
+        "   mrsne r0, psp               \n"
+        "   mov   r1, lr                \n"
+        "   b     mps2_fault_report     \n"
+    );
+}
+
+#define MPS2_EXTERNAL_IRQS    32u /* QEMU configures the AN385 NVIC with 32 IRQs */
+
+struct vector_table
+{
+    uint32_t * initial_sp;
+    void ( * system[ 15 ] )( void );                   /* exceptions 1..15 */
+    void ( * irq[ MPS2_EXTERNAL_IRQS ] )( void );      /* exceptions 16.. */
+};
+
+__attribute__( ( section( ".vectors" ), used ) )
+const struct vector_table mps2_vector_table =
+{
+    .initial_sp = __stack_top,
+    .system     =
+    {
+        Reset_Handler,      /*  1 Reset */
+        fault_entry,        /*  2 NMI */
+        fault_entry,        /*  3 HardFault */
+        fault_entry,        /*  4 MemManage */
+        fault_entry,        /*  5 BusFault */
+        fault_entry,        /*  6 UsageFault */
+        0, 0, 0, 0,         /*  7..10 reserved */
+        vPortSVCHandler,    /* 11 SVCall: starts the first task */
+        fault_entry,        /* 12 DebugMonitor */
+        0,                  /* 13 reserved */
+        xPortPendSVHandler, /* 14 PendSV: context switch */
+        SysTick_Handler,    /* 15 SysTick: the kernel tick */
+    },
+    .irq =
+    {
+        [ MPS2_IRQ_UART0_RX ] = UART0RX_Handler,
+        [ 1 ... MPS2_EXTERNAL_IRQS - 1u ] = fault_entry,
+    },
+};
+_Static_assert( MPS2_IRQ_UART0_RX == 0u, "the IRQ table above assumes UART0 RX is IRQ0" );
+
+void Reset_Handler( void )
+{
+    const uint32_t * src = __data_load;
+
+    for( uint32_t * dst = __data_start; dst < __data_end; )
+    {
+        *dst++ = *src++;
+    }
+
+    for( uint32_t * dst = __bss_start; dst < __bss_end; )
+    {
+        *dst++ = 0u;
+    }
+
+    ( void ) main();
+    mps2_fatal( "main returned", MPS2_EXIT_SCHEDULER_RETURNED );
+}
+
+static const char * exception_name( uint32_t number )
+{
+    switch( number )
+    {
+        case 2:
+            return "NMI";
+
+        case 3:
+            return "HardFault";
+
+        case 4:
+            return "MemManage";
+
+        case 5:
+            return "BusFault";
+
+        case 6:
+            return "UsageFault";
+
+        case 12:
+            return "DebugMonitor";
+
+        default:
+            return number >= 16u ? "unexpected IRQ" : "unexpected exception";
+    }
+}
+
+static void put_reg( const char * name, uint32_t value )
+{
+    mps2_uart_puts( name );
+    mps2_uart_put_hex( value );
+}
+
+void mps2_fault_report( const uint32_t * frame, uint32_t exc_return )
+{
+    uint32_t ipsr;
+
+    __asm volatile ( "mrs %0, ipsr" : "=r" ( ipsr ) );
+    ipsr &= 0x1FFu;
+
+    mps2_uart_puts( "\nFATAL " );
+    mps2_uart_puts( exception_name( ipsr ) );
+    mps2_uart_puts( " (exception " );
+    mps2_uart_put_dec( ipsr );
+
+    if( ipsr >= 16u )
+    {
+        mps2_uart_puts( ", IRQ" );
+        mps2_uart_put_dec( ipsr - 16u );
+    }
+
+    mps2_uart_puts( ")\n" );
+
+    /* The frame pointer comes from a stack that may itself be the problem. */
+    const uint8_t * f = ( const uint8_t * ) frame;
+
+    if( ( f >= __ram_start ) && ( f + 32 <= __ram_end ) )
+    {
+        put_reg( "  pc   ", frame[ 6 ] );
+        put_reg( "  lr   ", frame[ 5 ] );
+        put_reg( "  xpsr ", frame[ 7 ] );
+        mps2_uart_puts( "\n" );
+        put_reg( "  r0   ", frame[ 0 ] );
+        put_reg( "  r1   ", frame[ 1 ] );
+        put_reg( "  r2   ", frame[ 2 ] );
+        put_reg( "  r3   ", frame[ 3 ] );
+        put_reg( "  r12  ", frame[ 4 ] );
+        mps2_uart_puts( "\n" );
+    }
+    else
+    {
+        put_reg( "  stack pointer outside RAM: ", ( uint32_t ) frame );
+        mps2_uart_puts( "\n" );
+    }
+
+    put_reg( "  cfsr ", SCB_CFSR );
+    put_reg( "  hfsr ", SCB_HFSR );
+    put_reg( "  mmfar ", SCB_MMFAR );
+    put_reg( "  bfar ", SCB_BFAR );
+    put_reg( "  exc_return ", exc_return );
+    mps2_uart_puts( "\n" );
+
+    mps2_exit( MPS2_EXIT_FAULT );
+}

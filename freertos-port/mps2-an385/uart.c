@@ -1,0 +1,184 @@
+/*
+ * uart.c - the console on the CMSDK APB UART0 of mps2-an385.
+ *
+ * Output is polled: it works from any context (faults, asserts, before the scheduler)
+ * and keeps the order of bytes simple. Input is interrupt-driven into a stream buffer
+ * so the shell task blocks instead of spinning.
+ *
+ * Input never loses a byte. QEMU hands the UART the next input byte only once the
+ * previous one has been read from DATA, so when the stream buffer is full the ISR
+ * leaves the byte in the UART (the input stream is simply held back) and notes the
+ * stall; the reader pends the interrupt again once it has made room.
+ *
+ * How QEMU's model behaves (hw/char/cmsdk-apb-uart.c), which shapes the code below:
+ * - An RX interrupt is raised only for a byte that arrives while RXIE is set, so RXEN
+ *   and RXIE are enabled together and IRQ0 is pended once by hand, in case a byte was
+ *   latched earlier.
+ * - The interrupt line follows INTSTATUS, so the ISR clears it before draining DATA;
+ *   a byte landing during the drain either gets read by the loop or re-raises the
+ *   interrupt, never both lost.
+ * - TX with TXEN clear never completes (TXFULL stays set), so every output path makes
+ *   sure the transmitter is enabled rather than trusting that init ran.
+ */
+#include "mps2_an385.h"
+
+#include "FreeRTOS.h"
+#include "stream_buffer.h"
+#include "task.h"
+
+/* QEMU ignores the rate; on hardware this gives 115200 baud from the 25 MHz PCLK. */
+#define UART_BAUD                115200u
+#define UART_BAUDDIV             ( MPS2_SYSCLK_HZ / UART_BAUD )
+
+/* Numerically >= configMAX_SYSCALL_INTERRUPT_PRIORITY so the ISR may use FromISR
+ * APIs, and more urgent than SysTick/PendSV so input is taken promptly. */
+#define UART_RX_IRQ_PRIORITY     0xC0u
+
+#define RX_BUFFER_BYTES          256u
+
+_Static_assert( UART_BAUDDIV >= 16u, "the CMSDK UART needs a divisor of at least 16" );
+_Static_assert( UART_RX_IRQ_PRIORITY >= configMAX_SYSCALL_INTERRUPT_PRIORITY,
+                "the UART ISR calls FromISR APIs: its priority must be maskable by the kernel" );
+
+static StreamBufferHandle_t rx_buffer;
+
+/* Set by the ISR when it left a byte in the UART because rx_buffer was full. */
+static volatile uint8_t rx_stalled;
+
+static void uart_enable_tx( void )
+{
+    if( ( UART0_CTRL & UART_CTRL_TXEN ) == 0u )
+    {
+        UART0_BAUDDIV = UART_BAUDDIV;
+        UART0_CTRL |= UART_CTRL_TXEN;
+    }
+}
+
+void mps2_uart_init( void )
+{
+    UART0_BAUDDIV = UART_BAUDDIV;
+    UART0_CTRL = UART_CTRL_TXEN;
+}
+
+void mps2_uart_putc( char c )
+{
+    uart_enable_tx();
+
+    while( ( UART0_STATE & UART_STATE_TXFULL ) != 0u )
+    {
+    }
+
+    UART0_DATA = ( uint8_t ) c;
+}
+
+void mps2_uart_write( const char * s, size_t n )
+{
+    for( size_t i = 0; i < n; i++ )
+    {
+        mps2_uart_putc( s[ i ] );
+    }
+}
+
+void mps2_uart_puts( const char * s )
+{
+    while( *s != '\0' )
+    {
+        mps2_uart_putc( *s++ );
+    }
+}
+
+void mps2_uart_put_hex( uint32_t value )
+{
+    static const char digits[] = "0123456789abcdef";
+
+    mps2_uart_puts( "0x" );
+
+    for( int shift = 28; shift >= 0; shift -= 4 )
+    {
+        mps2_uart_putc( digits[ ( value >> shift ) & 0xFu ] );
+    }
+}
+
+void mps2_uart_put_dec( uint32_t value )
+{
+    char buf[ 10 ];
+    size_t n = 0;
+
+    do
+    {
+        buf[ n++ ] = ( char ) ( '0' + ( value % 10u ) );
+        value /= 10u;
+    } while( value != 0u );
+
+    while( n > 0u )
+    {
+        mps2_uart_putc( buf[ --n ] );
+    }
+}
+
+/* Wait until the last byte has left the transmit register, so nothing is lost when
+ * the run ends right after. */
+void mps2_uart_flush( void )
+{
+    if( ( UART0_CTRL & UART_CTRL_TXEN ) == 0u )
+    {
+        return;
+    }
+
+    while( ( UART0_STATE & UART_STATE_TXFULL ) != 0u )
+    {
+    }
+}
+
+void mps2_console_rx_init( void )
+{
+    rx_buffer = xStreamBufferCreate( RX_BUFFER_BYTES, 1 );
+    configASSERT( rx_buffer != NULL );
+
+    NVIC_IPR_BYTE( MPS2_IRQ_UART0_RX ) = UART_RX_IRQ_PRIORITY;
+    UART0_INTSTATUS = UART_INT_RX;
+    UART0_CTRL |= UART_CTRL_RXEN | UART_CTRL_RXIE;
+    NVIC_ISER0 = 1u << MPS2_IRQ_UART0_RX;
+    NVIC_ISPR0 = 1u << MPS2_IRQ_UART0_RX; /* drain whatever is already latched */
+}
+
+/* IRQ0, named in the vector table in startup.c. */
+void UART0RX_Handler( void )
+{
+    BaseType_t woken = pdFALSE;
+
+    UART0_INTSTATUS = UART_INT_RX;
+
+    while( ( UART0_STATE & UART_STATE_RXFULL ) != 0u )
+    {
+        if( xStreamBufferSpacesAvailable( rx_buffer ) == 0u )
+        {
+            rx_stalled = 1u;
+            break;
+        }
+
+        uint8_t c = ( uint8_t ) UART0_DATA;
+        ( void ) xStreamBufferSendFromISR( rx_buffer, &c, 1, &woken );
+    }
+
+    portYIELD_FROM_ISR( woken );
+}
+
+int mps2_console_rx_getc( uint32_t timeout_ms )
+{
+    uint8_t c;
+
+    if( xStreamBufferReceive( rx_buffer, &c, 1, pdMS_TO_TICKS( timeout_ms ) ) == 0u )
+    {
+        return -1;
+    }
+
+    if( rx_stalled != 0u )
+    {
+        /* There is room now: let the ISR take the byte it left in the UART. */
+        rx_stalled = 0u;
+        NVIC_ISPR0 = 1u << MPS2_IRQ_UART0_RX;
+    }
+
+    return c;
+}
