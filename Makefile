@@ -7,6 +7,7 @@
 #   make lib     the library for this host:  target/release/libfreertos_cpu_usage.a
 #   make lib-cm3 the library for Cortex-M3:  target/thumbv7m-none-eabi/release/...
 #   make header  regenerate include/freertos_cpu_usage.h
+#   make size    what the library adds to the Cortex-M3 image; writes FOOTPRINT
 #   make clean
 #
 # Both ports' build rules live beside their sources, in freertos-port/<port>/port.mk.
@@ -15,6 +16,8 @@ BUILD ?= build
 CARGO ?= cargo
 LIB := target/release/libfreertos_cpu_usage.a
 LIB_CM3 := target/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
+# Committed footprint figures; `make test` fails when the library grows past them.
+FOOTPRINT := freertos-port/mps2-an385/footprint.txt
 
 # The FreeRTOS kernel comes from the freertos-next crate's sources in Cargo's registry
 # (a dependency of the tests/ crate); `cargo metadata` fetches it if needed.
@@ -25,7 +28,7 @@ KERNEL_DIR ?= $(shell $(CARGO) metadata --format-version 1 2>/dev/null \
 include freertos-port/posix/port.mk
 include freertos-port/mps2-an385/port.mk
 
-.PHONY: all setup lib lib-cm3 header sim qemu-image run qemu test test-build clean
+.PHONY: all setup lib lib-cm3 header sim qemu-image run qemu size test test-build clean
 
 all: sim qemu-image
 
@@ -56,6 +59,15 @@ qemu: setup
 	@$(MAKE) --no-print-directory $(BUILD)/mps2-an385/demo.elf
 	$(QEMU_CMD)
 
+size: qemu-image
+	@{ echo "# What libfreertos_cpu_usage.a adds to the mps2-an385 demo, in bytes: demo.elf"; \
+	   echo "# minus demo-nolib.elf (built by 'make size'; CPU_USAGE_MAX_TASKS=32). The no-lib"; \
+	   echo "# image keeps a few bytes of stubs for the demo's calls. flash = text + data,"; \
+	   echo "# ram = data + bss. 'make test' fails when a figure grows more than 10%."; \
+	   scripts/footprint.sh show $(BUILD)/mps2-an385/demo.elf $(BUILD)/mps2-an385/demo-nolib.elf; \
+	 } > $(FOOTPRINT)
+	@cat $(FOOTPRINT)
+
 # Everything the tests run, built first so the test runners find it.
 test-build: $(POSIX_SIMS) qemu-image
 
@@ -64,6 +76,8 @@ test: setup
 	$(CARGO) test --workspace
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --release --target thumbv7m-none-eabi -- -D warnings
+	scripts/check-no-panic.sh $(LIB_CM3) include/freertos_cpu_usage.h $(BUILD)/no-panic/exports.elf
+	scripts/footprint.sh check $(BUILD)/mps2-an385/demo.elf $(BUILD)/mps2-an385/demo-nolib.elf $(FOOTPRINT)
 
 clean:
 	$(CARGO) clean

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Fails if the Cortex-M library has a reachable panic path.
+#
+# Links the archive alone, keeping every function the C header declares (-u) and
+# dropping everything they cannot reach (--gc-sections): if any panic machinery is
+# left, some path from the C API can panic.
+#
+#   check-no-panic.sh LIBRARY.a HEADER.h OUT.elf
+set -euo pipefail
+lib=$1 header=$2 out=$3
+
+exports=$(grep -oE '\b(cpu_usage_[a-z_]+|show_cpu_usage)\(' "$header" | tr -d '(' | sort -u)
+[ -n "$exports" ] || { echo "no-panic: no functions found in $header" >&2; exit 1; }
+keep=()
+for f in $exports; do keep+=("-Wl,-u,$f"); done
+
+mkdir -p "$(dirname "$out")"
+arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -nostdlib -nostartfiles -Wl,--gc-sections \
+    -Wl,-e,0 "${keep[@]}" -o "$out" "$lib"
+
+symbols=$(arm-none-eabi-nm -C "$out")
+for f in $exports; do
+    grep -q " T $f\$" <<<"$symbols" || { echo "no-panic: $f was not linked from $lib" >&2; exit 1; }
+done
+if found=$(grep -E 'core::panicking|rust_begin_unwind|panic_fmt|panic_bounds_check|unwrap_failed|expect_failed' <<<"$symbols"); then
+    echo "no-panic: a path from the C API can panic; the panic code linked:" >&2
+    echo "$found" >&2
+    exit 1
+fi
+echo "no-panic: $(wc -w <<<"$exports") C API functions, no panic code reachable"
