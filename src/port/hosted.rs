@@ -13,7 +13,7 @@ const CLOCK_MONOTONIC: i32 = 1;
 #[cfg(not(target_os = "linux"))]
 const CLOCK_MONOTONIC: i32 = 6; // macOS and the BSDs that use it
 
-#[cfg_attr(test, allow(dead_code))]
+#[cfg_attr(any(test, feature = "std"), allow(dead_code))]
 extern "C" {
     fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
     fn write(fd: i32, buf: *const u8, count: usize) -> isize;
@@ -75,8 +75,8 @@ pub fn clock_at_scheduler_start(_cpu_hz: u32) -> Clock {
     DEFAULT_CLOCK
 }
 
-/// Stops everything: only reachable through a bug.
-#[cfg_attr(test, allow(dead_code))]
+/// Stops everything: only reachable through a bug (and unused where std panics).
+#[cfg_attr(any(test, feature = "std"), allow(dead_code))]
 pub fn halt() -> ! {
     // SAFETY: abort() takes no arguments and does not return.
     unsafe { abort() }

@@ -1,1 +1,291 @@
-//! placeholder
+//! Harness code shared by the system tests in `tests/tests/`.
+//!
+//! - [`run`]: a command with a time limit; it is killed when the limit passes, so a
+//!   hang fails the test instead of blocking CI.
+//! - [`Console`]: a demo (POSIX simulator or QEMU) driven through its shell on
+//!   stdin/stdout, one command at a time, every read with a time limit. The child is
+//!   killed when the console is dropped, including when a check panics.
+//! - [`scenario`]: the one conversation both ports go through, and the checks made
+//!   on every report it reads.
+//!
+//! Nothing here retries a failed check or widens a tolerance: a failure says what was
+//! expected, what was seen, and shows the end of the conversation.
+
+#![deny(missing_docs)]
+
+pub mod scenario;
+
+use std::collections::VecDeque;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The repository root (the workspace this crate belongs to).
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The file named by environment variable `var` (relative to the repository root, where
+/// make runs), or `default` (relative to the root too).
+pub fn path_from_env(var: &str, default: &str) -> PathBuf {
+    let path = std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| PathBuf::from(default));
+    if path.is_absolute() {
+        path
+    } else {
+        repo_root().join(path)
+    }
+}
+
+/// A point in time that loops and reads must not pass.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline(Instant);
+
+impl Deadline {
+    /// `secs` seconds from now.
+    pub fn after_secs(secs: u64) -> Self {
+        Deadline(Instant::now() + Duration::from_secs(secs))
+    }
+
+    /// Time left, zero once passed.
+    pub fn remaining(&self) -> Duration {
+        self.0.saturating_duration_since(Instant::now())
+    }
+
+    /// Whether it has passed.
+    pub fn passed(&self) -> bool {
+        self.remaining().is_zero()
+    }
+}
+
+/// What a finished command printed.
+#[derive(Debug)]
+pub struct Finished {
+    /// Its exit status.
+    pub status: ExitStatus,
+    /// Standard output, lossily decoded.
+    pub stdout: String,
+    /// Standard error, lossily decoded.
+    pub stderr: String,
+}
+
+/// Reads a pipe to its end on a thread of its own.
+fn drain<R: Read + Send + 'static>(mut pipe: R) -> thread::JoinHandle<Vec<u8>> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        bytes
+    })
+}
+
+/// Runs `cmd` with stdin from `/dev/null` and both outputs captured. Returns `Err`
+/// with a description (including what it printed so far) if it cannot start or is
+/// still running after `limit_secs`, in which case it is killed.
+pub fn run(mut cmd: Command, limit_secs: u64) -> Result<Finished, String> {
+    let shown = format!("{cmd:?}");
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {shown}: {e}"))?;
+    let out = drain(child.stdout.take().expect("stdout is piped"));
+    let err = drain(child.stderr.take().expect("stderr is piped"));
+    let deadline = Deadline::after_secs(limit_secs);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if deadline.passed() => break None,
+            Ok(None) => thread::sleep(Duration::from_millis(20)),
+            Err(e) => return Err(format!("cannot wait for {shown}: {e}")),
+        }
+    };
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    let stdout = String::from_utf8_lossy(&out.join().unwrap_or_default()).into_owned();
+    let stderr = String::from_utf8_lossy(&err.join().unwrap_or_default()).into_owned();
+    match status {
+        Some(status) => Ok(Finished { status, stdout, stderr }),
+        None => Err(format!(
+            "{shown} was still running after {limit_secs} s and was killed\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}"
+        )),
+    }
+}
+
+/// How much of the conversation a failure message shows.
+const TRANSCRIPT_KEEP: usize = 6000;
+
+/// A demo's shell, driven through a pipe.
+///
+/// The shell prints `> ` at the start of a line and waits for a line of input; the
+/// text it printed since the previous prompt is the answer to the previous command.
+pub struct Console {
+    name: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    /// Standard output in the order it arrived; the channel closes at end of file.
+    chunks: Receiver<Vec<u8>>,
+    stdout_closed: bool,
+    /// Output not yet returned as an answer.
+    pending: String,
+    /// The end of the conversation, for failure messages.
+    transcript: VecDeque<char>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Console {
+    /// Starts `cmd` with all three standard streams piped. `name` is what failure
+    /// messages call it.
+    pub fn spawn(name: &str, mut cmd: Command) -> Console {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {name} ({cmd:?}): {e}"));
+        let (tx, chunks) = mpsc::channel();
+        let mut stdout = child.stdout.take().expect("stdout is piped");
+        thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            loop {
+                match stdout.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if tx.send(buf[..n].to_vec()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&stderr);
+        let mut pipe = child.stderr.take().expect("stderr is piped");
+        thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(&buf[..n]);
+            }
+        });
+        Console {
+            name: name.to_string(),
+            stdin: child.stdin.take(),
+            child,
+            chunks,
+            stdout_closed: false,
+            pending: String::new(),
+            transcript: VecDeque::new(),
+            stderr,
+        }
+    }
+
+    fn record(&mut self, text: &str) {
+        self.transcript.extend(text.chars());
+        while self.transcript.len() > TRANSCRIPT_KEEP {
+            self.transcript.pop_front();
+        }
+    }
+
+    /// Kills the child and panics with `what`, the end of the conversation and the
+    /// child's standard error.
+    pub fn fail(&mut self, what: &str) -> ! {
+        let _ = self.child.kill();
+        let status = self.child.wait().map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+        thread::sleep(Duration::from_millis(50));
+        let stderr = String::from_utf8_lossy(&self.stderr.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
+        let transcript: String = self.transcript.iter().collect();
+        panic!(
+            "{}: {what}\n--- end of the conversation (`$ ` marks what the test typed) ---\n{transcript}{}\n--- stderr ({status}) ---\n{stderr}",
+            self.name, self.pending
+        );
+    }
+
+    /// Waits for the next prompt and returns what was printed before it (carriage
+    /// returns removed). Fails if no prompt comes within `limit_secs`.
+    pub fn read_answer(&mut self, limit_secs: u64) -> String {
+        let deadline = Deadline::after_secs(limit_secs);
+        loop {
+            let at = if self.pending.starts_with("> ") { Some(0) } else { self.pending.find("\n> ").map(|i| i + 1) };
+            if let Some(at) = at {
+                let answer = self.pending[..at].to_string();
+                self.pending.drain(..at + 2);
+                self.record(&answer);
+                self.record("> ");
+                return answer;
+            }
+            if self.stdout_closed {
+                let status = self.child.wait().map(|s| s.to_string()).unwrap_or_default();
+                self.fail(&format!("closed its output ({status}) while the test waited for a prompt"));
+            }
+            match self.chunks.recv_timeout(deadline.remaining()) {
+                Ok(bytes) => {
+                    let text = String::from_utf8_lossy(&bytes).replace('\r', "");
+                    self.pending.push_str(&text);
+                }
+                Err(RecvTimeoutError::Disconnected) => self.stdout_closed = true,
+                Err(RecvTimeoutError::Timeout) => {
+                    self.fail(&format!("no prompt within {limit_secs} s"));
+                }
+            }
+        }
+    }
+
+    /// CPU time the child has used so far, all its threads together (Linux only:
+    /// `/proc/<pid>/stat`, in units of USER_HZ, which is 100 on every Linux ABI).
+    pub fn cpu_time(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        // Fields after the parenthesised command name; utime and stime are 14 and 15.
+        let rest = &stat[stat.rfind(')')? + 2..];
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        Some(Duration::from_millis(ticks * 10))
+    }
+
+    /// Types `line` and returns the answer (the text before the next prompt).
+    pub fn command(&mut self, line: &str, limit_secs: u64) -> String {
+        self.record(&format!("$ {line}\n"));
+        let sent = match self.stdin.as_mut() {
+            Some(stdin) => stdin.write_all(format!("{line}\n").as_bytes()).and_then(|()| stdin.flush()),
+            None => Ok(()),
+        };
+        if let Err(e) = sent {
+            self.fail(&format!("cannot type {line:?}: {e}"));
+        }
+        self.read_answer(limit_secs)
+    }
+
+    /// Types `exit` and expects the process to end with status 0 within `limit_secs`.
+    pub fn exit(&mut self, limit_secs: u64) {
+        self.record("$ exit\n");
+        if let Some(mut stdin) = self.stdin.take() {
+            let _ = stdin.write_all(b"exit\n");
+        }
+        let deadline = Deadline::after_secs(limit_secs);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) if status.success() => return,
+                Ok(Some(status)) => self.fail(&format!("ended with {status} after `exit`, not 0")),
+                Ok(None) if deadline.passed() => self.fail(&format!("still running {limit_secs} s after `exit`")),
+                Ok(None) => thread::sleep(Duration::from_millis(20)),
+                Err(e) => self.fail(&format!("cannot wait for it: {e}")),
+            }
+        }
+    }
+}
+
+impl Drop for Console {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,1106 @@
+/*
+ * demo.c - the application both ports run (see demo.h for the port contract).
+ *
+ * What it gives freertos-cpu-usage to measure:
+ *
+ *  - Workloads: work10, work25 and work40 burn 10, 25 and 40 % of the CPU. Each
+ *    activation measures the wall time since the previous one and burns that times its
+ *    duty, so the share stays right whatever the period turns out to be (the POSIX tick
+ *    lags the host clock, and a burn delays the next activation).
+ *  - Churn: batches of short-lived tasks, some batches larger than the library's slot
+ *    table, half deleting themselves and half deleted by the churn task, so slot reuse,
+ *    quarantine and the overflow bucket are exercised all the time.
+ *  - A shell on the console to look at it all live.
+ *
+ * Priorities: everything that does work runs at priority 1 with time slicing off, so
+ * no tick hands the CPU from one burning task to another. Only the shell is above
+ * priority 1, and it only ever sleeps on the console or prints; prvBurn() keeps its
+ * wake-ups out of a burn.
+ *
+ * No libc beyond <string.h> is used: the Cortex-M build has no printf to spare, and the
+ * console may only be written by the shell task, through port_console_write().
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "FreeRTOS.h"
+#include "task.h"
+
+#include "freertos_cpu_usage.h"
+#include "demo.h"
+
+/* ---- Tunables (a port may override them from FreeRTOSConfig.h) ---------------- */
+
+#ifndef demoWORK_STACK_WORDS
+    #define demoWORK_STACK_WORDS     ( configMINIMAL_STACK_SIZE * 2U )
+#endif
+
+#ifndef demoCHURN_STACK_WORDS
+    #define demoCHURN_STACK_WORDS    ( configMINIMAL_STACK_SIZE * 2U )
+#endif
+
+#ifndef demoCHILD_STACK_WORDS
+    #define demoCHILD_STACK_WORDS    ( configMINIMAL_STACK_SIZE )
+#endif
+
+/* The shell calls into the library's report formatter, the deepest call in the demo. */
+#ifndef demoSHELL_STACK_WORDS
+    #define demoSHELL_STACK_WORDS    ( configMINIMAL_STACK_SIZE * 8U )
+#endif
+
+/* ---- Fixed design values ------------------------------------------------------- */
+
+#define demoWORK_PRIORITY      ( tskIDLE_PRIORITY + 1U )
+#define demoCHURN_PRIORITY     ( tskIDLE_PRIORITY + 1U )
+#define demoSHELL_PRIORITY     ( tskIDLE_PRIORITY + 2U )
+
+#if ( configMAX_PRIORITIES < 3 )
+    #error "demo.c needs configMAX_PRIORITIES >= 3 (idle, work, shell)"
+#endif
+
+#define demoWORK_PERIOD_MS     10U
+
+/* A burn never covers more than this much elapsed time. Without a cap a task set to
+ * 100 % would burn ever longer (each burn lengthens the next interval) and a new duty
+ * set with 'load' would take effect only after it; with the cap, 100 % means about 90 %. */
+#define demoWORK_MAX_ELAPSED_US    100000U
+
+#define demoCHURN_PERIOD_MS    50U
+#define demoCHILD_SPIN_US      100U
+
+/* Largest entry of ucChurnBatchSizes[]: bounds the waiting children to track. */
+#define demoCHURN_MAX_BATCH    40U
+
+/* A burn runs in pieces of at most this long with the scheduler suspended (see
+ * prvBurn()): short enough that the shell still answers promptly. */
+#define demoBURN_PIECE_US      1000U
+
+#define demoLINE_MAX           128U
+#define demoARGS_MAX           16U
+#define demoSHELL_POLL_MS      1000U
+
+/* ---- Workloads ----------------------------------------------------------------- */
+
+typedef struct DemoWorkload
+{
+    const char * pcName;
+    volatile uint32_t ulDutyPct; /* written by the shell, read by the workload */
+} DemoWorkload_t;
+
+static DemoWorkload_t xWorkloads[] =
+{
+    { "work10", 10U },
+    { "work25", 25U },
+    { "work40", 40U },
+};
+
+#define demoWORKLOAD_COUNT    ( sizeof( xWorkloads ) / sizeof( xWorkloads[ 0 ] ) )
+
+/* ---- Churn ---------------------------------------------------------------------- */
+
+/* Sizes cycle so that the task count sometimes exceeds the library's 32 slots. */
+static const uint8_t ucChurnBatchSizes[] = { 2U, 6U, 12U, 40U };
+
+/* A child's parameter: whether it deletes itself or waits to be deleted. */
+#define demoCHILD_WAITS           ( ( void * ) ( uintptr_t ) 0U )
+#define demoCHILD_SELF_DELETES    ( ( void * ) ( uintptr_t ) 1U )
+
+static TaskHandle_t xChurnTask = NULL;
+static volatile BaseType_t xChurnOn = pdTRUE;
+
+/* Written by the churn task and (ulChurnDeleted) by self-deleting children, read by
+ * the shell: updated and read in critical sections so the three always agree. */
+static uint32_t ulChurnCreated = 0U;
+static uint32_t ulChurnDeleted = 0U;
+static uint32_t ulChurnCreateFailures = 0U;
+
+/* Children that block until the churn task deletes them. Only the churn task uses it. */
+static TaskHandle_t xChurnWaiters[ demoCHURN_MAX_BATCH ];
+static UBaseType_t uxChurnWaiterCount = 0U;
+
+/* ---- Shell ----------------------------------------------------------------------- */
+
+static int32_t lOutputStatus = CPU_USAGE_OK;
+static char cLine[ demoLINE_MAX ];
+
+/* Output is gathered into whole lines so a line reaches the console in one write. */
+static char cOut[ 128 ];
+static size_t xOutLength = 0U;
+
+/*-----------------------------------------------------------*/
+
+/*
+ * Busy-wait for ulBudgetUs of wall time, all of it spent running this task.
+ *
+ * Time slicing is off, yet a burn could still be interrupted: whenever a higher-priority
+ * task (the shell polling the console, say) blocks again, the kernel resumes the next
+ * ready priority-1 task in round-robin order, not necessarily the one it interrupted,
+ * and a burn timed against the wall clock would count the other task's run as its own.
+ * So each piece of the burn runs with the scheduler suspended: nothing switches in the
+ * middle, and the wall time that passes is exactly time this task holds the CPU, as
+ * FreeRTOS (and so the library) sees it, even when the host takes the core away for a
+ * moment. Between pieces, whatever became ready runs.
+ */
+static void prvBurn( uint32_t ulBudgetUs )
+{
+    uint32_t ulLeft = ulBudgetUs;
+    uint32_t ulPiece;
+    uint32_t ulStart;
+    uint32_t ulSpent;
+
+    while( ulLeft > 0U )
+    {
+        ulPiece = ( ulLeft < demoBURN_PIECE_US ) ? ulLeft : demoBURN_PIECE_US;
+
+        vTaskSuspendAll();
+        {
+            ulStart = port_time_us();
+
+            do
+            {
+                ulSpent = port_time_us() - ulStart; /* uint32_t: right across the wrap */
+            } while( ulSpent < ulPiece );
+        }
+        ( void ) xTaskResumeAll();
+
+        ulLeft = ( ulSpent >= ulLeft ) ? 0U : ( ulLeft - ulSpent );
+    }
+}
+/*-----------------------------------------------------------*/
+
+static void prvWorkloadTask( void * pvParameters )
+{
+    DemoWorkload_t * const pxLoad = ( DemoWorkload_t * ) pvParameters;
+    uint32_t ulPrevious = port_time_us();
+    uint32_t ulNow;
+    uint32_t ulElapsed;
+
+    for( ; ; )
+    {
+        vTaskDelay( pdMS_TO_TICKS( demoWORK_PERIOD_MS ) );
+
+        /* Duty is defined against wall time, not ticks: the POSIX tick thread sleeps
+         * with usleep() and so ticks slower than the host clock runs. */
+        ulNow = port_time_us();
+        ulElapsed = ulNow - ulPrevious;
+        ulPrevious = ulNow;
+
+        if( ulElapsed > demoWORK_MAX_ELAPSED_US )
+        {
+            ulElapsed = demoWORK_MAX_ELAPSED_US;
+        }
+
+        /* At most 100000 * 100: no overflow. */
+        prvBurn( ( ulElapsed * pxLoad->ulDutyPct ) / 100U );
+    }
+}
+/*-----------------------------------------------------------*/
+
+static void prvChurnChild( void * pvParameters )
+{
+    prvBurn( demoCHILD_SPIN_US );
+
+    if( pvParameters == demoCHILD_SELF_DELETES )
+    {
+        /* Counted first: vTaskDelete( NULL ) does not return. */
+        taskENTER_CRITICAL();
+        {
+            ulChurnDeleted++;
+        }
+        taskEXIT_CRITICAL();
+
+        vTaskDelete( NULL );
+    }
+
+    /* Wait to be deleted by the churn task. The loop covers builds where portMAX_DELAY
+     * is a finite timeout (INCLUDE_vTaskSuspend 0). */
+    for( ; ; )
+    {
+        ( void ) ulTaskNotifyTake( pdTRUE, portMAX_DELAY );
+    }
+}
+/*-----------------------------------------------------------*/
+
+static void prvChurnReapWaiters( void )
+{
+    while( uxChurnWaiterCount > 0U )
+    {
+        uxChurnWaiterCount--;
+
+        /* A child that has not run yet (or not finished its spin) is deleted just the
+         * same: the library must cope with a task that never ran. */
+        vTaskDelete( xChurnWaiters[ uxChurnWaiterCount ] );
+
+        taskENTER_CRITICAL();
+        {
+            ulChurnDeleted++;
+        }
+        taskEXIT_CRITICAL();
+    }
+}
+/*-----------------------------------------------------------*/
+
+/* Writes "churn-<n>" into cName (configMAX_TASK_NAME_LEN bytes), keeping the least
+ * significant digits if it ever got too long. */
+static void prvChurnName( char * cName,
+                          uint32_t ulNumber )
+{
+    static const char cPrefix[] = "churn-";
+    char cDigits[ 10 ];
+    size_t xDigits = 0U;
+    size_t xLength = sizeof( cPrefix ) - 1U;
+
+    memcpy( cName, cPrefix, xLength );
+
+    do
+    {
+        cDigits[ xDigits++ ] = ( char ) ( '0' + ( ulNumber % 10U ) );
+        ulNumber /= 10U;
+    } while( ( ulNumber > 0U ) && ( xDigits < sizeof( cDigits ) ) );
+
+    if( xDigits > ( ( size_t ) configMAX_TASK_NAME_LEN - 1U - xLength ) )
+    {
+        xDigits = ( size_t ) configMAX_TASK_NAME_LEN - 1U - xLength;
+    }
+
+    while( xDigits > 0U )
+    {
+        cName[ xLength++ ] = cDigits[ --xDigits ];
+    }
+
+    cName[ xLength ] = '\0';
+}
+/*-----------------------------------------------------------*/
+
+static void prvChurnSpawn( UBaseType_t uxBatch )
+{
+    char cName[ configMAX_TASK_NAME_LEN ];
+    TaskHandle_t xChild;
+    BaseType_t xWaits;
+    UBaseType_t ux;
+
+    for( ux = 0U; ux < uxBatch; ux++ )
+    {
+        /* This task is the only writer of ulChurnCreated. */
+        prvChurnName( cName, ulChurnCreated + 1U );
+
+        /* Half and half; a waiter is only made while there is room to track it. */
+        xWaits = ( ( ( ux & 1U ) == 0U ) && ( uxChurnWaiterCount < demoCHURN_MAX_BATCH ) ) ? pdTRUE : pdFALSE;
+        xChild = NULL;
+
+        /* Same priority as this task and no time slicing: the children normally start
+         * only once the churn task sleeps, so the whole batch exists at the same time. */
+        if( xTaskCreate( prvChurnChild, cName, demoCHILD_STACK_WORDS,
+                         ( xWaits == pdTRUE ) ? demoCHILD_WAITS : demoCHILD_SELF_DELETES,
+                         demoCHURN_PRIORITY, &xChild ) != pdPASS )
+        {
+            taskENTER_CRITICAL();
+            {
+                ulChurnCreateFailures++;
+            }
+            taskEXIT_CRITICAL();
+
+            /* Out of heap: the rest of the batch would fail too. */
+            break;
+        }
+
+        taskENTER_CRITICAL();
+        {
+            ulChurnCreated++;
+        }
+        taskEXIT_CRITICAL();
+
+        if( xWaits == pdTRUE )
+        {
+            xChurnWaiters[ uxChurnWaiterCount++ ] = xChild;
+        }
+    }
+}
+/*-----------------------------------------------------------*/
+
+static void prvChurnTask( void * pvParameters )
+{
+    size_t xRound = 0U;
+
+    ( void ) pvParameters;
+
+    for( ; ; )
+    {
+        /* Last round's waiters go first, so at most one batch is alive at a time
+         * (plus self-deleting children the idle task has not cleaned up yet). */
+        prvChurnReapWaiters();
+
+        if( xChurnOn == pdFALSE )
+        {
+            /* Nothing of ours is left alive: sleep until the shell turns churn on. */
+            ( void ) ulTaskNotifyTake( pdTRUE, portMAX_DELAY );
+            continue;
+        }
+
+        prvChurnSpawn( ( UBaseType_t ) ucChurnBatchSizes[ xRound ] );
+        xRound = ( xRound + 1U ) % sizeof( ucChurnBatchSizes );
+
+        vTaskDelay( pdMS_TO_TICKS( demoCHURN_PERIOD_MS ) );
+    }
+}
+/*-----------------------------------------------------------*/
+
+/* ---- Console output ------------------------------------------------------------ */
+
+static void prvOutFlush( void )
+{
+    if( xOutLength > 0U )
+    {
+        port_console_write( cOut, xOutLength );
+        xOutLength = 0U;
+    }
+}
+/*-----------------------------------------------------------*/
+
+static void prvOutChar( char c )
+{
+    if( xOutLength == sizeof( cOut ) )
+    {
+        prvOutFlush();
+    }
+
+    cOut[ xOutLength++ ] = c;
+
+    if( c == '\n' )
+    {
+        prvOutFlush();
+    }
+}
+/*-----------------------------------------------------------*/
+
+static void prvOutStr( const char * pcText )
+{
+    while( *pcText != '\0' )
+    {
+        prvOutChar( *pcText++ );
+    }
+}
+/*-----------------------------------------------------------*/
+
+static void prvOutPad( size_t xCount )
+{
+    while( xCount-- > 0U )
+    {
+        prvOutChar( ' ' );
+    }
+}
+/*-----------------------------------------------------------*/
+
+/* pcText left-aligned in a field of xWidth characters. */
+static void prvOutStrField( const char * pcText,
+                            size_t xWidth )
+{
+    size_t xLength = strlen( pcText );
+
+    prvOutStr( pcText );
+    prvOutPad( ( xLength < xWidth ) ? ( xWidth - xLength ) : 0U );
+}
+/*-----------------------------------------------------------*/
+
+/* ulValue right-aligned in a field of xWidth characters (0: no padding). */
+static void prvOutUInt( uint32_t ulValue,
+                        size_t xWidth )
+{
+    char cDigits[ 10 ];
+    size_t xDigits = 0U;
+
+    do
+    {
+        cDigits[ xDigits++ ] = ( char ) ( '0' + ( ulValue % 10U ) );
+        ulValue /= 10U;
+    } while( ulValue > 0U );
+
+    prvOutPad( ( xDigits < xWidth ) ? ( xWidth - xDigits ) : 0U );
+
+    while( xDigits > 0U )
+    {
+        prvOutChar( cDigits[ --xDigits ] );
+    }
+}
+/*-----------------------------------------------------------*/
+
+/* ---- Shell commands --------------------------------------------------------------- */
+
+typedef struct DemoCommand
+{
+    const char * pcName;
+    const char * pcArgs;
+    const char * pcHelp;
+    void ( * pxRun )( int argc,
+                      char ** argv );
+} DemoCommand_t;
+
+static void prvCmdHelp( int argc,
+                        char ** argv );
+static void prvCmdShowCpuUsage( int argc,
+                                char ** argv );
+static void prvCmdTasks( int argc,
+                         char ** argv );
+static void prvCmdLoad( int argc,
+                        char ** argv );
+static void prvCmdChurn( int argc,
+                         char ** argv );
+static void prvCmdExit( int argc,
+                        char ** argv );
+
+#if ( configGENERATE_RUN_TIME_STATS == 1 )
+    static void prvCmdKernelStats( int argc,
+                                   char ** argv );
+#endif
+
+static const DemoCommand_t xCommands[] =
+{
+    { "help",           "",                  "this list",                                 prvCmdHelp         },
+    { "show_cpu_usage", "[options]",         "per-task CPU usage ('show_cpu_usage -h')",  prvCmdShowCpuUsage },
+    { "tasks",          "",                  "all tasks: library ID, state, stack",       prvCmdTasks        },
+    { "load",           "[<task> <percent>]", "show or set a workload's duty (0..100)",   prvCmdLoad         },
+    { "churn",          "on|off|status",     "the task-churn generator",                  prvCmdChurn        },
+    #if ( configGENERATE_RUN_TIME_STATS == 1 )
+        { "kernel_stats", "",                "the kernel's own run-time stats since boot", prvCmdKernelStats },
+    #endif
+    { "exit",           "",                  "end the run",                               prvCmdExit         },
+};
+
+#define demoCOMMAND_COUNT    ( sizeof( xCommands ) / sizeof( xCommands[ 0 ] ) )
+
+/*-----------------------------------------------------------*/
+
+static void prvCmdHelp( int argc,
+                        char ** argv )
+{
+    size_t x;
+    size_t xWidth;
+
+    ( void ) argc;
+    ( void ) argv;
+
+    for( x = 0U; x < demoCOMMAND_COUNT; x++ )
+    {
+        prvOutStr( "  " );
+        prvOutStr( xCommands[ x ].pcName );
+
+        xWidth = strlen( xCommands[ x ].pcName );
+
+        if( xCommands[ x ].pcArgs[ 0 ] != '\0' )
+        {
+            prvOutChar( ' ' );
+            prvOutStr( xCommands[ x ].pcArgs );
+            xWidth += 1U + strlen( xCommands[ x ].pcArgs );
+        }
+
+        prvOutPad( ( xWidth < 34U ) ? ( 34U - xWidth ) : 1U );
+        prvOutStr( xCommands[ x ].pcHelp );
+        prvOutChar( '\n' );
+    }
+}
+/*-----------------------------------------------------------*/
+
+static void prvCmdShowCpuUsage( int argc,
+                                char ** argv )
+{
+    int iStatus = show_cpu_usage( argc, argv );
+
+    /* The library explains its own failures (bad options, no window completed yet)
+     * through the output; only without an output is it mute. */
+    if( iStatus == CPU_USAGE_ERR_NO_OUTPUT )
+    {
+        prvOutStr( argv[ 0 ] );
+        prvOutStr( ": " );
+        prvOutStr( cpu_usage_status_str( ( int32_t ) iStatus ) );
+        prvOutChar( '\n' );
+    }
+}
+/*-----------------------------------------------------------*/
+
+static const char * prvStateName( eTaskState eState )
+{
+    switch( eState )
+    {
+        case eRunning:
+            return "running";
+
+        case eReady:
+            return "ready";
+
+        case eBlocked:
+            return "blocked";
+
+        case eSuspended:
+            return "suspended";
+
+        case eDeleted:
+            return "deleted";
+
+        default:
+            return "?";
+    }
+}
+/*-----------------------------------------------------------*/
+
+typedef struct DemoTaskRow
+{
+    uint32_t ulId;
+    eTaskState eState;
+    UBaseType_t uxPriority;
+    configSTACK_DEPTH_TYPE uxStackFree;
+    #if ( configGENERATE_RUN_TIME_STATS == 1 )
+        configRUN_TIME_COUNTER_TYPE xRunTime;
+    #endif
+    char cName[ configMAX_TASK_NAME_LEN ];
+} DemoTaskRow_t;
+
+/*
+ * A copy of every task's state, sorted by library ID so it lines up with
+ * show_cpu_usage. The caller frees *ppxRows (NULL when out of memory).
+ *
+ * Everything is copied with the scheduler suspended: printing may block the shell, and
+ * a task deleted meanwhile would leave TaskStatus_t pointing at a freed TCB (its name,
+ * its handle).
+ */
+static UBaseType_t prvCollectTasks( DemoTaskRow_t ** ppxRows,
+                                    UBaseType_t * puxTasks,
+                                    configRUN_TIME_COUNTER_TYPE * pxTotalRunTime )
+{
+    TaskStatus_t * pxStatus;
+    DemoTaskRow_t * pxRows;
+    DemoTaskRow_t xRow;
+    UBaseType_t uxTasks;
+    UBaseType_t uxRows = 0U;
+    UBaseType_t ux;
+    UBaseType_t uxSorted;
+
+    vTaskSuspendAll();
+    {
+        uxTasks = uxTaskGetNumberOfTasks();
+        pxStatus = ( TaskStatus_t * ) pvPortMalloc( uxTasks * sizeof( TaskStatus_t ) );
+        pxRows = ( DemoTaskRow_t * ) pvPortMalloc( uxTasks * sizeof( DemoTaskRow_t ) );
+
+        if( ( pxStatus != NULL ) && ( pxRows != NULL ) )
+        {
+            uxRows = uxTaskGetSystemState( pxStatus, uxTasks, pxTotalRunTime );
+
+            for( ux = 0U; ux < uxRows; ux++ )
+            {
+                pxRows[ ux ].ulId = ( uint32_t ) uxTaskGetTaskNumber( pxStatus[ ux ].xHandle );
+                pxRows[ ux ].eState = pxStatus[ ux ].eCurrentState;
+                pxRows[ ux ].uxPriority = pxStatus[ ux ].uxCurrentPriority;
+                pxRows[ ux ].uxStackFree = pxStatus[ ux ].usStackHighWaterMark;
+                #if ( configGENERATE_RUN_TIME_STATS == 1 )
+                    pxRows[ ux ].xRunTime = pxStatus[ ux ].ulRunTimeCounter;
+                #endif
+                ( void ) strncpy( pxRows[ ux ].cName, pxStatus[ ux ].pcTaskName, configMAX_TASK_NAME_LEN - 1U );
+                pxRows[ ux ].cName[ configMAX_TASK_NAME_LEN - 1U ] = '\0';
+            }
+        }
+    }
+    ( void ) xTaskResumeAll();
+
+    if( pxStatus == NULL )
+    {
+        vPortFree( pxRows );
+        pxRows = NULL;
+    }
+
+    vPortFree( pxStatus );
+
+    /* Insertion sort: a few dozen rows. */
+    for( uxSorted = 1U; uxSorted < uxRows; uxSorted++ )
+    {
+        xRow = pxRows[ uxSorted ];
+
+        for( ux = uxSorted; ( ux > 0U ) && ( pxRows[ ux - 1U ].ulId > xRow.ulId ); ux-- )
+        {
+            pxRows[ ux ] = pxRows[ ux - 1U ];
+        }
+
+        pxRows[ ux ] = xRow;
+    }
+
+    *ppxRows = pxRows;
+    *puxTasks = uxTasks;
+
+    return uxRows;
+}
+/*-----------------------------------------------------------*/
+
+static void prvCmdTasks( int argc,
+                         char ** argv )
+{
+    DemoTaskRow_t * pxRows;
+    UBaseType_t uxTasks;
+    UBaseType_t uxRows;
+    UBaseType_t ux;
+
+    ( void ) argc;
+    ( void ) argv;
+
+    uxRows = prvCollectTasks( &pxRows, &uxTasks, NULL );
+
+    if( pxRows == NULL )
+    {
+        prvOutStr( "tasks: out of memory\n" );
+        return;
+    }
+
+    prvOutStr( "  id  name             state      prio  stack free (words)\n" );
+
+    for( ux = 0U; ux < uxRows; ux++ )
+    {
+        prvOutUInt( pxRows[ ux ].ulId, 4U );
+        prvOutStr( "  " );
+        prvOutStrField( pxRows[ ux ].cName, 17U );
+        prvOutStrField( prvStateName( pxRows[ ux ].eState ), 9U );
+        prvOutUInt( ( uint32_t ) pxRows[ ux ].uxPriority, 6U );
+        prvOutUInt( ( uint32_t ) pxRows[ ux ].uxStackFree, 7U );
+        prvOutChar( '\n' );
+    }
+
+    vPortFree( pxRows );
+
+    prvOutUInt( ( uint32_t ) uxTasks, 0U );
+    prvOutStr( " tasks\n" );
+}
+/*-----------------------------------------------------------*/
+
+/* A plain decimal 0..100: no sign, no spaces, no fraction. pdFALSE otherwise. */
+static BaseType_t prvParsePercent( const char * pcText,
+                                   uint32_t * pulValue )
+{
+    uint32_t ulValue = 0U;
+    size_t xDigits = 0U;
+
+    for( ; *pcText != '\0'; pcText++ )
+    {
+        if( ( *pcText < '0' ) || ( *pcText > '9' ) || ( ++xDigits > 3U ) )
+        {
+            return pdFALSE;
+        }
+
+        ulValue = ( ulValue * 10U ) + ( uint32_t ) ( *pcText - '0' );
+    }
+
+    if( ( xDigits == 0U ) || ( ulValue > 100U ) )
+    {
+        return pdFALSE;
+    }
+
+    *pulValue = ulValue;
+
+    return pdTRUE;
+}
+/*-----------------------------------------------------------*/
+
+static void prvOutWorkload( const DemoWorkload_t * pxLoad )
+{
+    prvOutStr( pxLoad->pcName );
+    prvOutStr( ": " );
+    prvOutUInt( pxLoad->ulDutyPct, 0U );
+    prvOutStr( "%\n" );
+}
+/*-----------------------------------------------------------*/
+
+static void prvCmdLoad( int argc,
+                        char ** argv )
+{
+    DemoWorkload_t * pxLoad = NULL;
+    uint32_t ulPercent;
+    size_t x;
+
+    if( argc == 1 )
+    {
+        for( x = 0U; x < demoWORKLOAD_COUNT; x++ )
+        {
+            prvOutWorkload( &xWorkloads[ x ] );
+        }
+
+        return;
+    }
+
+    if( argc != 3 )
+    {
+        prvOutStr( "usage: load [<task> <percent>]\n" );
+        return;
+    }
+
+    for( x = 0U; x < demoWORKLOAD_COUNT; x++ )
+    {
+        if( strcmp( argv[ 1 ], xWorkloads[ x ].pcName ) == 0 )
+        {
+            pxLoad = &xWorkloads[ x ];
+        }
+    }
+
+    if( pxLoad == NULL )
+    {
+        prvOutStr( "load: no workload '" );
+        prvOutStr( argv[ 1 ] );
+        prvOutStr( "' (work10, work25 or work40)\n" );
+        return;
+    }
+
+    if( prvParsePercent( argv[ 2 ], &ulPercent ) == pdFALSE )
+    {
+        prvOutStr( "load: percent must be a whole number from 0 to 100, not '" );
+        prvOutStr( argv[ 2 ] );
+        prvOutStr( "'\n" );
+        return;
+    }
+
+    /* One aligned word: the workload reads either the old or the new duty. */
+    pxLoad->ulDutyPct = ulPercent;
+    prvOutWorkload( pxLoad );
+}
+/*-----------------------------------------------------------*/
+
+static void prvCmdChurn( int argc,
+                         char ** argv )
+{
+    uint32_t ulCreated;
+    uint32_t ulDeleted;
+    uint32_t ulFailures;
+
+    if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "on" ) == 0 ) )
+    {
+        xChurnOn = pdTRUE;
+        ( void ) xTaskNotifyGive( xChurnTask );
+    }
+    else if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "off" ) == 0 ) )
+    {
+        /* The churn task deletes its waiting children on its next round and then
+         * sleeps; self-deleting children finish on their own. */
+        xChurnOn = pdFALSE;
+    }
+    else if( !( ( argc == 2 ) && ( strcmp( argv[ 1 ], "status" ) == 0 ) ) )
+    {
+        prvOutStr( "usage: churn on|off|status\n" );
+        return;
+    }
+
+    taskENTER_CRITICAL();
+    {
+        ulCreated = ulChurnCreated;
+        ulDeleted = ulChurnDeleted;
+        ulFailures = ulChurnCreateFailures;
+    }
+    taskEXIT_CRITICAL();
+
+    prvOutStr( "churn: " );
+    prvOutStr( ( xChurnOn != pdFALSE ) ? "on" : "off" );
+    prvOutStr( ", created " );
+    prvOutUInt( ulCreated, 0U );
+    prvOutStr( ", deleted " );
+    prvOutUInt( ulDeleted, 0U );
+    prvOutStr( ", alive " );
+    prvOutUInt( ulCreated - ulDeleted, 0U );
+
+    if( ulFailures > 0U )
+    {
+        prvOutStr( ", create failures " );
+        prvOutUInt( ulFailures, 0U );
+    }
+
+    prvOutChar( '\n' );
+}
+/*-----------------------------------------------------------*/
+
+#if ( configGENERATE_RUN_TIME_STATS == 1 )
+
+/* The kernel's own counters, for comparison: cumulative since boot, and a deleted
+ * task's time disappears with it, which is what freertos-cpu-usage does differently. */
+    static void prvCmdKernelStats( int argc,
+                                   char ** argv )
+    {
+        DemoTaskRow_t * pxRows;
+        configRUN_TIME_COUNTER_TYPE xTotal = 0U;
+        configRUN_TIME_COUNTER_TYPE xPermille;
+        UBaseType_t uxTasks;
+        UBaseType_t uxRows;
+        UBaseType_t ux;
+
+        ( void ) argc;
+        ( void ) argv;
+
+        uxRows = prvCollectTasks( &pxRows, &uxTasks, &xTotal );
+
+        if( pxRows == NULL )
+        {
+            prvOutStr( "kernel_stats: out of memory\n" );
+            return;
+        }
+
+        /* Per mille from a divided total, so that no product can overflow. */
+        xTotal /= 1000U;
+
+        for( ux = 0U; ( ux < uxRows ) && ( xTotal > 0U ); ux++ )
+        {
+            xPermille = pxRows[ ux ].xRunTime / xTotal;
+
+            prvOutUInt( pxRows[ ux ].ulId, 4U );
+            prvOutStr( "  " );
+            prvOutStrField( pxRows[ ux ].cName, 17U );
+            prvOutUInt( ( uint32_t ) ( xPermille / 10U ), 3U );
+            prvOutChar( '.' );
+            prvOutUInt( ( uint32_t ) ( xPermille % 10U ), 0U );
+            prvOutStr( "%\n" );
+        }
+
+        vPortFree( pxRows );
+    }
+
+#endif /* configGENERATE_RUN_TIME_STATS */
+/*-----------------------------------------------------------*/
+
+static void prvCmdExit( int argc,
+                        char ** argv )
+{
+    ( void ) argc;
+    ( void ) argv;
+
+    port_exit( 0 );
+}
+/*-----------------------------------------------------------*/
+
+/* ---- Shell ----------------------------------------------------------------------- */
+
+/*
+ * Reads one line into cLine. Returns its length, or -1 when the console closed with
+ * nothing pending. CR, LF and CR LF all end a line; backspace and DEL erase (the
+ * terminal has already echoed them). A line that does not fit is reported and dropped.
+ */
+static int prvReadLine( void )
+{
+    static BaseType_t xClosed = pdFALSE;
+    static BaseType_t xLastWasCR = pdFALSE;
+    BaseType_t xTooLong = pdFALSE;
+    size_t xLength = 0U;
+    int c;
+
+    if( xClosed == pdTRUE )
+    {
+        return -1;
+    }
+
+    for( ; ; )
+    {
+        c = port_console_getc( demoSHELL_POLL_MS );
+
+        if( c == PORT_CONSOLE_TIMEOUT )
+        {
+            continue;
+        }
+
+        if( c == PORT_CONSOLE_EOF )
+        {
+            /* A last line without a newline still runs; the next call reports EOF. */
+            xClosed = pdTRUE;
+
+            if( xLength == 0U )
+            {
+                return -1;
+            }
+
+            break;
+        }
+
+        if( ( c == '\n' ) && ( xLastWasCR == pdTRUE ) )
+        {
+            xLastWasCR = pdFALSE;
+            continue;
+        }
+
+        xLastWasCR = ( c == '\r' ) ? pdTRUE : pdFALSE;
+
+        if( ( c == '\r' ) || ( c == '\n' ) )
+        {
+            break;
+        }
+
+        if( ( c == '\b' ) || ( c == 0x7F ) )
+        {
+            if( xLength > 0U )
+            {
+                xLength--;
+            }
+        }
+        else if( ( c == '\t' ) || ( ( c >= 0x20 ) && ( c < 0x7F ) ) )
+        {
+            if( xLength < ( sizeof( cLine ) - 1U ) )
+            {
+                cLine[ xLength++ ] = ( char ) c;
+            }
+            else
+            {
+                xTooLong = pdTRUE;
+            }
+        }
+        else
+        {
+            /* Other control characters (escape sequences of arrow keys...) are dropped. */
+        }
+    }
+
+    if( xTooLong == pdTRUE )
+    {
+        prvOutStr( "line too long (at most " );
+        prvOutUInt( ( uint32_t ) ( sizeof( cLine ) - 1U ), 0U );
+        prvOutStr( " characters)\n" );
+        xLength = 0U;
+    }
+
+    cLine[ xLength ] = '\0';
+
+    return ( int ) xLength;
+}
+/*-----------------------------------------------------------*/
+
+/* Splits cLine in place on blanks. Returns argc, or -1 if there are too many words. */
+static int prvTokenise( char ** argv )
+{
+    char * pc = cLine;
+    int argc = 0;
+
+    for( ; ; )
+    {
+        while( ( *pc == ' ' ) || ( *pc == '\t' ) )
+        {
+            *pc++ = '\0';
+        }
+
+        if( *pc == '\0' )
+        {
+            break;
+        }
+
+        if( argc == ( int ) demoARGS_MAX )
+        {
+            return -1;
+        }
+
+        argv[ argc++ ] = pc;
+
+        while( ( *pc != '\0' ) && ( *pc != ' ' ) && ( *pc != '\t' ) )
+        {
+            pc++;
+        }
+    }
+
+    /* C's convention, which the library's argument parser may rely on. */
+    argv[ argc ] = NULL;
+
+    return argc;
+}
+/*-----------------------------------------------------------*/
+
+static void prvExecute( void )
+{
+    char * argv[ demoARGS_MAX + 1U ];
+    int argc = prvTokenise( argv );
+    size_t x;
+
+    if( argc < 0 )
+    {
+        prvOutStr( "too many words (at most " );
+        prvOutUInt( demoARGS_MAX, 0U );
+        prvOutStr( ")\n" );
+        return;
+    }
+
+    if( argc == 0 )
+    {
+        return;
+    }
+
+    for( x = 0U; x < demoCOMMAND_COUNT; x++ )
+    {
+        if( strcmp( argv[ 0 ], xCommands[ x ].pcName ) == 0 )
+        {
+            xCommands[ x ].pxRun( argc, argv );
+            prvOutFlush();
+            return;
+        }
+    }
+
+    prvOutStr( "unknown command '" );
+    prvOutStr( argv[ 0 ] );
+    prvOutStr( "' (type 'help')\n" );
+}
+/*-----------------------------------------------------------*/
+
+static void prvShellTask( void * pvParameters )
+{
+    size_t x;
+
+    ( void ) pvParameters;
+
+    prvOutStr( "freertos-cpu-usage demo on " );
+    prvOutStr( port_name );
+    prvOutStr( "\nworkloads work10, work25, work40; churn " );
+    prvOutStr( ( xChurnOn != pdFALSE ) ? "on" : "off" );
+    prvOutStr( "\ncommands:" );
+
+    for( x = 0U; x < demoCOMMAND_COUNT; x++ )
+    {
+        prvOutChar( ' ' );
+        prvOutStr( xCommands[ x ].pcName );
+    }
+
+    prvOutChar( '\n' );
+
+    if( lOutputStatus != CPU_USAGE_OK )
+    {
+        prvOutStr( "warning: cpu_usage_set_output: " );
+        prvOutStr( cpu_usage_status_str( lOutputStatus ) );
+        prvOutChar( '\n' );
+    }
+
+    for( ; ; )
+    {
+        prvOutStr( "> " );
+        prvOutFlush();
+
+        if( prvReadLine() < 0 )
+        {
+            /* End the prompt's line so the host shell's prompt starts clean. */
+            prvOutChar( '\n' );
+            port_exit( 0 );
+        }
+
+        prvExecute();
+    }
+}
+/*-----------------------------------------------------------*/
+
+static void prvCreateOrAssert( BaseType_t xResult )
+{
+    configASSERT( xResult == pdPASS );
+
+    /* configASSERT() may be defined away. */
+    ( void ) xResult;
+}
+/*-----------------------------------------------------------*/
+
+void demo_start( void )
+{
+    size_t x;
+
+    /* Kept for the shell to report: only the shell may write to the console. */
+    lOutputStatus = cpu_usage_set_output( port_console_write );
+
+    /* Nothing can run yet, so a failure has no one to tell but the assert. */
+    for( x = 0U; x < demoWORKLOAD_COUNT; x++ )
+    {
+        prvCreateOrAssert( xTaskCreate( prvWorkloadTask, xWorkloads[ x ].pcName, demoWORK_STACK_WORDS,
+                                        &xWorkloads[ x ], demoWORK_PRIORITY, NULL ) );
+    }
+
+    prvCreateOrAssert( xTaskCreate( prvChurnTask, "churn", demoCHURN_STACK_WORDS, NULL,
+                                    demoCHURN_PRIORITY, &xChurnTask ) );
+    prvCreateOrAssert( xTaskCreate( prvShellTask, "shell", demoSHELL_STACK_WORDS, NULL,
+                                    demoSHELL_PRIORITY, NULL ) );
+}
+/*-----------------------------------------------------------*/

@@ -1,0 +1,350 @@
+//! freertos-cpu-usage against the kernel's own run-time statistics, in one process.
+//!
+//! The demo (its workloads, churn and shell) runs on the FreeRTOS POSIX port with
+//! `configGENERATE_RUN_TIME_STATS` on, the kernel counting each task's run time in
+//! nanoseconds of CLOCK_MONOTONIC (`freertos-port/posix`, `DEMO_RUN_TIME_STATS=1`).
+//! The library counts with the very same clock: `cpu_usage_set_clock` gets the low 32
+//! bits of CLOCK_MONOTONIC in nanoseconds at 1 GHz (it wraps every 4.3 s; the tick
+//! hook reads it every millisecond, so no wrap is missed). The kernel's counter is
+//! that clock minus a constant taken when the demo's main starts, so both measure the
+//! same differences.
+//!
+//! After about 4 s a checker task suspends the scheduler and takes both views at the
+//! same instant: every live task's `ulRunTimeCounter` with the ID the library stored
+//! in it (`uxTaskGetTaskNumber`), and the library's since-start counts
+//! (`show_cpu_usage -c -m`). Every task with more than 1 % of the run must agree
+//! within 0.5 % (relative).
+//!
+//! Where the two may differ, and by how much:
+//! - Each context switch: the library reads the clock in `traceTASK_SWITCHED_OUT`,
+//!   the kernel a few instructions later, and the library again in
+//!   `traceTASK_SWITCHED_IN` after the kernel has picked the next task. The sliver
+//!   in between goes to the library's "other" but to a task in the kernel's books:
+//!   about 0.1 µs per switch, some thousands of switches a second, so under 0.1 % of
+//!   a task's time. 0.5 % leaves room for a slow host, not for a wrong attribution.
+//! - Where each starts: the library's figures start when the scheduler starts; the
+//!   kernel's counter starts at the demo's main, and it credits everything until the
+//!   first switch-out to the first task that runs (`ulTaskSwitchedInTime` starts at
+//!   0). That fixed offset (the time the demo takes to create its tasks) would land on
+//!   whichever task runs first, so the checker is given the highest priority to be
+//!   that task: it sleeps at once and stays under 1 % of the run, and the printed
+//!   difference for it shows the offset. Every other task starts from the same
+//!   instant in both.
+//! - Churned tasks: deleted ones are forgotten by the kernel (the library keeps their
+//!   time apart), and live ones beyond the 32 IDs share ID 0: only live tasks with
+//!   their own ID are compared.
+//!
+//! The process prints one line per compared task and `N passed, M failed`, and exits
+//! with 0 or 1 (through the demo's `port_exit`: the POSIX scheduler never returns).
+//! A watchdog ends it with a failure if no verdict comes within a minute.
+
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::fs::File;
+use std::io::Write;
+use std::mem::ManuallyDrop;
+use std::os::fd::{AsRawFd, FromRawFd};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::Duration;
+
+use freertos_cpu_usage::ffi::{cpu_usage_format, cpu_usage_set_clock};
+use serde_json::Value;
+
+#[allow(non_upper_case_globals, non_camel_case_types, non_snake_case, dead_code, clippy::all)]
+mod kernel {
+    include!(concat!(env!("OUT_DIR"), "/kernel_api.rs"));
+}
+
+use kernel::*;
+
+#[link(name = "cu_cross_check", kind = "static")]
+extern "C" {
+    /// freertos-port/posix/main.c's `main`, renamed by the build script: sets the
+    /// kernel's run-time counter base, creates the demo's tasks, starts the scheduler.
+    fn posix_demo_main() -> c_int;
+}
+
+extern "C" {
+    fn clock_gettime(clock: c_int, ts: *mut Timespec) -> c_int;
+    fn dup(fd: c_int) -> c_int;
+    fn dup2(from: c_int, to: c_int) -> c_int;
+    fn _exit(status: c_int) -> !;
+}
+
+#[repr(C)]
+struct Timespec {
+    tv_sec: i64,
+    tv_nsec: i64,
+}
+
+const CLOCK_MONOTONIC: c_int = 1;
+
+/// How long the workloads run before the comparison, in ticks (ms, or a little more
+/// since the POSIX tick lags the host).
+const RUN_TICKS: TickType_t = 4000;
+
+/// Tasks below this share of the run are not compared: a few microseconds of switch
+/// slivers are already a large fraction of their time.
+const MIN_SHARE: f64 = 0.01;
+
+/// Largest relative difference allowed between the two counts of a task.
+const TOLERANCE: f64 = 0.005;
+
+/// The watchdog's limit, in seconds: the run takes about 4.
+const WATCHDOG_SECS: u64 = 60;
+
+/// The original standard output: the demo's console is sent to /dev/null.
+static OUT_FD: AtomicI32 = AtomicI32::new(1);
+
+fn say(line: &str) {
+    // SAFETY: OUT_FD is a descriptor this process owns for its whole life; the File
+    // is never dropped, so it is never closed.
+    let mut out = ManuallyDrop::new(unsafe { File::from_raw_fd(OUT_FD.load(Ordering::Relaxed)) });
+    let _ = out.write_all(format!("{line}\n").as_bytes());
+}
+
+/// CLOCK_MONOTONIC in nanoseconds, its low 32 bits: the library's clock.
+unsafe extern "C" fn monotonic_ns_low32() -> u32 {
+    let mut ts = Timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: a valid timespec; CLOCK_MONOTONIC always exists.
+    unsafe { clock_gettime(CLOCK_MONOTONIC, &mut ts) };
+    (ts.tv_sec as u64).wrapping_mul(1_000_000_000).wrapping_add(ts.tv_nsec as u64) as u32
+}
+
+/// One live task in the kernel's books.
+struct KernelTask {
+    id: u64,
+    name: String,
+    run_time: u64,
+}
+
+/// Both views, taken with the scheduler suspended.
+struct Snapshot {
+    tasks: Vec<KernelTask>,
+    total_run_time: u64,
+    report: Result<String, String>,
+}
+
+fn take_snapshot() -> Snapshot {
+    let mut tasks = Vec::new();
+    let mut total_run_time = 0u64;
+    // Allocated before the scheduler is suspended: a few spare rows for tasks created
+    // in between.
+    // SAFETY: a kernel query, callable from a task.
+    let capacity = unsafe { uxTaskGetNumberOfTasks() } as usize + 16;
+    let mut status: Vec<TaskStatus_t> = Vec::with_capacity(capacity);
+    let mut report = vec![0u8; 16 * 1024];
+    let mut argv: [*mut c_char; 4] = [
+        c"show_cpu_usage".as_ptr().cast_mut(),
+        c"-c".as_ptr().cast_mut(),
+        c"-m".as_ptr().cast_mut(),
+        std::ptr::null_mut(),
+    ];
+
+    // SAFETY: suspending the scheduler from a task; resumed below.
+    unsafe { vTaskSuspendAll() };
+    // SAFETY: `status` has room for `capacity` rows; the kernel fills at most that.
+    let filled =
+        unsafe { uxTaskGetSystemState(status.as_mut_ptr(), capacity as UBaseType_t, &mut total_run_time) } as usize;
+    // SAFETY: the kernel initialised the first `filled` rows.
+    unsafe { status.set_len(filled.min(capacity)) };
+    for s in &status {
+        if s.eCurrentState == eTaskState_eDeleted {
+            continue;
+        }
+        // SAFETY: with the scheduler suspended the task cannot be freed: its handle
+        // and name stay valid until the resume.
+        let (id, name) = unsafe { (uxTaskGetTaskNumber(s.xHandle) as u64, CStr::from_ptr(s.pcTaskName)) };
+        tasks.push(KernelTask { id, name: name.to_string_lossy().into_owned(), run_time: s.ulRunTimeCounter });
+    }
+    // SAFETY: the buffer is writable for its length; argv holds 3 C strings.
+    let n = unsafe { cpu_usage_format(report.as_mut_ptr().cast(), report.len(), 3, argv.as_mut_ptr()) };
+    // SAFETY: paired with the suspend above.
+    unsafe { xTaskResumeAll() };
+
+    let report = if n < 0 || n as usize >= report.len() {
+        Err(format!("cpu_usage_format -c -m returned {n}"))
+    } else {
+        Ok(String::from_utf8_lossy(&report[..n as usize]).into_owned())
+    };
+    Snapshot { tasks, total_run_time, report }
+}
+
+/// The library's since-start counts by ID, with each task's name.
+fn library_counts(report: &Value) -> Result<Vec<(u64, String, u64)>, String> {
+    let mut rows = Vec::new();
+    let tasks = report["tasks"].as_array().ok_or("no tasks array")?;
+    for t in tasks.iter().chain(std::iter::once(&report["idle"])) {
+        let id = t["id"].as_u64().ok_or_else(|| format!("no id in {t}"))?;
+        let name = t["name"].as_str().ok_or_else(|| format!("no name in {t}"))?.to_string();
+        let counts = t["counts"].as_u64().ok_or_else(|| format!("no counts in {t}"))?;
+        rows.push((id, name, counts));
+    }
+    Ok(rows)
+}
+
+/// Checks passed and failed so far.
+#[derive(Default)]
+struct Tally {
+    passed: u32,
+    failed: u32,
+}
+
+impl Tally {
+    fn fail(&mut self, what: String) {
+        say(&format!("FAIL {what}"));
+        self.failed += 1;
+    }
+}
+
+/// Compares the two views.
+fn compare(snapshot: &Snapshot) -> Tally {
+    let mut t = Tally::default();
+    let report = match snapshot.report.as_ref().map(|r| serde_json::from_str::<Value>(r)) {
+        Ok(Ok(json)) => json,
+        Ok(Err(e)) => {
+            t.fail(format!("the library's report is not JSON: {e}"));
+            return t;
+        }
+        Err(e) => {
+            t.fail(e.clone());
+            return t;
+        }
+    };
+    let lib = match library_counts(&report) {
+        Ok(rows) => rows,
+        Err(e) => {
+            t.fail(format!("the library's report: {e}"));
+            return t;
+        }
+    };
+    let total = snapshot.total_run_time as f64;
+    say(&format!(
+        "kernel run time {:.3} s, library uptime {:.3} s",
+        total / 1e9,
+        report["uptime_counts"].as_u64().unwrap_or(0) as f64 / 1e9
+    ));
+    let shared = snapshot.tasks.iter().filter(|t| t.id == 0).count();
+    if shared > 0 {
+        say(&format!("  {shared} live churn tasks share ID 0: not compared"));
+    }
+    let mut own: Vec<&KernelTask> = snapshot.tasks.iter().filter(|t| t.id != 0).collect();
+    own.sort_by_key(|t| t.id);
+    for task in own {
+        let share = task.run_time as f64 / total;
+        let lib_row = lib.iter().find(|(id, _, _)| *id == task.id);
+        let shown = match lib_row {
+            Some((_, _, counts)) => format!("{counts}"),
+            None => "-".to_string(),
+        };
+        say(&format!(
+            "  id {:>2} {:<16} kernel {:>11} ns  library {:>11}  ({:.2} % of the run)",
+            task.id,
+            task.name,
+            task.run_time,
+            shown,
+            share * 100.0
+        ));
+        if share <= MIN_SHARE {
+            continue;
+        }
+        let Some((_, name, counts)) = lib_row else {
+            t.fail(format!(
+                "{} (id {}) has {:.2} % of the run but the library does not list it",
+                task.name,
+                task.id,
+                share * 100.0
+            ));
+            continue;
+        };
+        if *name != task.name {
+            t.fail(format!("id {} is {:?} for the kernel but {:?} for the library", task.id, task.name, name));
+            continue;
+        }
+        let diff = (*counts as f64 - task.run_time as f64) / task.run_time as f64;
+        if diff.abs() > TOLERANCE {
+            t.fail(format!(
+                "{}: library {} ns, kernel {} ns: {:+.3} %, more than {} %",
+                task.name,
+                counts,
+                task.run_time,
+                diff * 100.0,
+                TOLERANCE * 100.0
+            ));
+        } else {
+            t.passed += 1;
+        }
+    }
+    // The demo's three workloads, the idle task and more are above 1 %: fewer compared
+    // tasks means the comparison did not happen.
+    let compared = t.passed + t.failed;
+    if compared < 4 {
+        t.fail(format!("only {compared} tasks had more than 1 % of the run"));
+    }
+    t
+}
+
+unsafe extern "C" fn checker(_: *mut c_void) {
+    // SAFETY: a task delaying itself.
+    unsafe { vTaskDelay(RUN_TICKS) };
+    let verdict = std::panic::catch_unwind(|| {
+        let snapshot = take_snapshot();
+        compare(&snapshot)
+    });
+    let Tally { passed, failed } = verdict.unwrap_or(Tally { passed: 0, failed: 1 });
+    say(&format!("{passed} passed, {failed} failed"));
+    // SAFETY: ends the process (masking the tick first); never returns.
+    unsafe { port_exit(if failed == 0 { 0 } else { 1 }) };
+    // SAFETY: not reached; _exit ends the process without running anything else.
+    unsafe { _exit(1) }
+}
+
+fn main() {
+    // Our lines go to the original standard output; the demo's console (banner and
+    // prompt) to /dev/null.
+    let null = File::options().write(true).open("/dev/null").expect("cannot open /dev/null");
+    // SAFETY: plain descriptor calls on descriptors this process owns.
+    unsafe {
+        let saved = dup(1);
+        assert!(saved >= 0, "dup(1) failed");
+        OUT_FD.store(saved, Ordering::Relaxed);
+        assert!(dup2(null.as_raw_fd(), 1) >= 0, "dup2 to stdout failed");
+    }
+    // The demo's shell reads stdin and ends the process at end of file: give it a
+    // pipe that stays open and silent.
+    let (reader, writer) = std::io::pipe().expect("cannot create a pipe");
+    // SAFETY: as above.
+    unsafe { assert!(dup2(reader.as_raw_fd(), 0) >= 0, "dup2 to stdin failed") };
+    std::mem::forget(writer);
+
+    // Not a FreeRTOS thread: the port's tick signal is sent to task threads only.
+    std::thread::spawn(|| {
+        std::thread::sleep(Duration::from_secs(WATCHDOG_SECS));
+        say(&format!("FAIL watchdog: no verdict within {WATCHDOG_SECS} s"));
+        say("0 passed, 1 failed");
+        // SAFETY: ends the process at once; the scheduler's threads may hold locks.
+        unsafe { _exit(1) }
+    });
+
+    let status = cpu_usage_set_clock(Some(monotonic_ns_low32), 1_000_000_000);
+    assert_eq!(status, 0, "cpu_usage_set_clock(CLOCK_MONOTONIC ns, 1 GHz) = {status}");
+
+    // Highest priority: the first task to run (see the module comment).
+    // SAFETY: creating a task before the scheduler starts; the name is a C string.
+    let created = unsafe {
+        xTaskCreate(
+            Some(checker),
+            c"checker".as_ptr(),
+            (configMINIMAL_STACK_SIZE * 4) as StackType_t,
+            std::ptr::null_mut(),
+            (configMAX_PRIORITIES - 1) as UBaseType_t,
+            std::ptr::null_mut(),
+        )
+    };
+    assert_eq!(created, 1, "xTaskCreate(checker) failed");
+
+    // SAFETY: the demo's main: never returns unless the scheduler cannot start.
+    let code = unsafe { posix_demo_main() };
+    say(&format!("FAIL the scheduler did not start (posix_demo_main returned {code})"));
+    say("0 passed, 1 failed");
+    std::process::exit(1);
+}
