@@ -1,0 +1,66 @@
+//! The POSIX simulator built with AddressSanitizer and UndefinedBehaviorSanitizer
+//! (`build/posix-asan/freertos-sim`, from `make test-build`), through a session that
+//! uses every shell command and churns a few hundred tasks through the ID pool.
+//!
+//! The sanitizers are built to abort on their first report (port.mk), and
+//! LeakSanitizer checks the heap at exit, so the verdict is the exit status after
+//! `exit`. Shares are not checked here: the sanitizers slow the kernel and the churn
+//! enough to overload the simulated CPU, which `e2e_posix` covers on the plain build.
+
+use std::process::Command;
+use std::thread;
+use std::time::Duration;
+
+use freertos_cpu_usage_tests::{path_from_env, Console, Deadline};
+
+fn churn_created(status: &str) -> u64 {
+    status
+        .split("created ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn sanitizers_stay_quiet_through_a_session() {
+    let sim = path_from_env("CPU_USAGE_ASAN_SIM", "build/posix-asan/freertos-sim");
+    assert!(sim.is_file(), "{} does not exist: build it with `make test-build`", sim.display());
+    let mut console = Console::spawn("ASan simulator", Command::new(&sim));
+    console.read_answer(20);
+
+    let deadline = Deadline::after_secs(30);
+    loop {
+        let status = console.command("churn status", 10);
+        if churn_created(&status) >= 300 {
+            break;
+        }
+        if deadline.passed() {
+            console.fail("churn created fewer than 300 tasks in 30 s");
+        }
+        thread::sleep(Duration::from_millis(500));
+    }
+    for line in [
+        "tasks",
+        "show_cpu_usage",
+        "show_cpu_usage -m",
+        "show_cpu_usage -c",
+        "show_cpu_usage -mc",
+        "show_cpu_usage -h",
+        "show_cpu_usage -q",
+        "show_cpu_usage -",
+        "load work10 50",
+        "load nosuchtask 5",
+        "load work10 101",
+        "churn off",
+        "no-such-command",
+    ] {
+        console.command(line, 10);
+    }
+    thread::sleep(Duration::from_millis(2500));
+    let report = console.command("show_cpu_usage -m", 10);
+    if !report.contains("\"quarantined\":0,") || !report.contains("\"overflow_tasks\":0}") {
+        console.fail("IDs still held two windows after churn stopped");
+    }
+    console.exit(20);
+}
