@@ -74,6 +74,9 @@ test-build: $(POSIX_SIMS) qemu-image
 test: setup
 	@$(MAKE) --no-print-directory test-build
 	$(CARGO) test --workspace
+	@# The engine again at 256 task IDs (the header of that build goes aside).
+	CPU_USAGE_MAX_TASKS=256 CPU_USAGE_HEADER_OUT=$(CURDIR)/target/max256/freertos_cpu_usage.h \
+		$(CARGO) test --lib --target-dir target/max256
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --release --target thumbv7m-none-eabi -- -D warnings
 	scripts/check-no-panic.sh $(LIB_CM3) include/freertos_cpu_usage.h $(BUILD)/no-panic/exports.elf

@@ -6,6 +6,9 @@
 //! Both become Rust constants (`$OUT_DIR/config.rs`) and are echoed into the generated
 //! header `include/freertos_cpu_usage.h`, together with the ABI version taken from
 //! Cargo.toml, so the C side and the library can never disagree about them.
+//!
+//! `CPU_USAGE_HEADER_OUT` writes the header to another path instead: for builds with
+//! other settings that must not touch the committed header (the tests do this).
 
 use std::env;
 use std::fs;
@@ -76,8 +79,12 @@ fn write_header(max_tasks: u32, name_len: u32, abi: u32) {
     let mut text = Vec::new();
     bindings.write(&mut text);
 
-    let path = crate_dir.join("include").join("freertos_cpu_usage.h");
+    println!("cargo:rerun-if-env-changed=CPU_USAGE_HEADER_OUT");
+    let path = match env::var_os("CPU_USAGE_HEADER_OUT") {
+        Some(path) => PathBuf::from(path),
+        None => crate_dir.join("include").join("freertos_cpu_usage.h"),
+    };
     if fs::read(&path).ok().as_deref() != Some(&text[..]) {
-        fs::write(&path, text).expect("cannot write include/freertos_cpu_usage.h");
+        fs::write(&path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
     }
 }
