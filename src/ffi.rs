@@ -22,10 +22,11 @@
 
 use core::cell::UnsafeCell;
 use core::ffi::{c_char, c_int, c_void};
+use core::mem::MaybeUninit;
 
 use crate::engine::{Engine, Row, MAX_WINDOW_COUNTS, NAME_LEN, OVERFLOW_ID};
 use crate::port::{self, Clock};
-use crate::report::{self, ClockInfo, Sink, REPORT_ROWS};
+use crate::report::{self, BadArgs, ClockInfo, Options, Sink, REPORT_ROWS};
 
 /// Status codes. Functions return them as `int`/`int32_t`: 0 for success, one of the
 /// negative values otherwise.
@@ -68,8 +69,16 @@ const MAX_ARG_LEN: usize = 64;
 
 /// Window length in counts, if it is between 1 and `MAX_WINDOW_COUNTS`.
 const fn window_counts(ms: u32, hz: u32) -> Option<u32> {
-    let counts = ms as u64 * hz as u64 / 1000;
-    if ms == 0 || ms > MAX_WINDOW_MS || counts == 0 || counts > MAX_WINDOW_COUNTS as u64 {
+    if ms == 0 || ms > MAX_WINDOW_MS {
+        return None;
+    }
+    // ms × hz / 1000 without a 64-bit division (a Cortex-M3 has only a 32-bit one,
+    // and the general 64-bit routine costs almost 1 KiB of flash): with
+    // hz = 1000 q + r, it is ms × q + ms × r / 1000 exactly, and ms × r < 2^32
+    // because ms is at most an hour.
+    let (q, r) = (hz / 1000, hz % 1000);
+    let counts = ms as u64 * q as u64 + (ms * r / 1000) as u64;
+    if counts == 0 || counts > MAX_WINDOW_COUNTS as u64 {
         None
     } else {
         Some(counts as u32)
@@ -346,59 +355,65 @@ pub extern "C" fn cpu_usage_status_str(status: i32) -> *const c_char {
 
 // ---- Reports -----------------------------------------------------------------------
 
-/// The arguments after the command name, each read up to `MAX_ARG_LEN` bytes.
-struct Args<'a> {
-    list: [&'a [u8]; 8],
-    len: usize,
+/// Most arguments the command takes after its name.
+const MAX_ARGS: usize = 8;
+
+/// `argv[i]` up to its NUL: `CPU_USAGE_ERR_NULL` if it is NULL, `CPU_USAGE_ERR_OPTION`
+/// if it has no NUL within `MAX_ARG_LEN` bytes.
+///
+/// # Safety
+/// `argv[i]` must be readable, and a C string or NULL; the caller's strings outlive
+/// the call, which is as long as the slice is used.
+unsafe fn arg<'a>(argv: *const *const c_char, i: usize) -> Result<&'a [u8], St> {
+    // SAFETY: readable by the caller's contract.
+    let arg = unsafe { *argv.add(i) };
+    if arg.is_null() {
+        return Err(St::CPU_USAGE_ERR_NULL);
+    }
+    let mut len = 0;
+    // SAFETY: reads byte by byte, stopping at the NUL or the bound.
+    while len < MAX_ARG_LEN && unsafe { *arg.add(len) } != 0 {
+        len += 1;
+    }
+    if len == MAX_ARG_LEN {
+        return Err(St::CPU_USAGE_ERR_OPTION);
+    }
+    // SAFETY: `len` bytes were just read.
+    Ok(unsafe { core::slice::from_raw_parts(arg.cast::<u8>(), len) })
 }
 
-/// Reads `argv[1..argc]`. A NULL `argv` (with `argc` above 1) or NULL argument is
-/// `CPU_USAGE_ERR_NULL`; more than 8 arguments, or one of `MAX_ARG_LEN` bytes with
-/// no NUL, is `CPU_USAGE_ERR_OPTION`.
+/// Parses `argv[1..argc]`. Every argument is checked before any is parsed, so that a
+/// NULL `argv` (with `argc` above 1) or NULL argument is `CPU_USAGE_ERR_NULL`, and
+/// more than `MAX_ARGS` arguments, or one of `MAX_ARG_LEN` bytes with no NUL,
+/// `CPU_USAGE_ERR_OPTION`, whatever the arguments before it. The arguments are read
+/// in place, twice, rather than copied into a list.
 ///
 /// # Safety
 /// `argv[0..argc]` must be readable when `argv` is not NULL.
-unsafe fn read_args<'a>(argc: c_int, argv: *const *const c_char) -> Result<Args<'a>, St> {
-    let mut args = Args { list: [&[]; 8], len: 0 };
-    if argc <= 1 {
-        return Ok(args);
-    }
-    if argv.is_null() {
+unsafe fn read_args(argc: c_int, argv: *const *const c_char) -> Result<Result<Options, BadArgs>, St> {
+    let last = usize::try_from(argc).unwrap_or(0);
+    if last > 1 && argv.is_null() {
         return Err(St::CPU_USAGE_ERR_NULL);
     }
-    for i in 1..argc as usize {
+    for i in 1..last {
         // SAFETY: i < argc, readable by the caller's contract.
-        let arg = unsafe { *argv.add(i) };
-        if arg.is_null() {
-            return Err(St::CPU_USAGE_ERR_NULL);
-        }
-        let mut len = 0;
-        // SAFETY: reads byte by byte, stopping at the NUL or the bound.
-        while len < MAX_ARG_LEN && unsafe { *arg.add(len) } != 0 {
-            len += 1;
-        }
-        if len == MAX_ARG_LEN {
+        unsafe { arg(argv, i) }?;
+        if i > MAX_ARGS {
             return Err(St::CPU_USAGE_ERR_OPTION);
         }
-        let Some(slot) = args.list.get_mut(args.len) else { return Err(St::CPU_USAGE_ERR_OPTION) };
-        // SAFETY: `len` bytes were just read; the caller's strings outlive the call,
-        // which is as long as the slices are used.
-        *slot = unsafe { core::slice::from_raw_parts(arg.cast::<u8>(), len) };
-        args.len += 1;
     }
-    Ok(args)
+    // SAFETY: as above; every argument was just found to be good.
+    Ok(report::parse((1..last).map(|i| unsafe { arg(argv, i) }.unwrap_or(&[]))))
 }
 
 /// Writes the report the arguments ask for into `sink`. Returns 0 or a status.
-fn report(sink: &mut dyn Sink, args: Result<Args<'_>, St>) -> i32 {
+fn report(sink: &mut dyn Sink, args: Result<Result<Options, BadArgs>, St>) -> i32 {
     let opts = match args {
-        Ok(args) => match report::parse(args.list.iter().take(args.len).copied()) {
-            Ok(opts) => opts,
-            Err(bad) => {
-                report::write_error(sink, &bad);
-                return St::CPU_USAGE_ERR_OPTION.code();
-            }
-        },
+        Ok(Ok(opts)) => opts,
+        Ok(Err(bad)) => {
+            report::write_error(sink, &bad);
+            return St::CPU_USAGE_ERR_OPTION.code();
+        }
         Err(status) => {
             sink.put(b"show_cpu_usage: bad arguments: ");
             // SAFETY: the status strings are static and NUL-terminated.
@@ -414,17 +429,20 @@ fn report(sink: &mut dyn Sink, args: Result<Args<'_>, St>) -> i32 {
     }
     let mut rows = [Row::EMPTY; REPORT_ROWS];
     // Copy inside the critical section; format after it.
-    let (summary, clock, window_ms) = with_state(|st| {
-        let summary = if opts.cumulative {
+    let mut clock = ClockInfo { hz: 0, name: "" };
+    let mut window_ms = 0;
+    let summary = with_state(|st| {
+        clock = ClockInfo { hz: st.config.clock.hz, name: st.config.clock.name };
+        window_ms = st.config.window_ms;
+        if opts.cumulative {
             Some(st.engine.read_cumulative(&mut rows))
         } else {
             st.engine.read_window(&mut rows)
-        };
-        (summary, st.config.clock, st.config.window_ms)
+        }
     });
     match summary {
         Some(summary) => {
-            report::write_report(sink, opts, ClockInfo { hz: clock.hz, name: clock.name }, &summary, &mut rows);
+            report::write_report(sink, opts, clock, &summary, &mut rows);
             St::CPU_USAGE_OK.code()
         }
         None => {
@@ -436,7 +454,9 @@ fn report(sink: &mut dyn Sink, args: Result<Args<'_>, St>) -> i32 {
 
 /// Lines of output, passed to the output function as they complete.
 struct LineSink {
-    line: [u8; 128],
+    /// `line[..len]` is written; the rest is never read, so it is left uninitialised
+    /// (zeroing it would link a 174-byte memclr for nothing else).
+    line: [MaybeUninit<u8>; 128],
     len: usize,
     output: Option<OutputFn>,
     failed: bool,
@@ -444,7 +464,9 @@ struct LineSink {
 
 impl LineSink {
     fn flush(&mut self) {
-        let line = self.line.get(..self.len).unwrap_or(&[]);
+        let len = self.len.min(self.line.len());
+        // SAFETY: `put` has written `line[..len]`.
+        let line = unsafe { core::slice::from_raw_parts(self.line.as_ptr().cast::<u8>(), len) };
         if !line.is_empty() {
             match self.output {
                 // SAFETY: the application's function, given a valid pointer and length.
@@ -460,7 +482,7 @@ impl Sink for LineSink {
     fn put(&mut self, bytes: &[u8]) {
         for &b in bytes {
             if let Some(slot) = self.line.get_mut(self.len) {
-                *slot = b;
+                slot.write(b);
                 self.len += 1;
             }
             if b == b'\n' || self.len == self.line.len() {
@@ -483,7 +505,7 @@ impl Sink for LineSink {
 #[no_mangle]
 pub unsafe extern "C" fn show_cpu_usage(argc: c_int, argv: *mut *mut c_char) -> c_int {
     let output = with_state(|st| st.config.output);
-    let mut sink = LineSink { line: [0; 128], len: 0, output, failed: false };
+    let mut sink = LineSink { line: [MaybeUninit::uninit(); 128], len: 0, output, failed: false };
     // SAFETY: forwarded contract.
     let status = report(&mut sink, unsafe { read_args(argc, argv.cast_const().cast()) });
     sink.flush();

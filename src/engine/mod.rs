@@ -111,8 +111,9 @@ impl Meta {
 /// What a report line is about.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum RowKind {
-    /// A task with its own ID.
-    Task,
+    /// A task with its own ID. (Not 0, so that an array of blank rows is not all zero
+    /// bytes: the compiler fills it with a short loop instead of linking a memclr.)
+    Task = 1,
     /// The idle task.
     Idle,
     /// The shared bucket of tasks beyond capacity (ID 0).
@@ -501,6 +502,17 @@ impl Engine {
         self.acct.get(slot).copied().unwrap_or(Acct::ZERO)
     }
 
+    /// A slot's counts since start, or in the published window.
+    #[inline(never)]
+    fn counts(&self, slot: usize, since_start: bool) -> u64 {
+        let a = self.acct(slot);
+        if since_start {
+            a.total()
+        } else {
+            u64::from(a.published(self.gen))
+        }
+    }
+
     fn slot_stats(&self) -> SlotStats {
         let ready = |i: &usize| self.meta.get(*i).is_some_and(|m| self.gen.wrapping_sub(m.mark) >= 2);
         let waiting = self.pool.quarantine_iter(&self.meta).filter(|i| !ready(i)).count() as u32;
@@ -532,55 +544,54 @@ impl Engine {
         if !self.published {
             return None;
         }
-        let gen = self.gen;
-        let mut sink = RowSink { rows, written: 0, missing: 0 };
-        let overflow = self.acct(OVERFLOW).published(gen);
-        if overflow != 0 || self.overflow_tasks != 0 {
-            sink.push(Row::summary(RowKind::Overflow, u64::from(overflow)));
-        }
-        for (i, m) in self.meta.iter().enumerate() {
-            let existed = match m.state {
-                State::Free => false,
-                State::Alive | State::Dying => m.mark != gen,
-                State::Dead => gen.wrapping_sub(m.mark) <= 1 && !(m.short_lived && m.mark == gen),
-            };
-            if existed {
-                let slot = i + 1;
-                sink.push(self.task_row(slot, m, u64::from(self.acct(slot).published(gen))));
-            }
-        }
-        Some(Summary {
-            window: gen.wrapping_sub(1).wrapping_sub(self.epoch),
-            length: u64::from(self.pub_len),
-            other: u64::from(self.acct(OTHER).published(gen)),
-            deleted: 0,
-            rows: sink.written,
-            rows_missing: sink.missing,
-            slots: self.slot_stats(),
-        })
+        Some(self.read(rows, false))
     }
 
     /// Copies the since-start figures: the shared bucket (if used), then every
     /// existing task in ID order; deleted tasks are summed in `Summary::deleted`.
     pub fn read_cumulative(&self, rows: &mut [Row]) -> Summary {
+        self.read(rows, true)
+    }
+
+    /// Both readers in one walk over the slots (one copy of it in flash); they differ
+    /// only in which counts of a slot they take and which tasks they show.
+    #[inline(never)]
+    fn read(&self, rows: &mut [Row], since_start: bool) -> Summary {
+        let gen = self.gen;
+        let counts = |slot| self.counts(slot, since_start);
         let mut sink = RowSink { rows, written: 0, missing: 0 };
-        let overflow = self.acct(OVERFLOW).total();
+        let overflow = counts(OVERFLOW);
         if overflow != 0 || self.overflow_tasks != 0 {
             sink.push(Row::summary(RowKind::Overflow, overflow));
         }
+        let other = counts(OTHER);
+        // Since start: time of tasks no longer shown, and of every slot.
         let mut deleted = self.retired;
+        let mut all = self.retired.wrapping_add(other).wrapping_add(overflow);
         for (i, m) in self.meta.iter().enumerate() {
             let slot = i + 1;
-            let total = self.acct(slot).total();
-            match m.state {
-                State::Alive | State::Dying => sink.push(self.task_row(slot, m, total)),
-                State::Dead | State::Free => deleted = deleted.wrapping_add(total),
+            let c = counts(slot);
+            all = all.wrapping_add(c);
+            let shown = match m.state {
+                State::Free => false,
+                // A window shows a task that existed during it: born before it
+                // ended, and not dead before it began nor born and dead after it.
+                State::Alive | State::Dying => since_start || m.mark != gen,
+                State::Dead => !since_start && gen.wrapping_sub(m.mark) <= 1 && !(m.short_lived && m.mark == gen),
+            };
+            if shown {
+                sink.push(self.task_row(slot, m, c));
+            } else {
+                deleted = deleted.wrapping_add(c);
             }
         }
-        let other = self.acct(OTHER).total();
-        let length = self.acct.iter().fold(self.retired, |sum, a| sum.wrapping_add(a.total()));
+        let (window, length, deleted) = if since_start {
+            (gen.wrapping_sub(self.epoch), all, deleted)
+        } else {
+            (gen.wrapping_sub(1).wrapping_sub(self.epoch), u64::from(self.pub_len), 0)
+        };
         Summary {
-            window: self.gen.wrapping_sub(self.epoch),
+            window,
             length,
             other,
             deleted,
@@ -593,3 +604,6 @@ impl Engine {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod model_tests;

@@ -147,3 +147,34 @@ fn status_strings_exist_for_every_code() {
     }
     assert_eq!(cpu_usage_abi_version(), crate::engine::ABI_VERSION);
 }
+
+#[test]
+fn window_counts_are_exact_without_a_64_bit_division() {
+    for ms in [0, 1, 7, 999, 1000, 1001, 2_147_483, 2_147_484, MAX_WINDOW_MS, MAX_WINDOW_MS + 1, u32::MAX] {
+        for hz in [0, 1, 999, 1000, 1001, 32_768, 1_000_000, 25_000_000, 999_999_999, 2_000_000_000, u32::MAX] {
+            let counts = u64::from(ms) * u64::from(hz) / 1000;
+            let valid = ms != 0 && ms <= MAX_WINDOW_MS && counts != 0 && counts <= u64::from(MAX_WINDOW_COUNTS);
+            assert_eq!(window_counts(ms, hz), valid.then_some(counts as u32), "{ms} ms at {hz} Hz");
+        }
+    }
+}
+
+#[test]
+fn every_argument_is_checked_before_any_is_parsed() {
+    let _g = lock();
+    let mut buf = [0u8; 512];
+    let mut bad_then_null = [c"show_cpu_usage".as_ptr().cast_mut(), c"-z".as_ptr().cast_mut(), core::ptr::null_mut()];
+    let mut nine = [c"-m".as_ptr().cast_mut(); 10];
+    // SAFETY: readable argv arrays of the lengths given; NULL entries are refused before use.
+    unsafe {
+        let status = cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), 3, bad_then_null.as_mut_ptr());
+        assert_eq!(status, St::CPU_USAGE_ERR_NULL.code());
+        let status = cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), 9, nine.as_mut_ptr());
+        // (No window has completed since `lock` set the clock.)
+        assert_eq!(status, St::CPU_USAGE_ERR_NO_WINDOW.code(), "8 arguments are fine");
+        let status = cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), 10, nine.as_mut_ptr());
+        assert_eq!(status, St::CPU_USAGE_ERR_OPTION.code(), "9 are too many");
+    }
+    let text = String::from_utf8_lossy(&buf[..buf.iter().position(|&b| b == 0).unwrap()]).into_owned();
+    assert_eq!(text, "show_cpu_usage: bad arguments: unknown option\n");
+}

@@ -23,12 +23,8 @@ pub struct BadArgs {
 
 impl BadArgs {
     fn new(arg: &[u8]) -> Self {
-        let mut bad = BadArgs { arg: [0; 24], len: 0 };
-        for (dst, src) in bad.arg.iter_mut().zip(arg) {
-            *dst = *src;
-            bad.len += 1;
-        }
-        bad
+        // Built byte by byte rather than copied into a zeroed array: no memclr call.
+        BadArgs { arg: core::array::from_fn(|i| arg.get(i).copied().unwrap_or(0)), len: arg.len().min(24) }
     }
 
     /// The offending argument (its first 24 bytes).
@@ -41,17 +37,17 @@ impl BadArgs {
 pub fn parse<'a>(args: impl IntoIterator<Item = &'a [u8]>) -> Result<Options, BadArgs> {
     let mut opts = Options::default();
     for arg in args {
-        let flags = match arg {
-            [b'-', flags @ ..] if !flags.is_empty() => flags,
-            _ => return Err(BadArgs::new(arg)),
-        };
-        for flag in flags {
+        let mut known = matches!(arg, [b'-', _, ..]);
+        for flag in arg.get(1..).unwrap_or(&[]) {
             match flag {
                 b'm' => opts.json = true,
                 b'c' => opts.cumulative = true,
                 b'h' => opts.help = true,
-                _ => return Err(BadArgs::new(arg)),
+                _ => known = false,
             }
+        }
+        if !known {
+            return Err(BadArgs::new(arg));
         }
     }
     Ok(opts)

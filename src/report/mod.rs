@@ -20,52 +20,97 @@ pub const REPORT_ROWS: usize = MAX_TASKS + 3;
 /// Fills in each row's `pct`, its share of the rows' total in hundredths of a
 /// percent, so that the shares add up to exactly 10000: each row gets the floor of
 /// its share, and the hundredths left over go to the rows with the largest
-/// remainders.
+/// remainders (the earlier row first on a tie).
 pub fn apportion(rows: &mut [Row]) {
     let total = rows.iter().fold(0u64, |sum, r| sum.saturating_add(r.counts));
     // Scale down so that counts × 10000 cannot overflow (only past 2^50 counts).
     let shift = (64 - total.leading_zeros()).saturating_sub(50);
-    let total = rows.iter().fold(0u64, |sum, r| sum + (r.counts >> shift));
-    if total == 0 {
-        rows.iter_mut().for_each(|r| r.pct = 0);
-        return;
-    }
-    // (checked_* only because the compiler cannot see that `total` is not 0 here.)
-    let share = |counts: u64| {
-        let c = (counts >> shift) * 10_000;
-        (c.checked_div(total).unwrap_or(0), c.checked_rem(total).unwrap_or(0))
-    };
-    let mut given: u64 = 0;
+    let total = rows.iter().fold(0u64, |sum, r| sum.wrapping_add(r.counts >> shift));
+    let shares = Shares { shift, total };
+    // (With a total of 0 every share is (0, 0), and nothing is left to give.)
+    let mut left: usize = if total == 0 { 0 } else { 10_000 };
     for r in rows.iter_mut() {
-        let (q, _) = share(r.counts);
-        r.pct = q as u16;
-        given += q;
+        // (A share is 10000 at most.)
+        let q = shares.of(r.counts).0 as u16;
+        r.pct = q;
+        left = left.saturating_sub(usize::from(q));
     }
-    // Fewer hundredths are left than rows with a remainder; each row gets one at most.
-    let mut bumped = [false; REPORT_ROWS];
-    let mut left = 10_000u64.saturating_sub(given);
-    while left > 0 {
-        let best = rows
-            .iter()
-            .enumerate()
-            .filter(|(i, r)| share(r.counts).1 != 0 && !bumped.get(*i).copied().unwrap_or(true))
-            .max_by_key(|(i, r)| (share(r.counts).1, core::cmp::Reverse(*i)));
-        let Some((i, _)) = best else { break };
-        if let (Some(r), Some(b)) = (rows.get_mut(i), bumped.get_mut(i)) {
-            r.pct += 1;
-            *b = true;
+    // Fewer hundredths are left than rows with a remainder, and each such row gets
+    // one at most: a row gets one if fewer than `left` rows come before it in the
+    // order "larger remainder, then lower index".
+    for i in 0..rows.len() {
+        let rem = rows.get(i).map_or(0, |r| shares.of(r.counts).1);
+        if rem == 0 {
+            continue;
         }
-        left -= 1;
+        let mut ahead = 0;
+        for (j, r) in rows.iter().enumerate() {
+            let other = shares.of(r.counts).1;
+            if other > rem || (other == rem && j < i) {
+                ahead += 1;
+            }
+        }
+        if let (true, Some(r)) = (ahead < left, rows.get_mut(i)) {
+            r.pct += 1;
+        }
     }
 }
 
-/// Microseconds in `counts` of a clock at `hz`, without overflow.
+/// How a count becomes a share of the total.
+struct Shares {
+    shift: u32,
+    total: u64,
+}
+
+impl Shares {
+    /// `counts`' share of the total in hundredths of a percent: (floor, remainder).
+    /// (Not inlined: `apportion` needs it in three places.)
+    #[inline(never)]
+    fn of(&self, counts: u64) -> (u64, u64) {
+        div_rem((counts >> self.shift) * 10_000, self.total)
+    }
+}
+
+/// Microseconds in `counts` of a clock at `hz` (0 without a clock), without
+/// overflow.
 pub fn counts_to_us(counts: u64, hz: u32) -> u64 {
-    let hz = u64::from(hz);
-    let (Some(secs), Some(rest)) = (counts.checked_div(hz), counts.checked_rem(hz)) else {
-        return 0; // no clock
-    };
-    secs * 1_000_000 + (rest * 1_000_000).checked_div(hz).unwrap_or(0)
+    let (secs, rest) = div_rem(counts, u64::from(hz));
+    secs * 1_000_000 + div_rem(rest * 1_000_000, u64::from(hz)).0
+}
+
+/// `(n / d, n % d)`, and `(0, 0)` when `d` is 0.
+///
+/// Every 64-bit division of the library goes through here. Cortex-M3 divides 32-bit
+/// numbers in hardware but has no 64-bit divide: left to the compiler, `/` on `u64`
+/// links a general routine of almost 1 KiB. The reports divide a few hundred
+/// numbers at most, outside any critical section, so one bit at a time is plenty;
+/// numbers that fit 32 bits (most of them) take the hardware divide.
+#[inline(never)]
+pub(crate) fn div_rem(n: u64, d: u64) -> (u64, u64) {
+    if d == 0 {
+        return (0, 0);
+    }
+    if let (Ok(n32), Ok(d32)) = (u32::try_from(n), u32::try_from(d)) {
+        let q = n32.checked_div(d32).unwrap_or(0);
+        return (u64::from(q), u64::from(n32 - q.wrapping_mul(d32)));
+    }
+    // Long division, one bit of `n` per step from its highest set bit down; the bits
+    // of the quotient shift in where those of `n` shift out.
+    let skip = n.leading_zeros();
+    // (wrapping: shifting 0 by 64 is still 0, and then no step runs.)
+    let mut q = n.wrapping_shl(skip);
+    let mut r: u64 = 0;
+    for _ in skip..64 {
+        // `r < d`, so `r` doubled fits 65 bits: the 65th is the carry.
+        let carry = r >> 63 != 0;
+        r = (r << 1) | (q >> 63);
+        q <<= 1;
+        if carry || r >= d {
+            r = r.wrapping_sub(d);
+            q |= 1;
+        }
+    }
+    (q, r)
 }
 
 #[cfg(test)]

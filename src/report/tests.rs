@@ -133,3 +133,83 @@ fn usage_and_errors() {
     write_no_window(&mut out, Options { json: true, ..Options::default() }, 250);
     assert_eq!(out.0, b"{\"mode\":\"window\",\"error\":\"no completed window yet\",\"window_ms\":250}\n");
 }
+
+#[test]
+fn division_matches_the_hardware_one() {
+    let values =
+        [0, 1, 9, 10, 99, 1_000_000, u64::from(u32::MAX), 1 << 32, (1 << 50) + 7, 1 << 63, u64::MAX - 1, u64::MAX];
+    let divisors =
+        [1, 3, 10, 1_000, 15_625_000, u64::from(u32::MAX), 1 << 32, 10_000_000_000_000_000_000, 1 << 63, u64::MAX];
+    for n in values {
+        for d in divisors {
+            assert_eq!(div_rem(n, d), (n / d, n % d), "{n} / {d}");
+        }
+        assert_eq!(div_rem(n, 0), (0, 0));
+    }
+}
+
+/// The largest-remainder rule written plainly, with 128-bit arithmetic: the model
+/// `apportion` must agree with.
+fn reference_pcts(counts: &[u64]) -> Vec<u16> {
+    let total = counts.iter().fold(0u64, |s, &c| s.saturating_add(c));
+    let shift = (64 - total.leading_zeros()).saturating_sub(50);
+    let total: u128 = counts.iter().map(|&c| u128::from(c >> shift)).sum();
+    if total == 0 {
+        return vec![0; counts.len()];
+    }
+    let shares: Vec<(u128, u128)> = counts
+        .iter()
+        .map(|&c| (u128::from(c >> shift) * 10_000 / total, u128::from(c >> shift) * 10_000 % total))
+        .collect();
+    let mut pcts: Vec<u16> = shares.iter().map(|&(q, _)| q as u16).collect();
+    let left = 10_000 - shares.iter().map(|&(q, _)| q).sum::<u128>();
+    let mut order: Vec<usize> = (0..counts.len()).filter(|&i| shares[i].1 != 0).collect();
+    order.sort_by_key(|&i| (core::cmp::Reverse(shares[i].1), i));
+    for &i in order.iter().take(left as usize) {
+        pcts[i] += 1;
+    }
+    pcts
+}
+
+#[test]
+fn apportionment_matches_a_reference_model() {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for case in 0..20_000 {
+        let len = (next() % REPORT_ROWS as u64) as usize;
+        let counts: Vec<u64> = (0..len)
+            .map(|_| match next() % 5 {
+                0 => 0,
+                1 => next() % 1000,
+                2 => next() % (1 << 32),
+                3 => next() / 64,
+                _ => next() >> (next() % 64),
+            })
+            .collect();
+        assert_eq!(pcts(&counts), reference_pcts(&counts), "case {case}: {counts:?}");
+    }
+}
+
+#[test]
+fn big_numbers_and_long_durations() {
+    let (mut summary, mut rows) = sample();
+    rows[1].counts = u64::MAX / 2;
+    summary.length = 1_000_000_000_007; // 10_000_000.000_070 s at 100 kHz
+    let mut out = Text(Vec::new());
+    let opts = Options { json: true, cumulative: true, help: false };
+    write_report(&mut out, opts, ClockInfo { hz: 100_000, name: "test" }, &summary, &mut rows);
+    let json = String::from_utf8(out.0).unwrap();
+    assert!(json.contains("\"uptime_us\":10000000000070,\"uptime_counts\":1000000000007,"), "{json}");
+    assert!(json.contains("\"name\":\"work10\",\"counts\":9223372036854775807,\"usage_pct\":100.00,"), "{json}");
+    let (summary, mut rows) = sample();
+    let mut out = Text(Vec::new());
+    let summary = Summary { length: 12_345_678_900, ..summary };
+    write_report(&mut out, Options::default(), ClockInfo { hz: 100_000, name: "test" }, &summary, &mut rows);
+    let text = String::from_utf8(out.0).unwrap();
+    assert!(text.starts_with("CPU usage, window #41: 123456.789 s, clock test 100000 Hz\n"), "{text}");
+}

@@ -1,0 +1,1 @@
+//! Model-based property tests of the engine (being written).
