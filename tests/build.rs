@@ -100,6 +100,11 @@ fn main() {
         .file(paths.repo.join("freertos-port/posix/main.c"))
         .compile("cu_cross_check");
 
+    // The demo's POSIX glue disposes of deleted tasks' threads with the scheduler
+    // suspended (freertos-port/posix/main.c, __wrap_vPortCancelThread): without it,
+    // heavy churn deadlocks on glibc's thread-stack lock.
+    println!("cargo:rustc-link-arg-tests=-Wl,--wrap=vPortCancelThread");
+
     for dir in ["kernel-posix", "cross-check"] {
         println!("cargo:rustc-link-search=native={}", paths.out.join(dir).display());
     }
@@ -131,6 +136,7 @@ fn generate_bindings(paths: &Paths, dest: &Path) {
         "uxTaskGetTaskNumber",
         "xTaskCreate",
         "vTaskDelay",
+        "vTaskDelete",
         "vTaskSuspendAll",
         "xTaskResumeAll",
         "vTaskStartScheduler",

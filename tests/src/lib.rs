@@ -7,12 +7,15 @@
 //!   killed when the console is dropped, including when a check panics.
 //! - [`scenario`]: the one conversation both ports go through, and the checks made
 //!   on every report it reads.
+//! - [`in_process`]: the demo's FreeRTOS POSIX build run inside a test process, for
+//!   tests that call the kernel's API themselves.
 //!
 //! Nothing here retries a failed check or widens a tolerance: a failure says what was
 //! expected, what was seen, and shows the end of the conversation.
 
 #![deny(missing_docs)]
 
+pub mod in_process;
 pub mod scenario;
 
 use std::collections::VecDeque;

@@ -38,45 +38,11 @@
 //! with 0 or 1 (through the demo's `port_exit`: the POSIX scheduler never returns).
 //! A watchdog ends it with a failure if no verdict comes within a minute.
 
-use std::ffi::{c_char, c_int, c_void, CStr};
-use std::fs::File;
-use std::io::Write;
-use std::mem::ManuallyDrop;
-use std::os::fd::{AsRawFd, FromRawFd};
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::time::Duration;
+use std::ffi::{c_char, c_void, CStr};
 
 use freertos_cpu_usage::ffi::{cpu_usage_format, cpu_usage_set_clock};
+use freertos_cpu_usage_tests::in_process::{self, kernel::*, monotonic_ns_low32, say};
 use serde_json::Value;
-
-#[allow(non_upper_case_globals, non_camel_case_types, non_snake_case, dead_code, clippy::all)]
-mod kernel {
-    include!(concat!(env!("OUT_DIR"), "/kernel_api.rs"));
-}
-
-use kernel::*;
-
-#[link(name = "cu_cross_check", kind = "static")]
-extern "C" {
-    /// freertos-port/posix/main.c's `main`, renamed by the build script: sets the
-    /// kernel's run-time counter base, creates the demo's tasks, starts the scheduler.
-    fn posix_demo_main() -> c_int;
-}
-
-extern "C" {
-    fn clock_gettime(clock: c_int, ts: *mut Timespec) -> c_int;
-    fn dup(fd: c_int) -> c_int;
-    fn dup2(from: c_int, to: c_int) -> c_int;
-    fn _exit(status: c_int) -> !;
-}
-
-#[repr(C)]
-struct Timespec {
-    tv_sec: i64,
-    tv_nsec: i64,
-}
-
-const CLOCK_MONOTONIC: c_int = 1;
 
 /// How long the workloads run before the comparison, in ticks (ms, or a little more
 /// since the POSIX tick lags the host).
@@ -91,24 +57,6 @@ const TOLERANCE: f64 = 0.005;
 
 /// The watchdog's limit, in seconds: the run takes about 4.
 const WATCHDOG_SECS: u64 = 60;
-
-/// The original standard output: the demo's console is sent to /dev/null.
-static OUT_FD: AtomicI32 = AtomicI32::new(1);
-
-fn say(line: &str) {
-    // SAFETY: OUT_FD is a descriptor this process owns for its whole life; the File
-    // is never dropped, so it is never closed.
-    let mut out = ManuallyDrop::new(unsafe { File::from_raw_fd(OUT_FD.load(Ordering::Relaxed)) });
-    let _ = out.write_all(format!("{line}\n").as_bytes());
-}
-
-/// CLOCK_MONOTONIC in nanoseconds, its low 32 bits: the library's clock.
-unsafe extern "C" fn monotonic_ns_low32() -> u32 {
-    let mut ts = Timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: a valid timespec; CLOCK_MONOTONIC always exists.
-    unsafe { clock_gettime(CLOCK_MONOTONIC, &mut ts) };
-    (ts.tv_sec as u64).wrapping_mul(1_000_000_000).wrapping_add(ts.tv_nsec as u64) as u32
-}
 
 /// One live task in the kernel's books.
 struct KernelTask {
@@ -291,40 +239,12 @@ unsafe extern "C" fn checker(_: *mut c_void) {
         compare(&snapshot)
     });
     let Tally { passed, failed } = verdict.unwrap_or(Tally { passed: 0, failed: 1 });
-    say(&format!("{passed} passed, {failed} failed"));
-    // SAFETY: ends the process (masking the tick first); never returns.
-    unsafe { port_exit(if failed == 0 { 0 } else { 1 }) };
-    // SAFETY: not reached; _exit ends the process without running anything else.
-    unsafe { _exit(1) }
+    in_process::finish(passed, failed)
 }
 
 fn main() {
-    // Our lines go to the original standard output; the demo's console (banner and
-    // prompt) to /dev/null.
-    let null = File::options().write(true).open("/dev/null").expect("cannot open /dev/null");
-    // SAFETY: plain descriptor calls on descriptors this process owns.
-    unsafe {
-        let saved = dup(1);
-        assert!(saved >= 0, "dup(1) failed");
-        OUT_FD.store(saved, Ordering::Relaxed);
-        assert!(dup2(null.as_raw_fd(), 1) >= 0, "dup2 to stdout failed");
-    }
-    // The demo's shell reads stdin and ends the process at end of file: give it a
-    // pipe that stays open and silent.
-    let (reader, writer) = std::io::pipe().expect("cannot create a pipe");
-    // SAFETY: as above.
-    unsafe { assert!(dup2(reader.as_raw_fd(), 0) >= 0, "dup2 to stdin failed") };
-    std::mem::forget(writer);
-
-    // Not a FreeRTOS thread: the port's tick signal is sent to task threads only.
-    std::thread::spawn(|| {
-        std::thread::sleep(Duration::from_secs(WATCHDOG_SECS));
-        say(&format!("FAIL watchdog: no verdict within {WATCHDOG_SECS} s"));
-        say("0 passed, 1 failed");
-        // SAFETY: ends the process at once; the scheduler's threads may hold locks.
-        unsafe { _exit(1) }
-    });
-
+    // The shell's stdin stays open (and silent) for the whole run.
+    std::mem::forget(in_process::prepare(WATCHDOG_SECS));
     let status = cpu_usage_set_clock(Some(monotonic_ns_low32), 1_000_000_000);
     assert_eq!(status, 0, "cpu_usage_set_clock(CLOCK_MONOTONIC ns, 1 GHz) = {status}");
 
@@ -341,10 +261,5 @@ fn main() {
         )
     };
     assert_eq!(created, 1, "xTaskCreate(checker) failed");
-
-    // SAFETY: the demo's main: never returns unless the scheduler cannot start.
-    let code = unsafe { posix_demo_main() };
-    say(&format!("FAIL the scheduler did not start (posix_demo_main returned {code})"));
-    say("0 passed, 1 failed");
-    std::process::exit(1);
+    in_process::run_demo()
 }
