@@ -8,6 +8,7 @@
 #   make lib-cm3 the library for Cortex-M3:  target/thumbv7m-none-eabi/release/...
 #   make header  regenerate include/freertos_cpu_usage.h
 #   make size    what the library adds to the Cortex-M3 image; writes FOOTPRINT
+#   make soak    100,000 task creations through the ID pool, every window checked
 #   make clean
 #
 # Both ports' build rules live beside their sources, in freertos-port/<port>/port.mk.
@@ -28,7 +29,7 @@ KERNEL_DIR ?= $(shell $(CARGO) metadata --format-version 1 2>/dev/null \
 include freertos-port/posix/port.mk
 include freertos-port/mps2-an385/port.mk
 
-.PHONY: all setup lib lib-cm3 header sim qemu-image run qemu size test test-build clean
+.PHONY: all setup lib lib-cm3 header sim qemu-image run qemu size test test-build soak clean
 
 all: sim qemu-image
 
@@ -81,6 +82,9 @@ test: setup
 	$(CARGO) clippy --release --target thumbv7m-none-eabi -- -D warnings
 	scripts/check-no-panic.sh $(LIB_CM3) include/freertos_cpu_usage.h $(BUILD)/no-panic/exports.elf
 	scripts/footprint.sh check $(BUILD)/mps2-an385/demo.elf $(BUILD)/mps2-an385/demo-nolib.elf $(FOOTPRINT)
+
+soak: setup
+	CPU_USAGE_SOAK_CYCLES=100000 $(CARGO) test -p freertos-cpu-usage-tests --test soak
 
 clean:
 	$(CARGO) clean
