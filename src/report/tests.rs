@@ -90,7 +90,7 @@ CPU usage, window #41: 1000.000 ms, clock test 100000 Hz
    1  work10            10.02%
    3  churn-\"7\"?        <0.01%  deleted
    4  (no name)         50.00%
-   0  (overflow)         0.20%  2 tasks share ID 0
+   0  (overflow)         0.20%  tasks without an ID: 2
   ------------------------------
    2  IDLE              30.00%  idle
       other              9.78%  not in any task

@@ -323,7 +323,7 @@ pub fn write_report(sink: &mut dyn Sink, opts: Options, clock: ClockInfo<'_>, su
         r.fmt("{I}  {N} {P}{D}\n", row);
     }
     if let Some(row) = find(rows, RowKind::Overflow) {
-        r.fmt("   0  {N} {P}  {o} tasks share ID 0\n", row);
+        r.fmt("   0  {N} {P}  tasks without an ID: {o}\n", row);
     }
     if opts.cumulative {
         r.fmt("      {N} {P}\n", deleted);
