@@ -25,7 +25,7 @@ use core::ffi::{c_char, c_int, c_void};
 use core::mem::MaybeUninit;
 
 use crate::engine::{Engine, Row, MAX_WINDOW_COUNTS, NAME_LEN, OVERFLOW_ID};
-use crate::port::{self, Clock};
+use crate::port::{self, Clock, ClockName};
 use crate::report::{self, BadArgs, ClockInfo, Options, Sink, REPORT_ROWS};
 
 /// Status codes. Functions return them as `int`/`int32_t`: 0 for success, one of the
@@ -95,8 +95,6 @@ struct State<'a> {
 /// What the application chose; small, so its non-zero defaults cost little flash.
 struct Config {
     clock: Clock,
-    /// The application chose the clock: keep it at scheduler start.
-    clock_from_user: bool,
     window_ms: u32,
     output: Option<OutputFn>,
 }
@@ -114,7 +112,6 @@ static ENGINE: Shared<Engine> = Shared(UnsafeCell::new(Engine::new(0)));
 
 static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
     clock: port::DEFAULT_CLOCK,
-    clock_from_user: false,
     window_ms: DEFAULT_WINDOW_MS,
     output: None,
 }));
@@ -250,7 +247,8 @@ pub unsafe extern "C" fn cpu_usage_hook_tick() {
 pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u32) {
     // SAFETY: a hook.
     let st = unsafe { state() };
-    if !st.config.clock_from_user {
+    // A clock the application chose (named Custom) is kept.
+    if st.config.clock.name != ClockName::Custom {
         let clock = port::clock_at_scheduler_start(cpu_hz);
         if let Some(counts) = window_counts(st.config.window_ms, clock.hz) {
             st.config.clock = clock;
@@ -278,8 +276,7 @@ pub extern "C" fn cpu_usage_set_clock(read: Option<unsafe extern "C" fn() -> u32
         let Some(counts) = window_counts(st.config.window_ms, hz) else {
             return St::CPU_USAGE_ERR_WINDOW.code();
         };
-        st.config.clock = Clock { read, hz, name: "custom" };
-        st.config.clock_from_user = true;
+        st.config.clock = Clock { read, hz, name: ClockName::Custom };
         st.engine.set_window(counts);
         let now = st.now();
         st.engine.restart(now);
@@ -432,7 +429,7 @@ fn report(sink: &mut dyn Sink, args: Result<Result<Options, BadArgs>, St>) -> i3
     let mut clock = ClockInfo { hz: 0, name: "" };
     let mut window_ms = 0;
     let summary = with_state(|st| {
-        clock = ClockInfo { hz: st.config.clock.hz, name: st.config.clock.name };
+        clock = ClockInfo { hz: st.config.clock.hz, name: st.config.clock.name.as_str() };
         window_ms = st.config.window_ms;
         if opts.cumulative {
             Some(st.engine.read_cumulative(&mut rows))

@@ -233,19 +233,17 @@ pub struct Engine {
     /// Length of the published window: `win_len`, or longer after a stall (see
     /// `roll_over`).
     pub_len: u32,
-    /// Current window number; `gen - 1` is published.
+    /// Current window number, from 0 at (re)start; `gen - 1` is published.
     gen: u32,
-    /// `gen` of the first window since accounting (re)started; reports number
-    /// windows from there.
-    epoch: u32,
     /// Next slot `refresh_one` visits.
     refresh: u16,
     /// The idle task's ID, 0 until the scheduler starts.
-    idle: u32,
-    alive: u32,
-    overflow_tasks: u32,
+    idle: u16,
+    alive: u16,
+    overflow_tasks: u16,
     /// Since-boot time of tasks whose slots were taken by new tasks.
-    retired: u64,
+    /// Split like `Acct`'s total, so the engine needs only 4-byte alignment.
+    retired: [u32; 2],
 }
 
 impl Engine {
@@ -265,12 +263,11 @@ impl Engine {
             win_len,
             pub_len: 0,
             gen: 0,
-            epoch: 0,
             refresh: 0,
             idle: 0,
             alive: 0,
             overflow_tasks: 0,
-            retired: 0,
+            retired: [0; 2],
         }
     }
 
@@ -282,14 +279,19 @@ impl Engine {
     /// Starts accounting at `now`, or restarts it (after a clock change): every time
     /// figure starts again from zero; tasks keep their IDs and names.
     pub fn restart(&mut self, now: u32) {
+        // Window numbers start again at 0, and every stored one is set two windows
+        // before that, which reads as nothing recent: empty counters, tasks born long
+        // ago, and dead tasks whose quarantine is over (their windows are discarded).
+        let long_ago = 0u32.wrapping_sub(2);
         for a in self.acct.iter_mut() {
-            *a = Acct { gen: self.gen, ..Acct::ZERO };
+            *a = Acct { gen: long_ago, ..Acct::ZERO };
         }
-        // Two windows on, every slot's counters are stale, so both the current and
-        // the published window read as empty.
-        self.gen = self.gen.wrapping_add(2);
-        self.epoch = self.gen;
-        self.retired = 0;
+        for m in self.meta.iter_mut() {
+            m.mark = long_ago;
+            m.short_lived = false;
+        }
+        self.gen = 0;
+        self.retired = [0; 2];
         self.published = false;
         self.pub_len = 0;
         self.last = now;
@@ -451,8 +453,9 @@ impl Engine {
             return OVERFLOW_ID;
         };
         let slot = i + 1;
+        let retired = self.retired().wrapping_add(self.acct(slot).total());
+        self.retired = [retired as u32, (retired >> 32) as u32];
         if let Some(a) = self.acct.get_mut(slot) {
-            self.retired = self.retired.wrapping_add(a.total());
             *a = Acct { gen: gen.wrapping_sub(2), ..Acct::ZERO };
         }
         if let Some(m) = self.meta.get_mut(i) {
@@ -493,7 +496,7 @@ impl Engine {
     /// The scheduler is starting; `idle_id` is the idle task's ID (not 0: the idle
     /// task is created before any other can fill the pool).
     pub fn scheduler_start(&mut self, idle_id: u32) {
-        self.idle = idle_id;
+        self.idle = u16::try_from(idle_id).unwrap_or(0);
     }
 
     // ---- Readers (inside the caller's critical section; loops allowed) ----------
@@ -513,15 +516,27 @@ impl Engine {
         }
     }
 
+    fn retired(&self) -> u64 {
+        (u64::from(self.retired[1]) << 32) | u64::from(self.retired[0])
+    }
+
     fn slot_stats(&self) -> SlotStats {
-        let ready = |i: &usize| self.meta.get(*i).is_some_and(|m| self.gen.wrapping_sub(m.mark) >= 2);
-        let waiting = self.pool.quarantine_iter(&self.meta).filter(|i| !ready(i)).count() as u32;
+        // Quarantined IDs whose windows are gone are as good as free: they go back to
+        // the bitmap at the next create.
+        let (mut waiting, mut ready) = (0u32, 0u32);
+        for i in self.pool.quarantine_iter(&self.meta) {
+            if self.meta.get(i).is_some_and(|m| self.gen.wrapping_sub(m.mark) >= 2) {
+                ready += 1;
+            } else {
+                waiting += 1;
+            }
+        }
         SlotStats {
             capacity: MAX_TASKS as u32,
-            used: self.alive,
+            used: u32::from(self.alive),
             quarantined: waiting,
-            free: self.pool.free_count() + u32::from(self.pool.quarantined) - waiting,
-            overflow_tasks: self.overflow_tasks,
+            free: self.pool.free_count() + ready,
+            overflow_tasks: u32::from(self.overflow_tasks),
         }
     }
 
@@ -531,7 +546,7 @@ impl Engine {
             counts,
             name: m.name,
             id: id as u16,
-            kind: if id == self.idle && id != OVERFLOW_ID { RowKind::Idle } else { RowKind::Task },
+            kind: if id == u32::from(self.idle) && id != OVERFLOW_ID { RowKind::Idle } else { RowKind::Task },
             deleted: m.state != State::Alive,
             pct: 0,
         }
@@ -566,8 +581,8 @@ impl Engine {
         }
         let other = counts(OTHER);
         // Since start: time of tasks no longer shown, and of every slot.
-        let mut deleted = self.retired;
-        let mut all = self.retired.wrapping_add(other).wrapping_add(overflow);
+        let mut deleted = self.retired();
+        let mut all = deleted.wrapping_add(other).wrapping_add(overflow);
         for (i, m) in self.meta.iter().enumerate() {
             let slot = i + 1;
             let c = counts(slot);
@@ -586,9 +601,9 @@ impl Engine {
             }
         }
         let (window, length, deleted) = if since_start {
-            (gen.wrapping_sub(self.epoch), all, deleted)
+            (gen, all, deleted)
         } else {
-            (gen.wrapping_sub(1).wrapping_sub(self.epoch), u64::from(self.pub_len), 0)
+            (gen.wrapping_sub(1), u64::from(self.pub_len), 0)
         };
         Summary {
             window,

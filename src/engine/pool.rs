@@ -28,13 +28,11 @@ pub(crate) struct Pool {
     /// First and last quarantined slot index plus one; 0 when the FIFO is empty.
     head: u16,
     tail: u16,
-    /// How many IDs are quarantined.
-    pub(crate) quarantined: u16,
 }
 
 impl Pool {
     /// Every ID free.
-    pub(crate) const EMPTY: Pool = Pool { full: 0, words: [0; WORDS], head: 0, tail: 0, quarantined: 0 };
+    pub(crate) const EMPTY: Pool = Pool { full: 0, words: [0; WORDS], head: 0, tail: 0 };
 
     /// Takes the lowest free slot index, if any.
     #[inline]
@@ -75,7 +73,6 @@ impl Pool {
             None => self.head = index + 1,
         }
         self.tail = index + 1;
-        self.quarantined = self.quarantined.wrapping_add(1);
     }
 
     /// The oldest quarantined slot index, if any.
@@ -92,7 +89,6 @@ impl Pool {
         if self.head == 0 {
             self.tail = 0;
         }
-        self.quarantined = self.quarantined.wrapping_sub(1);
         self.put(index);
     }
 
@@ -145,13 +141,13 @@ mod tests {
         let ids: [usize; 3] = [pool.take().unwrap(), pool.take().unwrap(), pool.take().unwrap()];
         pool.quarantine(ids[2] as u16, &mut links);
         pool.quarantine(ids[0] as u16, &mut links);
-        assert_eq!(pool.quarantined, 2);
+        assert_eq!(pool.quarantine_iter(&links).count(), 2);
         assert_eq!(pool.oldest(), Some(ids[2]));
         pool.release_oldest(&links);
         assert_eq!(pool.oldest(), Some(ids[0]));
         pool.release_oldest(&links);
         assert_eq!(pool.oldest(), None);
-        assert_eq!(pool.quarantined, 0);
+        assert_eq!(pool.quarantine_iter(&links).count(), 0);
         pool.release_oldest(&links); // empty: no effect
         assert_eq!(pool.free_count() as usize, MAX_TASKS - 1);
     }

@@ -10,7 +10,7 @@
 //! The SysTick count assumes SysTick interrupts every tick: with tickless idle
 //! (`configUSE_TICKLESS_IDLE`), which reprograms it, set a clock of your own.
 
-use super::Clock;
+use super::{Clock, ClockName};
 use core::ptr::{read_volatile, write_volatile};
 use core::sync::atomic::{AtomicU32, Ordering};
 
@@ -54,11 +54,8 @@ unsafe extern "C" fn systick_cycles() -> u32 {
     }
 }
 
-const DWT_CLOCK_NAME: &str = "dwt-cyccnt";
-const SYSTICK_CLOCK_NAME: &str = "systick";
-
 /// No clock until the scheduler starts (the CPU frequency is not known before).
-pub const DEFAULT_CLOCK: Clock = Clock { read: systick_cycles, hz: 0, name: SYSTICK_CLOCK_NAME };
+pub const DEFAULT_CLOCK: Clock = Clock { read: systick_cycles, hz: 0, name: ClockName::Systick };
 
 /// No default output on bare metal: the firmware sets one.
 pub fn default_output(_bytes: &[u8]) -> bool {
@@ -95,9 +92,9 @@ pub fn clock_at_scheduler_start(cpu_hz: u32) -> Clock {
         read_volatile(DWT_CYCCNT) != first
     };
     if advances {
-        Clock { read: dwt_cycles, hz: cpu_hz, name: DWT_CLOCK_NAME }
+        Clock { read: dwt_cycles, hz: cpu_hz, name: ClockName::DwtCyccnt }
     } else {
-        Clock { read: systick_cycles, hz: cpu_hz, name: SYSTICK_CLOCK_NAME }
+        Clock { read: systick_cycles, hz: cpu_hz, name: ClockName::Systick }
     }
 }
 

@@ -1,6 +1,6 @@
 //! Hosted build: the FreeRTOS POSIX port on Linux (or another Unix).
 
-use super::Clock;
+use super::{Clock, ClockName};
 
 #[repr(C)]
 struct Timespec {
@@ -31,7 +31,7 @@ unsafe extern "C" fn monotonic_64ns() -> u32 {
 }
 
 /// The clock used until the application sets another.
-pub const DEFAULT_CLOCK: Clock = Clock { read: monotonic_64ns, hz: 15_625_000, name: "monotonic" };
+pub const DEFAULT_CLOCK: Clock = Clock { read: monotonic_64ns, hz: 15_625_000, name: ClockName::Monotonic };
 
 /// Where reports go until the application sets an output: standard output.
 pub fn default_output(bytes: &[u8]) -> bool {

@@ -20,7 +20,39 @@ pub struct Clock {
     /// Counts per second.
     pub hz: u32,
     /// What the report calls it.
-    pub name: &'static str,
+    pub name: ClockName,
+}
+
+/// The clocks the report can name; one byte in RAM instead of a string reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum ClockName {
+    /// `CLOCK_MONOTONIC` (hosted).
+    #[cfg(unix)]
+    Monotonic,
+    /// The DWT cycle counter (Cortex-M).
+    #[cfg(target_os = "none")]
+    DwtCyccnt,
+    /// The SysTick-extended count (Cortex-M).
+    #[cfg(target_os = "none")]
+    Systick,
+    /// Set by the application with `cpu_usage_set_clock`.
+    Custom,
+}
+
+impl ClockName {
+    /// The name in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            #[cfg(unix)]
+            ClockName::Monotonic => "monotonic",
+            #[cfg(target_os = "none")]
+            ClockName::DwtCyccnt => "dwt-cyccnt",
+            #[cfg(target_os = "none")]
+            ClockName::Systick => "systick",
+            ClockName::Custom => "custom",
+        }
+    }
 }
 
 #[cfg(unix)]
