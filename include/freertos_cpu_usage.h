@@ -89,20 +89,13 @@ uint32_t cpu_usage_hook_task_create(void *tcb, const char *name);
 int32_t cpu_usage_hook_task_delete(void *tcb, uint32_t id);
 
 /**
- * `traceTASK_SWITCHED_IN`: the task with this ID runs from now on.
+ * `traceTASK_SWITCHED_IN`: the task with this ID runs from now on; the one that ran
+ * until now is charged up to here.
  *
  * # Safety
  * Called by the hooks header from inside the kernel.
  */
 void cpu_usage_hook_task_switched_in(void *tcb, uint32_t id);
-
-/**
- * `traceTASK_SWITCHED_OUT`: the running task stops running.
- *
- * # Safety
- * Called by the hooks header from inside the kernel.
- */
-void cpu_usage_hook_task_switched_out(void);
 
 /**
  * `traceTASK_INCREMENT_TICK`: reads the clock at least once per tick.

@@ -199,7 +199,8 @@ pub unsafe extern "C" fn cpu_usage_hook_task_delete(tcb: *mut c_void, id: u32) -
     }
 }
 
-/// `traceTASK_SWITCHED_IN`: the task with this ID runs from now on.
+/// `traceTASK_SWITCHED_IN`: the task with this ID runs from now on; the one that ran
+/// until now is charged up to here.
 ///
 /// # Safety
 /// Called by the hooks header from inside the kernel.
@@ -211,18 +212,6 @@ pub unsafe extern "C" fn cpu_usage_hook_task_switched_in(tcb: *mut c_void, id: u
     let st = unsafe { state() };
     let now = st.now();
     st.engine.switch_in(now, id);
-}
-
-/// `traceTASK_SWITCHED_OUT`: the running task stops running.
-///
-/// # Safety
-/// Called by the hooks header from inside the kernel.
-#[no_mangle]
-pub unsafe extern "C" fn cpu_usage_hook_task_switched_out() {
-    // SAFETY: a hook.
-    let st = unsafe { state() };
-    let now = st.now();
-    st.engine.switch_out(now);
 }
 
 /// `traceTASK_INCREMENT_TICK`: reads the clock at least once per tick.

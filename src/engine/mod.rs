@@ -2,12 +2,15 @@
 //!
 //! Time is a free-running 32-bit counter. Every hook passes the counter's reading
 //! (`now`); the engine charges the counts since the previous reading to whoever held
-//! the CPU in between: the task switched in, or "other" (no task switched in: the
-//! kernel choosing the next task, interrupts taken while no task ran). Every count is
-//! charged exactly once, so for every window the task buckets plus "other" add up to
-//! the window's length exactly. Differences are taken modulo 2^32, and the tick hook
-//! reads the counter at least once per tick, so a counter wrap between two readings
-//! neither loses nor doubles time.
+//! the CPU in between: the task last switched in, or "other" when none was (before
+//! the scheduler starts). A task's time runs from its switch-in to the next task's
+//! switch-in, so the kernel's own few dozen instructions of choosing the next task
+//! count with the task switched out, as in the kernel's run-time stats: one clock
+//! reading and one charge per context switch. Every count is charged exactly once,
+//! so for every window the task buckets plus "other" add up to the window's length
+//! exactly. Differences are taken modulo 2^32, and the tick hook reads the counter at
+//! least once per tick, so a counter wrap between two readings neither loses nor
+//! doubles time.
 //!
 //! # Slots
 //! Index 0 is "other"; indices `1..=MAX_TASKS` are task IDs; index `MAX_TASKS + 1`
@@ -19,11 +22,12 @@
 //! last charge (`Acct::gen`) and shifts its two counters the next time it is charged,
 //! so a slot that has not run for a while reads as zero without anybody clearing it.
 //! Stored window numbers are pulled forward one slot per rollover (`refresh_one`), so
-//! after 2^32 windows a number can never come round and look recent again.
+//! after 2^32 windows a number can never come round and look recent again. Since-
+//! start totals are folded in at the same moment, so a charge is one 32-bit add.
 //!
 //! # Hot path
-//! [`Engine::switch_out`], [`Engine::switch_in`] and [`Engine::tick`], with
-//! everything they call, are in this file, top to bottom. They do no allocation, no
+//! [`Engine::switch_in`] and [`Engine::tick`], with everything they call, are in
+//! this file, top to bottom. They do no allocation, no
 //! division, no floating point, no loop over tasks, and have no panic path: every
 //! index is checked with `get`, every sum wraps. Rollover is a constant amount of work
 //! in whichever hook first sees the window elapsed.
@@ -53,7 +57,8 @@ struct Acct {
     gen: u32,
     cur: u32,
     prev: u32,
-    /// Since-boot total, split so the struct needs only 4-byte alignment.
+    /// Since-boot total of every window before `gen` (`cur` is added when the slot
+    /// moves on to a new window), split so the struct needs only 4-byte alignment.
     total_lo: u32,
     total_hi: u32,
 }
@@ -73,7 +78,7 @@ impl Acct {
     }
 
     fn total(&self) -> u64 {
-        (u64::from(self.total_hi) << 32) | u64::from(self.total_lo)
+        ((u64::from(self.total_hi) << 32) | u64::from(self.total_lo)).wrapping_add(u64::from(self.cur))
     }
 }
 
@@ -84,7 +89,7 @@ enum State {
     /// Never used, or its quarantine is over.
     Free,
     Alive,
-    /// Deleted itself and is still running until its final switch-out.
+    /// Deleted itself and is still running until the next switch.
     Dying,
     /// Deleted; its ID is quarantined until its windows are gone.
     Dead,
@@ -216,25 +221,23 @@ impl RowSink<'_> {
 
 /// The whole accounting state. One instance lives in a static; tests make their own.
 /// It starts all zero, so that static costs RAM only.
+#[repr(C)] // fields in this order: what the hooks touch first, at small offsets
 pub struct Engine {
-    acct: [Acct; SLOTS],
-    meta: [Meta; MAX_TASKS],
-    pool: Pool,
+    last: u32,
+    win_start: u32,
+    win_len: u32,
+    /// Current window number, from 0 at (re)start; `gen - 1` is published.
+    gen: u32,
     /// Slot being charged now.
     cur: u16,
-    /// The running task deleted itself: release its ID at its switch-out.
+    /// The running task deleted itself: release its ID at the next switch.
     dying: bool,
     started: bool,
     /// At least one window has completed since accounting (re)started.
     published: bool,
-    last: u32,
-    win_start: u32,
-    win_len: u32,
     /// Length of the published window: `win_len`, or longer after a stall (see
     /// `roll_over`).
     pub_len: u32,
-    /// Current window number, from 0 at (re)start; `gen - 1` is published.
-    gen: u32,
     /// Next slot `refresh_one` visits.
     refresh: u16,
     /// The idle task's ID, 0 until the scheduler starts.
@@ -244,6 +247,9 @@ pub struct Engine {
     /// Since-boot time of tasks whose slots were taken by new tasks.
     /// Split like `Acct`'s total, so the engine needs only 4-byte alignment.
     retired: [u32; 2],
+    pool: Pool,
+    acct: [Acct; SLOTS],
+    meta: [Meta; MAX_TASKS],
 }
 
 impl Engine {
@@ -313,22 +319,17 @@ impl Engine {
 
     // ---- Hot path ---------------------------------------------------------------
 
-    /// The running task is being switched out (`traceTASK_SWITCHED_OUT`).
-    #[inline]
-    pub fn switch_out(&mut self, now: u32) {
-        self.advance(now);
-        if self.dying {
-            self.dying = false;
-            self.release(usize::from(self.cur));
-        }
-        self.cur = OTHER as u16;
-    }
-
-    /// Task `id` is being switched in (`traceTASK_SWITCHED_IN`). An ID that is not a
-    /// live task's (corrupted, or set by `vTaskSetTaskNumber`) is charged to ID 0.
+    /// Task `id` is being switched in (`traceTASK_SWITCHED_IN`): the task running
+    /// until now is charged up to `now`. An ID that is not a live task's (corrupted,
+    /// or set by `vTaskSetTaskNumber`) is charged to ID 0.
     #[inline]
     pub fn switch_in(&mut self, now: u32, id: u32) {
         self.advance(now);
+        if self.dying {
+            // The task switched out deleted itself: this was its last switch.
+            self.dying = false;
+            self.release(usize::from(self.cur));
+        }
         let slot = id as usize;
         self.cur = match self.meta.get(slot.wrapping_sub(1)) {
             Some(m) if m.state == State::Alive => slot as u16,
@@ -360,14 +361,14 @@ impl Engine {
         let gen = self.gen;
         if let Some(a) = self.acct.get_mut(slot) {
             if a.gen != gen {
+                let (lo, carry) = a.total_lo.overflowing_add(a.cur);
+                a.total_lo = lo;
+                a.total_hi = a.total_hi.wrapping_add(u32::from(carry));
                 a.prev = if a.gen == gen.wrapping_sub(1) { a.cur } else { 0 };
                 a.cur = 0;
                 a.gen = gen;
             }
             a.cur = a.cur.wrapping_add(d);
-            let (lo, carry) = a.total_lo.overflowing_add(d);
-            a.total_lo = lo;
-            a.total_hi = a.total_hi.wrapping_add(u32::from(carry));
         }
     }
 
@@ -471,7 +472,7 @@ impl Engine {
 
     /// A task was deleted (`traceTASK_DELETE`). Its time stays in the windows it ran
     /// in, marked deleted. A task deleting itself keeps running (and being charged)
-    /// until its final switch-out, which is when its ID enters quarantine.
+    /// until the next switch, which is when its ID enters quarantine.
     pub fn task_delete(&mut self, now: u32, id: u32) -> Result<(), HookError> {
         self.advance(now);
         if id == OVERFLOW_ID {

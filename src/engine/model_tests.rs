@@ -352,13 +352,13 @@ enum Op {
     CreateMany(u16, Step),
     /// Another task or the kernel deletes a task that is not running.
     Delete(usize, Step),
-    /// The running task deletes itself; its switch-out comes later.
+    /// The running task deletes itself; its last switch comes later.
     SelfDelete(Step),
     /// A delete with an ID that is not a live task's.
     DeleteUnknown(usize, Step),
-    /// Switch out what runs (if anything), then switch in.
-    SwitchIn(Pick, Step, Step),
-    SwitchOut(Step),
+    /// Switch in a task (or an ID that is not a live task's): what ran until now
+    /// is charged up to here.
+    SwitchIn(Pick, Step),
     SetWindow(WinLen),
 }
 
@@ -403,8 +403,7 @@ fn op() -> impl Strategy<Value = Op> {
         3 => (any::<usize>(), step()).prop_map(|(i, s)| Op::Delete(i, s)),
         1 => step().prop_map(Op::SelfDelete),
         1 => (any::<usize>(), step()).prop_map(|(i, s)| Op::DeleteUnknown(i, s)),
-        6 => (pick(), step(), step()).prop_map(|(p, a, b)| Op::SwitchIn(p, a, b)),
-        3 => step().prop_map(Op::SwitchOut),
+        9 => (pick(), step()).prop_map(|(p, s)| Op::SwitchIn(p, s)),
         1 => win_len().prop_map(Op::SetWindow),
     ]
 }
@@ -496,21 +495,15 @@ impl Sim {
         self.check();
     }
 
-    fn switch_out_at(&mut self, now: u64) {
-        self.e.switch_out(now as u32);
+    fn switch_in_at(&mut self, now: u64, id: u32, who: (Who, Option<usize>)) {
+        self.e.switch_in(now as u32, id);
         self.m.hook(now);
+        // A task that deleted itself has had its last switch.
         if let Some((_, Some(i))) = self.m.running {
             if self.m.tasks[i].life == Life::Dying {
                 self.m.kill(i);
             }
         }
-        self.m.running = None;
-        self.check();
-    }
-
-    fn switch_in_at(&mut self, now: u64, id: u32, who: (Who, Option<usize>)) {
-        self.e.switch_in(now as u32, id);
-        self.m.hook(now);
         self.m.running = Some(who);
         self.check();
     }
@@ -567,10 +560,7 @@ impl Sim {
                     self.check();
                 }
             }
-            Op::SwitchIn(pick, out, s) => {
-                if self.m.running.is_some() {
-                    self.switch_out_at(self.after(out));
-                }
+            Op::SwitchIn(pick, s) => {
                 let (id, who) = match pick {
                     Pick::Live(n) => {
                         let live = self.live();
@@ -594,13 +584,6 @@ impl Sim {
                     }
                 };
                 self.switch_in_at(self.after(s), id, who);
-            }
-            Op::SwitchOut(s) => {
-                if self.m.running.is_some() {
-                    self.switch_out_at(self.after(s));
-                } else {
-                    self.tick_at(self.after(s));
-                }
             }
             Op::SetWindow(len) => {
                 let len = match len {
@@ -686,8 +669,9 @@ impl Sim {
     /// Deletes everything, lets two windows pass, and checks that the pool is back
     /// where it started and every ID can be had again.
     fn finish(&mut self) {
+        // Switch in an ID that is no task's (charged to ID 0), so no task is running.
         if self.m.running.is_some() {
-            self.switch_out_at(self.m.last + 1);
+            self.switch_in_at(self.m.last + 1, CAP + 1, self.m.resolve(CAP + 1));
         }
         for i in self.live() {
             self.delete_at(self.m.last + 1, i);
@@ -735,8 +719,8 @@ proptest! {
 
 // ---- Long runs --------------------------------------------------------------------------
 
-/// A repeating schedule of who runs for how long (`None`: no task switched in), and
-/// what it implies: counts of one of them from the start up to `t`, worked out from
+/// A repeating schedule of who runs for how long (`None`: no task switched in, which
+/// only happens before the first switch), and what it implies: counts of one of them from the start up to `t`, worked out from
 /// the schedule alone.
 struct Schedule<'a> {
     slices: &'a [(Option<usize>, u64)],
@@ -776,7 +760,7 @@ fn long_run(
     margin: u64,
     sample: u64,
 ) {
-    let names: [&[u8]; 3] = [b"IDLE", b"a", b"b"];
+    let names: [&[u8]; 4] = [b"IDLE", b"a", b"b", b"c"];
     assert!(slices.iter().all(|s| s.1 <= u64::from(win) && s.0.map_or(true, |i| i < names.len())));
     let sched = Schedule { slices };
     let mut e = Engine::new(0);
@@ -845,10 +829,6 @@ fn long_run(
                 }
                 wrap += WRAP;
             }
-            if who.is_some() {
-                e.switch_out(at(end));
-                after_hook(&e, &mut rows, end);
-            }
             t = end;
         }
     }
@@ -866,9 +846,9 @@ fn long_run(
 #[test]
 fn thirty_days_at_one_ghz_neither_overflow_nor_drift() {
     const MS: u64 = 1_000_000;
-    // 2.5 s: a, nobody, b, the idle task; not a whole number of windows, and the
-    // odd counts put switches at every offset within a window over time.
-    let slices = [(Some(1), 700 * MS + 1), (None, 50 * MS - 1), (Some(2), 900 * MS + 7), (Some(0), 850 * MS - 7)];
+    // 2.5 s: a, c, b, the idle task; not a whole number of windows, and the odd
+    // counts put switches at every offset within a window over time.
+    let slices = [(Some(1), 700 * MS + 1), (Some(3), 50 * MS - 1), (Some(2), 900 * MS + 7), (Some(0), 850 * MS - 7)];
     let days = 30 * 24 * 3600 * 1000 * MS;
     long_run(u32::MAX - 123_456_789, 1000 * MS as u32, &slices, days, MS, 5 * MS, 1009);
 }
@@ -878,7 +858,7 @@ fn thirty_days_at_one_ghz_neither_overflow_nor_drift() {
 #[test]
 fn a_thousand_wraps_of_a_slow_counter() {
     const MS: u64 = 1_000;
-    // 3 s: a for a whole window, nobody, b, the idle task for a whole window.
-    let slices = [(Some(1), 1000 * MS), (None, 200 * MS + 3), (Some(2), 800 * MS - 3), (Some(0), 1000 * MS)];
+    // 3 s: a for a whole window, c, b, the idle task for a whole window.
+    let slices = [(Some(1), 1000 * MS), (Some(3), 200 * MS + 3), (Some(2), 800 * MS - 3), (Some(0), 1000 * MS)];
     long_run(0xFFFF_0000, 1000 * MS as u32, &slices, 1000 * WRAP, MS, 1000 * MS, 997);
 }

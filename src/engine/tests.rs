@@ -60,17 +60,16 @@ fn window_adds_up_exactly() {
     let a = e.task_create(0, b"a");
     let b = e.task_create(0, b"b");
     assert_eq!((a, b), (1, 2));
-    e.switch_in(100, a);
-    e.switch_out(400);
-    e.switch_in(410, b);
-    e.switch_out(900);
+    e.switch_in(100, a); // until now no task ran: "other"
+    e.switch_in(400, b);
+    e.switch_in(900, a);
     e.tick(1000);
     let (s, rows) = window(&e);
     assert_eq!(s.window, 0);
     assert_eq!(s.length, 1000);
-    assert_eq!(counts(&rows, a), 300);
-    assert_eq!(counts(&rows, b), 490);
-    assert_eq!(s.other, 210);
+    assert_eq!(counts(&rows, a), 400);
+    assert_eq!(counts(&rows, b), 500);
+    assert_eq!(s.other, 100);
     assert_eq!(name(&row(&rows, a).unwrap()), b"a");
 }
 
@@ -93,14 +92,15 @@ fn tick_alone_rolls_windows_over() {
 fn a_reading_past_the_end_is_split_at_the_boundary() {
     let mut e = started(0);
     let a = e.task_create(0, b"a");
+    let b = e.task_create(0, b"b");
     e.switch_in(0, a);
     e.tick(900);
-    e.switch_out(1300); // 100 counts belong to window 0, 300 to window 1
+    e.switch_in(1300, b); // 100 of a's counts belong to window 0, 300 to window 1
     let (s, rows) = window(&e);
     assert_eq!((s.length, counts(&rows, a)), (1000, 1000));
     e.tick(2000);
     let (s, rows) = window(&e);
-    assert_eq!((s.length, counts(&rows, a), s.other), (1000, 300, 700));
+    assert_eq!((s.length, counts(&rows, a), counts(&rows, b), s.other), (1000, 300, 700, 0));
 }
 
 #[test]
@@ -140,7 +140,6 @@ fn deleted_task_keeps_its_time_marked_deleted() {
     let a = e.task_create(0, b"a");
     let b = e.task_create(0, b"b");
     e.switch_in(0, a);
-    e.switch_out(500);
     e.switch_in(500, b);
     e.task_delete(600, a).unwrap(); // b deletes a
     e.tick(1000);
@@ -158,21 +157,22 @@ fn deleted_task_keeps_its_time_marked_deleted() {
 }
 
 #[test]
-fn self_deleting_task_is_charged_until_its_last_switch_out() {
+fn self_deleting_task_is_charged_until_its_last_switch() {
     let mut e = started(0);
     let a = e.task_create(0, b"a");
+    let b = e.task_create(0, b"b");
     e.switch_in(0, a);
-    e.task_delete(300, a).unwrap(); // DELETE before the final SWITCHED_OUT
+    e.task_delete(300, a).unwrap(); // DELETE before the task's last switch
     let (st, _) = cumulative(&e);
-    assert_eq!((st.slots.used, st.slots.quarantined), (1, 0));
+    assert_eq!((st.slots.used, st.slots.quarantined), (2, 0));
     e.tick(340);
-    e.switch_out(350);
+    e.switch_in(350, b);
     e.tick(1000);
     let (s, rows) = window(&e);
     let ra = row(&rows, a).unwrap();
     assert!(ra.deleted);
-    assert_eq!((ra.counts, s.other), (350, 650));
-    assert_eq!((s.slots.used, s.slots.quarantined), (0, 1));
+    assert_eq!((ra.counts, counts(&rows, b), s.other), (350, 650, 0));
+    assert_eq!((s.slots.used, s.slots.quarantined), (1, 1));
 }
 
 #[test]
@@ -183,7 +183,7 @@ fn self_delete_across_a_rollover_keeps_the_id_until_its_last_window_is_gone() {
     e.switch_in(900, a);
     e.task_delete(950, a).unwrap();
     e.tick(1000); // rollover while a is still running
-    e.switch_out(1100); // a's final switch-out is in window 1
+    e.switch_in(1100, ids[1]); // a's last switch is in window 1
     e.tick(2000);
     let (_, rows) = window(&e);
     assert_eq!(counts(&rows, a), 100);
@@ -200,7 +200,7 @@ fn quarantine_never_shows_two_tasks_under_one_id() {
     let ids: Vec<u32> = (0..MAX_TASKS).map(|_| e.task_create(0, b"old")).collect();
     let victim = ids[4];
     e.switch_in(0, victim);
-    e.switch_out(200);
+    e.switch_in(200, ids[0]);
     e.task_delete(300, victim).unwrap();
     // Dead in window 0: not reusable while window 0 is current or published.
     assert_eq!(e.task_create(400, b"x"), OVERFLOW_ID);
@@ -215,7 +215,7 @@ fn quarantine_never_shows_two_tasks_under_one_id() {
     let fresh = e.task_create(2100, b"fresh");
     assert_eq!(fresh, victim);
     e.switch_in(2200, fresh);
-    e.switch_out(2500);
+    e.switch_in(2500, ids[0]);
     // The published window (1) shows neither the old task nor the new one.
     let (_, rows) = window(&e);
     assert!(row(&rows, victim).is_none());
@@ -231,16 +231,14 @@ fn quarantine_never_shows_two_tasks_under_one_id() {
 #[test]
 fn tasks_beyond_capacity_share_the_overflow_bucket() {
     let mut e = started(0);
-    for _ in 0..MAX_TASKS {
-        assert_ne!(e.task_create(0, b"t"), OVERFLOW_ID);
-    }
+    let ids: Vec<u32> = (0..MAX_TASKS).map(|_| e.task_create(0, b"t")).collect();
+    assert!(!ids.contains(&OVERFLOW_ID));
     let x = e.task_create(0, b"x");
     let y = e.task_create(0, b"y");
     assert_eq!((x, y), (OVERFLOW_ID, OVERFLOW_ID));
     e.switch_in(100, x);
-    e.switch_out(300);
     e.switch_in(300, y);
-    e.switch_out(350);
+    e.switch_in(350, ids[0]);
     e.tick(1000);
     let (s, rows) = window(&e);
     let over = rows.iter().find(|r| r.kind == RowKind::Overflow).unwrap();
@@ -258,7 +256,6 @@ fn unknown_ids_are_refused_or_charged_to_the_shared_bucket() {
     assert_eq!(e.task_delete(0, 77), Err(HookError::UnknownId));
     assert_eq!(e.task_delete(0, u32::MAX), Err(HookError::UnknownId));
     e.switch_in(0, 999); // not a live task's ID
-    e.switch_out(100);
     e.switch_in(100, a);
     e.tick(1000);
     let (_, rows) = window(&e);
@@ -334,7 +331,7 @@ fn cumulative_equals_the_sum_of_the_windows() {
         t += gap;
         e.switch_in(t, id);
         t += run;
-        e.switch_out(t);
+        e.tick(t);
         if t >= next_boundary {
             let (s, rows) = window(&e);
             for r in &rows {
@@ -410,7 +407,6 @@ fn window_numbers_wrap_and_old_slots_never_look_recent() {
     let a = e.task_create(0, b"a");
     let b = e.task_create(0, b"b");
     e.switch_in(0, a);
-    e.switch_out(100);
     // b last ran an (artificially) huge number of windows ago.
     e.acct[b as usize] = Acct { gen: e.gen.wrapping_sub(0x8000_0000), cur: 77, prev: 88, ..Acct::ZERO };
     let mut t = 0;

@@ -71,7 +71,6 @@ fn a_report_of_hooked_tasks() {
         cpu_usage_hook_task_switched_in(tcb, id);
         cpu_usage_hook_scheduler_start(idle, 0);
         advance(250_000);
-        cpu_usage_hook_task_switched_out();
         cpu_usage_hook_task_switched_in(0x2000 as *mut c_void, idle);
         for _ in 0..750 {
             advance(1000);

@@ -411,13 +411,10 @@ static void check_lifecycle(uint32_t *ids, size_t *n_ids, uint32_t idle_id)
     current = "switches with bogus IDs";
     cpu_usage_hook_task_switched_in(NULL, CPU_USAGE_MAX_TASKS + 1);
     fake_now += 10;
-    cpu_usage_hook_task_switched_out();
     cpu_usage_hook_task_switched_in(&tcbs[0], UINT32_MAX);
     fake_now += 10;
-    cpu_usage_hook_task_switched_out();
     cpu_usage_hook_task_switched_in(&tcbs[0], victim);
     fake_now += 10;
-    cpu_usage_hook_task_switched_out();
 }
 
 /* Runs time forward: ids[0] for 300 ms, idle for the rest, over two whole windows, with
@@ -431,13 +428,11 @@ static void run_two_windows(const uint32_t *ids, uint32_t idle_id)
             fake_now++;
             cpu_usage_hook_tick();
         }
-        cpu_usage_hook_task_switched_out();
         cpu_usage_hook_task_switched_in(&tcbs[0], idle_id);
         for (int ms = 0; ms < 700; ms++) {
             fake_now++;
             cpu_usage_hook_tick();
         }
-        cpu_usage_hook_task_switched_out();
     }
     /* One more tick closes the window that just ended, if nothing else has. */
     fake_now++;
