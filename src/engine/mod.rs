@@ -324,29 +324,67 @@ impl Engine {
     /// or set by `vTaskSetTaskNumber`) is charged to ID 0.
     #[inline]
     pub fn switch_in(&mut self, now: u32, id: u32) {
-        self.advance(now);
-        if self.dying {
-            // The task switched out deleted itself: this was its last switch.
-            self.dying = false;
-            self.release(usize::from(self.cur));
+        if self.dying || !self.charge_fast(now) {
+            return self.switch_in_slow(now, id);
         }
-        let slot = id as usize;
-        self.cur = match self.meta.get(slot.wrapping_sub(1)) {
-            Some(m) if m.state == State::Alive => slot as u16,
-            _ => OVERFLOW as u16,
-        };
+        self.cur = self.slot_of(id);
     }
 
     /// A tick (`traceTASK_INCREMENT_TICK`): keeps readings less than a counter wrap
     /// apart and closes windows when nothing switches.
     #[inline]
     pub fn tick(&mut self, now: u32) {
+        if !self.charge_fast(now) {
+            self.advance(now);
+        }
+    }
+
+    /// The common case of a hook, in as few instructions as it takes: the window
+    /// runs on and the running slot was already charged in it, so the counts since
+    /// the last reading are one add. Returns false, having changed nothing, when the
+    /// full path (`advance`) is needed: at most twice per slot and window.
+    #[inline(always)]
+    fn charge_fast(&mut self, now: u32) -> bool {
+        if now.wrapping_sub(self.win_start) >= self.win_len {
+            return false;
+        }
+        let gen = self.gen;
+        let last = self.last;
+        match self.acct.get_mut(usize::from(self.cur)) {
+            Some(a) if a.gen == gen => {
+                a.cur = a.cur.wrapping_add(now.wrapping_sub(last));
+                self.last = now;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Where task `id` is charged: its own slot if it is a live task's ID, else ID 0.
+    #[inline(always)]
+    fn slot_of(&self, id: u32) -> u16 {
+        match self.meta.get((id as usize).wrapping_sub(1)) {
+            Some(m) if m.state == State::Alive => id as u16,
+            _ => OVERFLOW as u16,
+        }
+    }
+
+    /// A switch that closes a window, charges a slot for the first time in one, or
+    /// follows a task that deleted itself.
+    #[cold]
+    #[inline(never)]
+    fn switch_in_slow(&mut self, now: u32, id: u32) {
         self.advance(now);
+        if self.dying {
+            // The task switched out deleted itself: this was its last switch.
+            self.dying = false;
+            self.release(usize::from(self.cur));
+        }
+        self.cur = self.slot_of(id);
     }
 
     /// Charges the counts since the last reading to the current slot, closing the
     /// window first if it has elapsed.
-    #[inline(always)]
     fn advance(&mut self, now: u32) {
         if now.wrapping_sub(self.win_start) >= self.win_len {
             self.roll_over(now);
