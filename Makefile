@@ -9,6 +9,8 @@
 #   make header  regenerate include/freertos_cpu_usage.h
 #   make size    what the library adds to the Cortex-M3 image; writes FOOTPRINT
 #   make soak    100,000 task creations through the ID pool, every window checked
+#   make bench   instruction counts (callgrind, QEMU): writes BENCHMARKS.md and
+#                bench/figures.txt
 #   make clean
 #
 # Both ports' build rules live beside their sources, in freertos-port/<port>/port.mk.
@@ -28,6 +30,7 @@ KERNEL_DIR ?= $(shell $(CARGO) metadata --format-version 1 2>/dev/null \
 
 include freertos-port/posix/port.mk
 include freertos-port/mps2-an385/port.mk
+include bench/bench.mk
 
 .PHONY: all setup lib lib-cm3 header sim qemu-image run qemu size test test-build soak clean
 
@@ -42,9 +45,12 @@ lib:
 lib-cm3:
 	$(CARGO) build --release --target thumbv7m-none-eabi
 
-# The archives are rebuilt by cargo, which knows their sources; make only asks.
+# The archives are rebuilt by cargo, which knows their sources; make only asks. The
+# empty recipes make make look at the files' times again after cargo ran.
 $(LIB): lib
+	@:
 $(LIB_CM3): lib-cm3
+	@:
 
 header: lib
 

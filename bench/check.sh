@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# bench/check.sh - the performance budgets, checked on the committed figures (never by
+# timing anything). `make bench` measures and writes the figures; this only reads them.
+#
+#   bench/check.sh FIGURES              each budget's verdict; exits 1 if one is missed
+#   bench/check.sh --verdicts FIGURES   the same as "PASS|FAIL <id> <text>" lines
+#   bench/check.sh --source-hash        hash of what the figures depend on
+#
+# Budgets:
+#   switch-overhead-N  POSIX port, N tasks: the library's overhead per context switch
+#                      is at most 1.5 x the kernel's own run-time stats' overhead, on
+#                      the same scenario and the same clock (32 and 256 IDs)
+#   worst-flat-*       Cortex-M3: the worst-path hook pair at 200 tasks is within 10%
+#                      of the same at 1 task (each clock, 32 and 256 IDs)
+#   cm3-common-*       Cortex-M3: the switch pair on its common path executes at most
+#                      60 instructions (each clock, 32 and 256 IDs; the most over 1,
+#                      32 and 200 tasks)
+#
+# A missed budget is reported as such and fails the check: change the code or argue
+# the budget with the maintainers, but do not edit the figures by hand.
+set -euo pipefail
+
+OVERHEAD_RATIO=1.5
+FLAT_PCT=10
+CM3_COMMON_MAX=60
+
+source_hash() {
+    # The library (not its unit tests), the headers, and the benchmark programs.
+    find src include build.rs Cargo.toml bench/posix bench/cm3 -type f ! -name '*tests.rs' -print0 2>/dev/null |
+        LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16
+}
+
+mode=report
+case "${1:-}" in
+--source-hash)
+    source_hash
+    exit 0
+    ;;
+--verdicts)
+    mode=verdicts
+    shift
+    ;;
+esac
+figures=${1:?usage: bench/check.sh [--verdicts] FIGURES | --source-hash}
+[ -f "$figures" ] || {
+    echo "bench-check: $figures not found: run 'make bench' and commit it" >&2
+    exit 1
+}
+
+verdicts=$(awk -v ratio="$OVERHEAD_RATIO" -v flat="$FLAT_PCT" -v cmax="$CM3_COMMON_MAX" '
+    /^#/ || NF < 2 { next }
+    { f[$1] = $2 }
+    function need(k) {
+        if (!(k in f)) { print "FAIL missing-figure " k " is not in the figures file: run make bench"; return 0 }
+        return 1
+    }
+    function verdict(ok, id, text) { printf "%s %s %s\n", ok ? "PASS" : "FAIL", id, text }
+    END {
+        split("1 32 200", tasks, " ")
+        for (t = 1; t <= 3; t++) {
+            n = tasks[t]
+            k = "posix.kernel.n" n ".overhead"
+            if (!need(k)) continue
+            for (v = 32; v <= 256; v += 224) {
+                l = "posix.lib" v ".n" n ".overhead"
+                if (!need(l)) continue
+                r = f[l] / f[k]
+                verdict(f[l] <= ratio * f[k], "switch-overhead-" n "-ids" v,
+                    sprintf("POSIX, tasks: %d, %d IDs: library %.2f vs kernel stats %.2f instructions per switch over none: %.2fx (budget <= %sx)",
+                        n, v, f[l], f[k], r, ratio))
+            }
+        }
+        split("systick load1", clocks, " ")
+        for (c = 1; c <= 2; c++) {
+            clk = clocks[c]
+            name = (clk == "load1") ? "1-load clock" : "SysTick clock"
+            for (v = 32; v <= 256; v += 224) {
+                a = "cm3.ids" v "." clk ".n1.worst"; b = "cm3.ids" v "." clk ".n200.worst"
+                if (!need(a) || !need(b)) continue
+                d = f[b] - f[a]; if (d < 0) d = -d
+                verdict(100 * d <= flat * f[a], "worst-flat-" clk "-ids" v,
+                    sprintf("Cortex-M3, %s, %d IDs: worst-path pair %d instructions at 1 task, %d at 200 (%.1f%%; budget <= %d%%)",
+                        name, v, f[a], f[b], 100 * d / f[a], flat))
+            }
+            for (v = 32; v <= 256; v += 224) {
+                worst = -1; list = ""
+                for (t = 1; t <= 3; t++) {
+                    k = "cm3.ids" v "." clk ".n" tasks[t] ".common"
+                    if (!need(k)) continue
+                    if (f[k] + 0 > worst) worst = f[k] + 0
+                    list = list (list == "" ? "" : ", ") f[k]
+                }
+                if (worst >= 0)
+                    verdict(worst <= cmax, "cm3-common-" clk "-ids" v,
+                        sprintf("Cortex-M3, %s, %d IDs: common-path switch pair %d instructions (at 1, 32, 200 tasks: %s; budget <= %d)",
+                            name, v, worst, list, cmax))
+            }
+        }
+    }' "$figures")
+
+if [ "$mode" = verdicts ]; then
+    echo "$verdicts"
+    grep -q '^FAIL' <<<"$verdicts" && exit 1
+    exit 0
+fi
+
+status=0
+while read -r result id text; do
+    if [ "$result" = PASS ]; then
+        echo "bench-check: met:    $text"
+    else
+        echo "bench-check: MISSED: $text"
+        status=1
+    fi
+done <<<"$verdicts"
+
+measured=$(awk '$1 == "source" { print $2 }' "$figures")
+if [ "$measured" != "$(source_hash)" ]; then
+    echo "bench-check: note: the sources changed since $figures was measured; 'make bench' refreshes it" >&2
+fi
+
+if [ $status -ne 0 ]; then
+    echo "bench-check: a budget is missed (see BENCHMARKS.md); make the hot path cheaper, or take the budget up with the maintainers" >&2
+fi
+exit $status

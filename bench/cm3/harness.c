@@ -1,0 +1,692 @@
+/*
+ * harness.c - a bare-metal image for QEMU's mps2-an385 (Cortex-M3) that calls the
+ * library's hooks directly, the way the kernel would, so that bench/run.sh can count
+ * the instructions they execute. No FreeRTOS: the kernel's own cost is not what this
+ * image measures (bench/posix does that on the real kernel).
+ *
+ * One run measures one scenario, chosen on the semihosting command line:
+ *
+ *     clock=systick|load1  tasks=N  scenario=S
+ *
+ *   clock=systick  the library's own choice on QEMU, which has no counting DWT: a
+ *                  SysTick-extended count (src/port/cortex_m.rs)
+ *   clock=load1    cpu_usage_set_clock() with a clock that is one load from memory,
+ *                  the same instructions as reading DWT_CYCCNT
+ *   tasks=N        tasks created before the scheduler starts (the first is the idle
+ *                  task); beyond CPU_USAGE_MAX_TASKS they share ID 0
+ *   scenario=      common | rollover | overflow | release | worst   (a switch pair)
+ *                  report-text | report-json | report-cum            (show_cpu_usage)
+ *                  calib                            (the counting method's self-check)
+ *
+ * Each measured interval is bracketed by calls to bench_begin() and bench_end().
+ * Everything the library runs, the clock functions and the markers live in one
+ * address range (bench.ld: __measured_start..__measured_end), and QEMU logs only
+ * that range (-dfilter), one line per executed instruction (one instruction per
+ * translation block, chaining off). This file's own code lies outside the range, so
+ * the instructions counted between the markers are exactly those of the functions
+ * called between them: their bodies from first instruction to return, with all they
+ * call. The kernel's side of a call (loading arguments, the BL) is not counted.
+ *
+ * Hooks run with interrupts masked here, as in the kernel (PendSV and the tick run
+ * them at the kernel's priority), so no interrupt can fall inside an interval.
+ */
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "freertos_cpu_usage.h"
+
+#define CPU_HZ           25000000u /* mps2-an385, as configCPU_CLOCK_HZ in the port */
+#define TICK_HZ          1000u
+#define WINDOW_MS        1000u     /* the library's default */
+#define WINDOW_COUNTS    ( CPU_HZ / 1000u * WINDOW_MS )
+#define TICKS_PER_WINDOW ( TICK_HZ * WINDOW_MS / 1000u )
+#define MAX_BENCH_TASKS  300u
+
+#define SYST_CSR    ( *( volatile uint32_t * ) 0xE000E010u )
+#define SYST_RVR    ( *( volatile uint32_t * ) 0xE000E014u )
+#define SYST_CVR    ( *( volatile uint32_t * ) 0xE000E018u )
+#define ICSR        ( *( volatile uint32_t * ) 0xE000ED04u )
+#define ICSR_PENDSTSET    ( 1u << 26 )
+#define SYST_RELOAD       ( CPU_HZ / TICK_HZ - 1u )
+
+/* ---- In the measured range (section .measured, see bench.ld) -------------------- */
+
+/* noipa: GCC must neither merge the markers (identical bodies) nor inline them. */
+#define MEASURED    __attribute__( ( section( ".measured" ), noipa, used ) )
+
+volatile uint32_t bench_now;
+
+/* One load and a return: what the library's DWT_CYCCNT reader executes. */
+MEASURED uint32_t bench_clock_load1( void )
+{
+    return bench_now;
+}
+
+MEASURED void bench_begin( void )
+{
+}
+
+MEASURED void bench_end( void )
+{
+}
+
+/* The self-check: exactly 8 instructions, including a skipped IT-block instruction
+ * and the return. run.sh fails unless it counts 8. */
+MEASURED __attribute__( ( naked ) ) void bench_calib8( void )
+{
+    __asm volatile (
+        "   movs  r0, #1        \n" /* 1 */
+        "   cmp   r0, #2        \n" /* 2 */
+        "   ite   eq            \n" /* 3 */
+        "   moveq r1, #1        \n" /* 4 (condition fails: still executed) */
+        "   movne r1, #2        \n" /* 5 */
+        "   nop                 \n" /* 6 */
+        "   nop                 \n" /* 7 */
+        "   bx    lr            \n" /* 8 */
+    );
+}
+
+/* ---- Semihosting ------------------------------------------------------------------ */
+
+#define SYS_WRITE0           0x04u
+#define SYS_GET_CMDLINE      0x15u
+#define SYS_EXIT_EXTENDED    0x20u
+#define ADP_STOPPED_APPLICATION_EXIT    0x20026u
+
+static uint32_t semihosting_call( uint32_t operation, void * argument )
+{
+    register uint32_t r0 __asm( "r0" ) = operation;
+    register void * r1 __asm( "r1" ) = argument;
+
+    __asm volatile ( "bkpt 0xab" : "+r" ( r0 ) : "r" ( r1 ) : "memory" );
+    return r0;
+}
+
+static void say( const char * s )
+{
+    ( void ) semihosting_call( SYS_WRITE0, ( void * ) s );
+}
+
+static void __attribute__( ( noreturn ) ) bench_exit( int status )
+{
+    uint32_t block[ 2 ] = { ADP_STOPPED_APPLICATION_EXIT, ( uint32_t ) status };
+
+    ( void ) semihosting_call( SYS_EXIT_EXTENDED, block );
+
+    for( ; ; )
+    {
+    }
+}
+
+static void __attribute__( ( noreturn ) ) fail( const char * why )
+{
+    say( "harness: " );
+    say( why );
+    say( "\n" );
+    bench_exit( 1 );
+}
+
+/* ---- Start-up ------------------------------------------------------------------- */
+
+extern uint32_t __stack_top[];
+extern const uint32_t __data_load[];
+extern uint32_t __data_start[], __data_end[], __bss_start[], __bss_end[];
+
+int main( void );
+void Reset_Handler( void );
+void Fault_Handler( void );
+void SysTick_Handler( void );
+
+__attribute__( ( section( ".vectors" ), used ) )
+void ( * const vectors[ 16 ] )( void ) =
+{
+    ( void ( * )( void ) ) __stack_top,
+    Reset_Handler,
+    Fault_Handler, Fault_Handler, Fault_Handler, Fault_Handler, Fault_Handler, /* 2..6 */
+    0, 0, 0, 0,
+    Fault_Handler,                                                            /* 11 SVC */
+    Fault_Handler,
+    0,
+    Fault_Handler,                                                            /* 14 PendSV */
+    SysTick_Handler,                                                          /* 15 */
+};
+
+void Reset_Handler( void )
+{
+    const uint32_t * src = __data_load;
+
+    for( uint32_t * dst = __data_start; dst < __data_end; )
+    {
+        *dst++ = *src++;
+    }
+
+    for( uint32_t * dst = __bss_start; dst < __bss_end; )
+    {
+        *dst++ = 0u;
+    }
+
+    bench_exit( main() );
+}
+
+void Fault_Handler( void )
+{
+    fail( "unexpected exception" );
+}
+
+static volatile uint32_t ticks;
+
+/* The kernel's tick: traceTASK_INCREMENT_TICK calls the tick hook from here. */
+void SysTick_Handler( void )
+{
+    ticks++;
+    cpu_usage_hook_tick();
+}
+
+static inline void irq_off( void )
+{
+    __asm volatile ( "cpsid i" ::: "memory" );
+}
+
+static inline void irq_on( void )
+{
+    __asm volatile ( "cpsie i" ::: "memory" );
+}
+
+/* Time goes by (for the SysTick clock): sleep until the next tick. With QEMU's
+ * -icount sleep=off the virtual clock jumps to it at once. */
+static void wait_tick( void )
+{
+    uint32_t t = ticks;
+
+    while( ticks == t )
+    {
+        __asm volatile ( "wfi" );
+    }
+}
+
+/* How far into the current tick period SysTick is, in counts. */
+static uint32_t systick_phase( void )
+{
+    return SYST_RELOAD - SYST_CVR;
+}
+
+/* ---- The tasks -------------------------------------------------------------------- */
+
+/* Stand-ins for TCBs: the hooks only compare them with NULL. */
+static uint32_t tcb[ MAX_BENCH_TASKS ];
+static uint32_t id[ MAX_BENCH_TASKS ];
+static uint32_t n_tasks;
+static uint32_t running;
+static int load1;
+
+static void create( uint32_t i )
+{
+    char name[ 16 ] = "task";
+    uint32_t v = i, len = 4u;
+    char digits[ 8 ];
+    uint32_t nd = 0u;
+
+    do
+    {
+        digits[ nd++ ] = ( char ) ( '0' + ( v % 10u ) );
+        v /= 10u;
+    } while( v != 0u );
+
+    while( nd > 0u )
+    {
+        name[ len++ ] = digits[ --nd ];
+    }
+
+    name[ len ] = '\0';
+    id[ i ] = cpu_usage_hook_task_create( &tcb[ i ], i == 0u ? "IDLE" : name );
+}
+
+/* The hooks of one context switch, as vTaskSwitchContext() makes them
+ * (traceTASK_SWITCHED_OUT is empty). */
+static inline void switch_pair( uint32_t next )
+{
+    cpu_usage_hook_task_switched_in( &tcb[ next ], id[ next ] );
+    running = next;
+}
+
+/* An unmeasured switch, a few hundred counts after the previous one. */
+static void switch_to( uint32_t next )
+{
+    irq_off();
+    bench_now += 700u;
+    switch_pair( next );
+    irq_on();
+}
+
+/* A task with an ID of its own (not the shared ID 0) other than `not`, if any. */
+static uint32_t own_id_task( uint32_t not )
+{
+    for( uint32_t i = 0u; i < n_tasks; i++ )
+    {
+        if( ( i != not ) && ( id[ i ] != 0u ) )
+        {
+            return i;
+        }
+    }
+
+    return not;
+}
+
+static uint32_t last_own_id_task( void )
+{
+    uint32_t last = 0u;
+
+    for( uint32_t i = 0u; i < n_tasks; i++ )
+    {
+        if( id[ i ] != 0u )
+        {
+            last = i;
+        }
+    }
+
+    return last;
+}
+
+/* ---- Scenarios -------------------------------------------------------------------- */
+
+static uint32_t start_tick;
+static uint32_t start_phase;
+
+/* SysTick: the tick after which the window that started at scheduler start closes
+ * has been counted, and SysTick is now past the phase at which the window started
+ * (plus a margin for the code between reading the phase and the library's reading),
+ * and far from its next wrap: the next hook rolls the window over. */
+static void systick_wait_window_end( void )
+{
+    while( ticks < start_tick + TICKS_PER_WINDOW )
+    {
+        wait_tick();
+    }
+
+    for( ; ; )
+    {
+        irq_off();
+        uint32_t phase = systick_phase();
+
+        if( ( phase > start_phase + 2000u ) && ( phase < SYST_RELOAD - 2000u ) &&
+            ( ( ICSR & ICSR_PENDSTSET ) == 0u ) )
+        {
+            return; /* interrupts stay off */
+        }
+
+        irq_on();
+    }
+}
+
+/* SysTick far from its wrap, so that no tick can pend during a measured pair. */
+static void systick_wait_quiet( void )
+{
+    for( ; ; )
+    {
+        irq_off();
+
+        if( ( systick_phase() < SYST_RELOAD / 2u ) && ( ( ICSR & ICSR_PENDSTSET ) == 0u ) )
+        {
+            return;
+        }
+
+        irq_on();
+    }
+}
+
+/* Whether a window has completed, through the API (outside the measured interval). */
+static int window_published( void )
+{
+    char arg0[] = "show_cpu_usage";
+    char * argv[ 2 ] = { arg0, NULL };
+
+    return cpu_usage_format( NULL, 0u, 1, argv ) != CPU_USAGE_ERR_NO_WINDOW;
+}
+
+/* The measured pair. `rolls_over`: the pair must close the first window, and any
+ * other pair must not; a harness whose timing went wrong fails rather than report
+ * the wrong path. */
+static void measure_pair( uint32_t next,
+                          int rolls_over )
+{
+    /* Interrupts are off (the callers turned them off). */
+    if( window_published() )
+    {
+        fail( "a window closed before the measured pair" );
+    }
+
+    bench_begin();
+    switch_pair( next );
+    bench_end();
+
+    if( window_published() != rolls_over )
+    {
+        fail( rolls_over ? "the measured pair did not close the window"
+                         : "the measured pair closed a window" );
+    }
+
+    irq_on();
+}
+
+/* The running task deletes itself (vTaskDelete(NULL)): the next switch releases its ID. */
+static void self_delete_running( void )
+{
+    irq_off();
+
+    if( cpu_usage_hook_task_delete( &tcb[ running ], id[ running ] ) != 0 )
+    {
+        fail( "self-delete refused" );
+    }
+
+    irq_on();
+}
+
+static void output_discard( const char * s, size_t n )
+{
+    ( void ) s;
+    ( void ) n;
+}
+
+/* show_cpu_usage with `option`, once a window has completed (clock=load1 only: the
+ * harness moves that clock on a window at a time). */
+static int report( const char * option )
+{
+    char arg0[] = "show_cpu_usage";
+    char arg1[ 4 ];
+    char * argv[ 3 ] = { arg0, arg1, NULL };
+    int argc = 1;
+    int status;
+
+    if( !load1 )
+    {
+        fail( "report scenarios need clock=load1" );
+    }
+
+    if( option != NULL )
+    {
+        strcpy( arg1, option );
+        argc = 2;
+    }
+
+    /* A completed window: this one closes, every task having run in it. */
+    if( cpu_usage_set_output( output_discard ) != 0 )
+    {
+        fail( "set_output" );
+    }
+
+    bench_now += WINDOW_COUNTS;
+    irq_off();
+    cpu_usage_hook_tick();
+    irq_on();
+
+    for( uint32_t i = 0u; i < n_tasks; i++ )
+    {
+        switch_to( i );
+    }
+
+    bench_now += WINDOW_COUNTS;
+    irq_off();
+    cpu_usage_hook_tick();
+    irq_on();
+
+    bench_begin();
+    status = show_cpu_usage( argc, argv );
+    bench_end();
+
+    return status;
+}
+
+static int arg_is( const char * line, const char * word )
+{
+    size_t n = strlen( word );
+
+    for( const char * p = line; *p != '\0'; )
+    {
+        size_t len = strcspn( p, " " );
+
+        if( ( len == n ) && ( strncmp( p, word, n ) == 0 ) )
+        {
+            return 1;
+        }
+
+        p += len;
+        p += ( *p == ' ' );
+    }
+
+    return 0;
+}
+
+static uint32_t arg_number( const char * line, const char * key )
+{
+    const char * p = strstr( line, key );
+    uint32_t v = 0u;
+
+    if( p == NULL )
+    {
+        fail( "missing argument" );
+    }
+
+    for( p += strlen( key ); ( *p >= '0' ) && ( *p <= '9' ); p++ )
+    {
+        v = ( v * 10u ) + ( uint32_t ) ( *p - '0' );
+    }
+
+    return v;
+}
+
+int main( void )
+{
+    static char line[ 256 ];
+    uint32_t block[ 2 ] = { ( uint32_t ) line, sizeof( line ) };
+
+    if( semihosting_call( SYS_GET_CMDLINE, block ) != 0u )
+    {
+        fail( "no command line" );
+    }
+
+    if( arg_is( line, "scenario=calib" ) )
+    {
+        bench_begin();
+        bench_calib8();
+        bench_end();
+        return 0;
+    }
+
+    load1 = arg_is( line, "clock=load1" );
+    n_tasks = arg_number( line, "tasks=" );
+
+    if( ( n_tasks == 0u ) || ( n_tasks > MAX_BENCH_TASKS ) )
+    {
+        fail( "tasks= out of range" );
+    }
+
+    /* The kernel's SysTick set-up: 1 kHz from the CPU clock, interrupt on. */
+    irq_off();
+    SYST_CSR = 0u;
+    SYST_RVR = SYST_RELOAD;
+    SYST_CVR = 0u;
+    SYST_CSR = 7u;
+
+    irq_on();
+
+    /* The tasks, each created inside a critical section as xTaskCreate() does (the
+     * idle task is simply the first one here). Ticks go on meanwhile. */
+    for( uint32_t i = 0u; i < n_tasks; i++ )
+    {
+        irq_off();
+        create( i );
+        irq_on();
+    }
+
+    /* Start mid-period, with no tick pending, so that the window's end falls
+     * mid-period too and `ticks` is the library's tick count. */
+    for( ; ; )
+    {
+        irq_off();
+        uint32_t phase = systick_phase();
+
+        if( ( phase >= SYST_RELOAD / 2u ) && ( phase < SYST_RELOAD - 4000u ) &&
+            ( ( ICSR & ICSR_PENDSTSET ) == 0u ) )
+        {
+            break;
+        }
+
+        irq_on();
+    }
+
+    start_tick = ticks;
+    start_phase = systick_phase();
+    cpu_usage_hook_scheduler_start( id[ 0 ], CPU_HZ );
+
+    if( load1 && ( cpu_usage_set_clock( bench_clock_load1, CPU_HZ ) != 0 ) )
+    {
+        fail( "set_clock" );
+    }
+
+    switch_pair( 0u );
+    irq_on();
+
+    /* Two rounds: every task has run in this window, as in a system that has been up
+     * for a while, so a switch charges a slot already charged in this window. */
+    for( uint32_t round = 0u; round < 2u; round++ )
+    {
+        for( uint32_t i = 0u; i < n_tasks; i++ )
+        {
+            switch_to( i );
+        }
+    }
+
+    uint32_t from = own_id_task( n_tasks ); /* the first task with an ID */
+    switch_to( from );
+
+    if( arg_is( line, "scenario=common" ) )
+    {
+        /* Three switches between tasks with IDs of their own (with a single task,
+         * from it to itself). run.sh checks that the three counts agree. */
+        for( uint32_t k = 0u; k < 3u; k++ )
+        {
+            uint32_t next = own_id_task( running );
+
+            if( load1 )
+            {
+                irq_off();
+                bench_now += 700u;
+            }
+            else
+            {
+                systick_wait_quiet();
+            }
+
+            measure_pair( next, 0 );
+        }
+    }
+    else if( arg_is( line, "scenario=overflow" ) )
+    {
+        /* Switching in a task that shares ID 0 (there is one when tasks > IDs). */
+        uint32_t next = n_tasks - 1u;
+
+        if( id[ next ] != 0u )
+        {
+            fail( "no task beyond the IDs" );
+        }
+
+        if( load1 )
+        {
+            irq_off();
+            bench_now += 700u;
+        }
+        else
+        {
+            systick_wait_quiet();
+        }
+
+        measure_pair( next, 0 );
+    }
+    else if( arg_is( line, "scenario=rollover" ) )
+    {
+        /* The switch finds the window elapsed and closes it. */
+        uint32_t next = own_id_task( running );
+
+        if( load1 )
+        {
+            irq_off();
+            bench_now += WINDOW_COUNTS;
+        }
+        else
+        {
+            systick_wait_window_end();
+        }
+
+        measure_pair( next, 1 );
+    }
+    else if( arg_is( line, "scenario=release" ) )
+    {
+        /* The task with the highest own ID deletes itself; the next switch puts the ID
+         * in quarantine. */
+        switch_to( last_own_id_task() );
+        self_delete_running();
+        uint32_t next = own_id_task( running );
+
+        if( load1 )
+        {
+            irq_off();
+            bench_now += 700u;
+        }
+        else
+        {
+            systick_wait_quiet();
+        }
+
+        measure_pair( next, 0 );
+    }
+    else if( arg_is( line, "scenario=worst" ) )
+    {
+        /* All of it in one pair: a task that deleted itself is switched out just
+         * after the window has elapsed, and on SysTick with the tick pending (the
+         * clock reads SysTick twice). The switch-in charges "other" for the first
+         * time in the new window. */
+        switch_to( last_own_id_task() );
+        self_delete_running();
+        uint32_t next = own_id_task( running );
+
+        if( load1 )
+        {
+            irq_off();
+            bench_now += WINDOW_COUNTS;
+        }
+        else
+        {
+            while( ticks < start_tick + TICKS_PER_WINDOW )
+            {
+                wait_tick();
+            }
+
+            irq_off();
+
+            while( ( ICSR & ICSR_PENDSTSET ) == 0u )
+            {
+            }
+        }
+
+        measure_pair( next, 1 );
+    }
+    else if( arg_is( line, "scenario=report-text" ) )
+    {
+        return report( NULL ) == 0 ? 0 : 2;
+    }
+    else if( arg_is( line, "scenario=report-json" ) )
+    {
+        return report( "-m" ) == 0 ? 0 : 2;
+    }
+    else if( arg_is( line, "scenario=report-cum" ) )
+    {
+        return report( "-c" ) == 0 ? 0 : 2;
+    }
+    else
+    {
+        fail( "unknown scenario" );
+    }
+
+    return 0;
+}

@@ -1,0 +1,422 @@
+#!/usr/bin/env bash
+# bench/run.sh - runs the benchmarks `make bench` reports and writes the figures.
+#
+#   BENCH_OUT=build/bench bench/run.sh BENCHMARKS.md bench/figures.txt
+#
+# Expects the programs bench/bench.mk builds in $BENCH_OUT. Every figure is a count of
+# executed instructions, never a time, so the same build gives the same figures on
+# any machine:
+#
+#   posix.*   callgrind (valgrind) on the POSIX port: instructions per
+#             vTaskSwitchContext() call, inclusive, in bench/posix/main.c's scenario
+#   cm3.*     QEMU mps2-an385, one instruction per translation block, the execution
+#             log of the library's address range counted between the markers of
+#             bench/cm3/harness.c (bench/cm3/count.awk)
+#   reader.*  the same, around show_cpu_usage(); the longest run of instructions
+#             between the library's `cpsid i` and `cpsie i`
+#   size.*    freertos-port/mps2-an385/footprint.txt, as committed by `make size`
+#
+# The budgets are bench/check.sh's; this script only asks it for the verdicts.
+set -euo pipefail
+
+md=${1:?usage: bench/run.sh BENCHMARKS.md FIGURES}
+figures=${2:?usage: bench/run.sh BENCHMARKS.md FIGURES}
+out=${BENCH_OUT:-build/bench}
+footprint=freertos-port/mps2-an385/footprint.txt
+
+SWITCHES=100000
+TASK_COUNTS="1 32 200"
+
+fail() {
+    echo "bench: $*" >&2
+    exit 1
+}
+
+command -v valgrind >/dev/null || fail "valgrind not found: apt-get install --no-install-recommends valgrind"
+command -v qemu-system-arm >/dev/null || fail "qemu-system-arm not found: run 'make setup'"
+[ -f "$footprint" ] || fail "$footprint is missing: run 'make size'"
+
+mkdir -p "$out/logs"
+fig_tmp=$(mktemp)
+trap 'rm -f "$fig_tmp"' EXIT
+
+# Figures, in the order measured: "name value" lines.
+put() {
+    printf '%s %s\n' "$1" "$2" >>"$fig_tmp"
+}
+get() {
+    awk -v k="$1" '$1 == k { print $2; found = 1 } END { if (!found) print "n/a" }' "$fig_tmp"
+}
+div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+sub2() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
+
+# ---- 1. POSIX port: cost per context switch ----------------------------------------
+
+# The calls and inclusive instructions of one call edge (caller "*": all callers).
+edge() { # calls-file caller callee-regex -> "calls incl" summed over matching edges
+    awk -F'\t' -v caller="$2" -v callee="$3" \
+        '$3 == caller && $4 ~ callee { c += $1; i += $2 } END { print c + 0, i + 0 }' "$1"
+}
+
+posix_run() { # variant tasks
+    local v=$1 n=$2 base="$out/logs/posix-$1-$2"
+    echo "bench: POSIX $v, $n tasks, $SWITCHES switches (callgrind)" >&2
+    valgrind --tool=callgrind --callgrind-out-file="$base.callgrind" \
+        "$out/switch-$v" "$n" "$SWITCHES" >"$base.log" 2>&1 ||
+        fail "$out/switch-$v $n $SWITCHES failed under valgrind: see $base.log"
+    awk -f bench/posix/calls.awk "$base.callgrind" >"$base.calls"
+
+    local calls incl
+    read -r calls incl < <(edge "$base.calls" '*' '^vTaskSwitchContext$')
+    [ "$calls" -eq "$SWITCHES" ] ||
+        fail "$v/$n: vTaskSwitchContext ran $calls times, expected $SWITCHES (see $base.calls)"
+    put "posix.$v.n$n.switch" "$(div "$incl" "$calls")"
+
+    # The clock reads made inside the switch, and what one read costs.
+    local c i
+    case $v in
+    kernel)
+        read -r c i < <(edge "$base.calls" vTaskSwitchContext '^ulBenchClock$')
+        ;;
+    lib*)
+        read -r c i < <(edge "$base.calls" cpu_usage_hook_task_switched_in 'monotonic_64ns')
+        local ci ii
+        read -r ci ii < <(edge "$base.calls" vTaskSwitchContext '^cpu_usage_hook_task_switched_in$')
+        put "posix.$v.n$n.hook_in" "$(div "$ii" "$ci")"
+        ;;
+    *) c=0 i=0 ;;
+    esac
+    if [ "$c" -gt 0 ]; then
+        put "posix.$v.n$n.clock_reads" "$(div "$c" "$calls")"
+        put "posix.$v.n$n.clock" "$(div "$i" "$calls")"
+    fi
+}
+
+for n in $TASK_COUNTS; do
+    for v in none kernel lib32 lib256; do
+        posix_run "$v" "$n"
+    done
+    for v in kernel lib32 lib256; do
+        put "posix.$v.n$n.overhead" "$(sub2 "$(get "posix.$v.n$n.switch")" "$(get "posix.none.n$n.switch")")"
+    done
+done
+
+# ---- 2. and 3. Cortex-M3 under QEMU ----------------------------------------------
+
+qemu_version=$(qemu-system-arm --version | sed -n '1s/.*version \([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p')
+read -r qemu_major qemu_minor <<<"$qemu_version"
+# One guest instruction per translation block: QEMU 8.1 renamed -singlestep.
+if [ "$qemu_major" -gt 8 ] || { [ "$qemu_major" -eq 8 ] && [ "$qemu_minor" -ge 1 ]; }; then
+    one_insn=(-accel tcg,one-insn-per-tb=on)
+else
+    one_insn=(-singlestep)
+fi
+
+sym() { # elf name-regex -> address, 8 hex digits, Thumb bit cleared
+    local a
+    a=$(arm-none-eabi-nm "$1" | awk -v re="$2" '$3 ~ re && !found { print $1; found = 1 }')
+    [ -n "$a" ] || fail "no symbol matching '$2' in $1"
+    printf '%08x' $((0x$a & ~1))
+}
+
+# Addresses (8 hex digits) of the instructions of the functions whose <name> matches
+# (mode fn), or of the instructions whose disassembly line matches (mode insn). The
+# shell does the hex arithmetic: mawk has no strtonum.
+addr_list() { # elf mode regex
+    local elf=$1 mode=$2 re=$3
+    arm-none-eabi-objdump -d --no-show-raw-insn "$elf" |
+        awk -v mode="$mode" -v re="$re" '
+            /^[0-9a-f]+ <.*>:$/ { fn = $2; next }
+            /^ *[0-9a-f]+:\t/ {
+                a = $1; sub(/:$/, "", a)
+                if ((mode == "fn" && fn ~ re) || (mode == "insn" && $0 ~ re)) print a
+            }' |
+        while read -r a; do printf '%08x ' $((0x$a)); done
+}
+
+declare -A CM3_ARGS
+cm3_prepare() { # ids elf
+    local ids=$1 elf=$2 lo hi
+    [ -f "$elf" ] || fail "$elf is missing"
+    lo=$(sym "$elf" '^__measured_start$')
+    hi=$(sym "$elf" '^__measured_end$')
+    CM3_ARGS[$ids.elf]=$elf
+    CM3_ARGS[$ids.filter]="0x$lo..0x$(printf '%08x' $((0x$hi - 1)))"
+    CM3_ARGS[$ids.begin]=$(sym "$elf" '^bench_begin$')
+    CM3_ARGS[$ids.end]=$(sym "$elf" '^bench_end$')
+    CM3_ARGS[$ids.cpsid]=$(addr_list "$elf" insn $'\tcpsid\ti')
+    CM3_ARGS[$ids.cpsie]=$(addr_list "$elf" insn $'\tcpsie\ti')
+    CM3_ARGS[$ids.clock]=$(addr_list "$elf" fn '^<(bench_clock_load1|.*systick_cycles.*)>:$')
+    [ -n "${CM3_ARGS[$ids.cpsid]}" ] && [ -n "${CM3_ARGS[$ids.cpsie]}" ] ||
+        fail "$elf: no cpsid/cpsie in the library's code"
+    [ -n "${CM3_ARGS[$ids.clock]}" ] || fail "$elf: clock functions not found"
+}
+
+# Runs one scenario; prints count.awk's lines.
+cm3_run() { # ids clock tasks scenario
+    local ids=$1 base="$out/logs/cm3-$1-$2-$3-$4" status
+    # -icount: virtual time is instructions, so SysTick (the clock the library reads)
+    # advances the same way in every run; sleep=off: WFI jumps to the next tick.
+    status=0
+    timeout 300 qemu-system-arm -M mps2-an385 -cpu cortex-m3 -display none -monitor none \
+        -serial none -icount shift=4,align=off,sleep=off "${one_insn[@]}" \
+        -semihosting-config "enable=on,target=native,arg=bench,arg=clock=$2,arg=tasks=$3,arg=scenario=$4" \
+        -d exec,nochain -dfilter "${CM3_ARGS[$ids.filter]}" -D "$base.trace" \
+        -kernel "${CM3_ARGS[$ids.elf]}" >"$base.log" 2>&1 || status=$?
+    [ "$status" -eq 0 ] || fail "QEMU run $ids/$2/$3/$4 ended with status $status: see $base.log"
+    awk -v begin="${CM3_ARGS[$ids.begin]}" -v end="${CM3_ARGS[$ids.end]}" \
+        -v cpsid="${CM3_ARGS[$ids.cpsid]}" -v cpsie="${CM3_ARGS[$ids.cpsie]}" \
+        -v clock="${CM3_ARGS[$ids.clock]}" -f bench/cm3/count.awk "$base.trace" >"$base.counts" ||
+        fail "counting $base.trace failed"
+    rm -f "$base.trace"
+    cat "$base.counts"
+}
+
+field() { # line key -> value
+    awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' <<<"$1"
+}
+
+cm3_prepare 32 "$out/cm3-32/bench.elf"
+cm3_prepare 256 "$out/cm3-256/bench.elf"
+
+echo "bench: Cortex-M3, self-check of the counting" >&2
+calib=$(cm3_run 32 load1 1 calib)
+[ "$(field "$calib" insns)" = 8 ] ||
+    fail "the counting method is off: the 8-instruction calibration function counted '$calib'"
+
+for ids in 32 256; do
+    for clock in systick load1; do
+        for n in $TASK_COUNTS; do
+            echo "bench: Cortex-M3, $ids IDs, clock $clock, $n tasks" >&2
+            scenarios="common rollover release worst"
+            [ "$n" -gt "$ids" ] && scenarios="$scenarios overflow"
+            for s in $scenarios; do
+                lines=$(cm3_run "$ids" "$clock" "$n" "$s")
+                first=$(head -n 1 <<<"$lines")
+                # Every interval of a scenario takes the same path: they must agree.
+                [ "$(awk '{ print $4 }' <<<"$lines" | sort -u | wc -l)" -eq 1 ] ||
+                    fail "$ids/$clock/$n/$s: the intervals differ: $lines"
+                put "cm3.ids$ids.$clock.n$n.$s" "$(field "$first" insns)"
+                put "cm3.ids$ids.$clock.n$n.$s.clock" "$(field "$first" clock)"
+            done
+            # Each special path adds work to the common one, and the worst has it all.
+            k="cm3.ids$ids.$clock.n$n"
+            awk -v c="$(get "$k.common")" -v r="$(get "$k.rollover")" -v d="$(get "$k.release")" \
+                -v w="$(get "$k.worst")" 'BEGIN { exit !(c < r && c < d && w >= r && w >= d) }' ||
+                fail "$k: implausible paths: common $(get "$k.common"), rollover $(get "$k.rollover"), release $(get "$k.release"), worst $(get "$k.worst")"
+        done
+    done
+done
+
+for ids_tasks in 32:32 256:32 256:256; do
+    ids=${ids_tasks%:*} n=${ids_tasks#*:}
+    echo "bench: Cortex-M3 show_cpu_usage, $ids IDs, $n tasks" >&2
+    for s in report-text report-json report-cum; do
+        line=$(cm3_run "$ids" load1 "$n" "$s")
+        put "reader.ids$ids.n$n.${s#report-}.total" "$(field "$line" insns)"
+        put "reader.ids$ids.n$n.${s#report-}.cs" "$(field "$line" cs_max)"
+        put "reader.ids$ids.n$n.${s#report-}.cs_count" "$(field "$line" cs)"
+    done
+done
+
+# ---- 4. Footprint ------------------------------------------------------------------
+
+for k in flash ram text data bss; do
+    put "size.$k" "$(awk -v k="$k" '$1 == k { print $2 }' "$footprint")"
+done
+
+# ---- Figures file ------------------------------------------------------------------
+
+src_hash=$(bench/check.sh --source-hash)
+{
+    echo "# Figures of 'make bench' (bench/run.sh), checked by 'make bench-check' (bench/check.sh)."
+    echo "# Instruction counts; BENCHMARKS.md says how each is measured. Do not edit: re-run"
+    echo "# 'make bench' and commit this file with BENCHMARKS.md."
+    echo "source $src_hash"
+    cat "$fig_tmp"
+} >"$figures"
+
+# ---- BENCHMARKS.md -----------------------------------------------------------------
+
+verdicts=$(bench/check.sh --verdicts "$figures" || true)
+verdict() { awk -v k="$1" '$2 == k { print ($1 == "PASS" ? "met" : "**MISSED**"); f = 1 } END { if (!f) print "?" }' <<<"$verdicts"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%.2f", a / b }'; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%.0f%%", 100 * a / b }'; }
+g() { get "$1"; }
+
+versions="valgrind $(valgrind --version | sed 's/valgrind-//'), QEMU $qemu_major.$qemu_minor, $(${BENCH_CC:-cc} --version | head -n 1), $(arm-none-eabi-gcc --version | head -n 1), $(rustc --version)"
+
+{
+    cat <<EOF
+# Benchmarks
+
+Generated by \`make bench\` (bench/run.sh); do not edit. Every figure is a count of
+executed instructions, so it does not depend on the machine's speed or load; it does
+depend on the compilers and tools: $versions. Sources: \`$src_hash\`
+(bench/check.sh --source-hash). The machine-readable figures are in
+\`bench/figures.txt\`; \`make bench-check\` checks the budgets on them.
+
+## Budgets
+
+| budget | figure | verdict |
+|---|---|---|
+EOF
+    awk '{
+        v = ($1 == "PASS") ? "met" : "**MISSED**"
+        $1 = ""; id = $2; $2 = ""
+        sub(/^ +/, "")
+        printf "| %s | %s | %s |\n", id, $0, v
+    }' <<<"$verdicts"
+    cat <<EOF
+
+A missed budget is a finding, not a reason to change the budget: \`make bench-check\`
+fails until the figures meet it.
+
+## 1. Cost per context switch, FreeRTOS POSIX port
+
+Instructions per \`vTaskSwitchContext()\` call, inclusive (everything it calls), in
+one scenario built three ways. The scenario (bench/posix/main.c): N tasks at one
+priority call \`taskYIELD()\` in turn, $SWITCHES times in all, then the process
+exits; no tick switches tasks (no time slicing, nobody blocks), so the function runs
+exactly $SWITCHES times, all from a yield. Measured with \`valgrind --tool=callgrind\`
+(bench/posix/calls.awk sums the call edges into the function). Overhead = the build's
+figure minus "no accounting".
+
+- **no accounting**: the kernel without hooks and without run-time stats.
+- **kernel stats**: \`configGENERATE_RUN_TIME_STATS\` 1, with
+  \`portALT_GET_RUN_TIME_COUNTER_VALUE\` reading the library's hosted clock
+  (\`CLOCK_MONOTONIC\` >> 6, 32 bits, the same instructions in C).
+- **library**: the hooks header, \`libfreertos_cpu_usage.a\` linked; its window is set
+  to 100 s so that no rollover (whose count would depend on how fast valgrind runs)
+  falls into the figures; rollovers are in section 2.
+- **library, 256 IDs**: the same, built with \`CPU_USAGE_MAX_TASKS=256\`.
+
+N counts the yielding tasks; the kernel adds its idle task, which never runs here. With
+the default 32 IDs, tasks created when all are taken share ID 0: at 32 tasks the idle
+task, at 200 tasks 169 of the 201 (their switches take the ID-0 path, a few
+instructions shorter). With 256 IDs every task has its own.
+
+| tasks | no accounting | kernel stats | overhead | library | overhead | library / kernel overhead | library, 256 IDs | overhead |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+EOF
+    for n in $TASK_COUNTS; do
+        printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" \
+            "$(g posix.none.n$n.switch)" "$(g posix.kernel.n$n.switch)" "$(g posix.kernel.n$n.overhead)" \
+            "$(g posix.lib32.n$n.switch)" "$(g posix.lib32.n$n.overhead)" \
+            "$(ratio "$(g posix.lib32.n$n.overhead)" "$(g posix.kernel.n$n.overhead)") x" \
+            "$(g posix.lib256.n$n.switch)" "$(g posix.lib256.n$n.overhead)"
+    done
+    cat <<EOF
+
+Where the overhead goes, per switch: the clock reads (\`clock_gettime\` and the
+conversion around it) and, for the library, its switch-in hook (inclusive, clock
+included; its switch-out hook is empty).
+
+| tasks | kernel: clock reads | instructions | share of overhead | library: clock reads | instructions | share of overhead | switch-in hook |
+|---:|---:|---:|---:|---:|---:|---:|---:|
+EOF
+    for n in $TASK_COUNTS; do
+        printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" \
+            "$(g posix.kernel.n$n.clock_reads)" "$(g posix.kernel.n$n.clock)" \
+            "$(pct "$(g posix.kernel.n$n.clock)" "$(g posix.kernel.n$n.overhead)")" \
+            "$(g posix.lib32.n$n.clock_reads)" "$(g posix.lib32.n$n.clock)" \
+            "$(pct "$(g posix.lib32.n$n.clock)" "$(g posix.lib32.n$n.overhead)")" \
+            "$(g posix.lib32.n$n.hook_in)"
+    done
+    cat <<EOF
+
+Under valgrind \`clock_gettime\` makes the system call (valgrind does not let a
+program use the vDSO), so the user-space instructions counted for a clock read are
+fewer than on a bare Linux host, where the vDSO's time arithmetic runs in user space;
+the system call's own cost is not counted at all. Both accounting builds pay it once
+per switch.
+
+## 2. Cost of the switch hooks on Cortex-M3
+
+Instructions executed by the hooks of one context switch: \`traceTASK_SWITCHED_OUT\`
+is empty, so that is \`cpu_usage_hook_task_switched_in()\`, from its first
+instruction to its return, with everything they call (the clock read included); not the kernel's side
+of the calls. The thumbv7m-none-eabi archive, linked into a bare-metal image
+(bench/cm3/harness.c) that creates N tasks through the create hook (the first stands
+for the idle task; with 32 IDs, at 200 tasks 168 share ID 0), calls the
+scheduler-start hook, lets every task run twice, then calls the switch hooks
+directly, with interrupts masked as the kernel does, on QEMU \`mps2-an385\`. QEMU runs one instruction per translation block
+with block chaining off and logs every block it executes in the library's address
+range (\`-d exec,nochain -dfilter\`); bench/cm3/count.awk counts the log between two
+marker calls. A self-check counts an 8-instruction function (with a skipped IT-block
+instruction, which the core executes too) and must find 8. \`-icount\` makes SysTick,
+and so the clock, advance identically in every run.
+
+Paths: **common**: a task that already ran in this window is switched out, one with
+an ID of its own switched in. **rollover**: the switch finds the window elapsed and
+closes it. **release**: the switched-out task deleted itself; its ID goes to
+quarantine.
+**overflow**: the switched-in task shares ID 0 (there is one only with more tasks than
+IDs). **worst**: rollover and release in one switch and, on SysTick, the tick
+pending, so the clock reads SysTick twice; it switches in a task with an ID of its own,
+the longer of the two switch-in paths (compare common and overflow). With one task, the
+switch goes from the task to itself. The harness checks through the API that exactly
+the rollover and worst pairs close a window.
+
+Clocks: QEMU's DWT does not count, so the library falls back to its SysTick-extended
+clock (src/port/cortex_m.rs): **systick** is what the library does on QEMU.
+**1-load** is a clock set by \`cpu_usage_set_clock()\` that is one load from memory:
+the same instructions as the DWT cycle counter the library uses on a real
+Cortex-M3/M4/M7. In brackets: instructions spent in the clock function.
+
+EOF
+    for ids in 32 256; do
+        echo "With $ids task IDs (\`CPU_USAGE_MAX_TASKS=$ids\`):"
+        echo
+        echo "| clock | tasks | common | rollover | release | overflow | worst |"
+        echo "|---|---:|---:|---:|---:|---:|---:|"
+        for clock in systick load1; do
+            for n in $TASK_COUNTS; do
+                row="| $([ "$clock" = load1 ] && echo 1-load || echo systick) | $n"
+                for s in common rollover release overflow worst; do
+                    v=$(g "cm3.ids$ids.$clock.n$n.$s")
+                    if [ "$v" = n/a ]; then row="$row | -"; else row="$row | $v ($(g "cm3.ids$ids.$clock.n$n.$s.clock"))"; fi
+                done
+                echo "$row |"
+            done
+        done
+        echo
+    done
+    cat <<EOF
+## 3. Reader: how long show_cpu_usage masks interrupts
+
+\`show_cpu_usage()\` copies what it reports inside a critical section (PRIMASK on
+Cortex-M) and formats after it. Same image and method as section 2, clock 1-load, a
+completed window in which every task ran; the critical section counts the
+instructions from its \`cpsid i\` to its \`cpsie i\`, both included. "whole call" is
+every instruction of \`show_cpu_usage()\` (output function excluded: it discards).
+
+| IDs | tasks | option | critical sections | longest (instructions) | whole call |
+|---:|---:|---|---:|---:|---:|
+EOF
+    for ids_tasks in 32:32 256:32 256:256; do
+        ids=${ids_tasks%:*} n=${ids_tasks#*:}
+        for s in text:'(none: text)' json:-m cum:-c; do
+            k=${s%%:*} opt=${s#*:}
+            printf '| %s | %s | %s | %s | %s | %s |\n' "$ids" "$n" "$opt" \
+                "$(g reader.ids$ids.n$n.$k.cs_count)" "$(g reader.ids$ids.n$n.$k.cs)" "$(g reader.ids$ids.n$n.$k.total)"
+        done
+    done
+    cat <<EOF
+
+The copy walks every ID slot, used or not, so its length follows \`CPU_USAGE_MAX_TASKS\`
+more than the number of tasks; text and JSON differ only after the critical section.
+
+## 4. Footprint
+
+What the library adds to the mps2-an385 demo (Cortex-M3, 32 IDs), in bytes, from
+\`freertos-port/mps2-an385/footprint.txt\` as committed by \`make size\`:
+
+| flash | ram | text | data | bss |
+|---:|---:|---:|---:|---:|
+| $(g size.flash) | $(g size.ram) | $(g size.text) | $(g size.data) | $(g size.bss) |
+EOF
+} >"$md"
+
+echo "bench: wrote $md and $figures" >&2
+bench/check.sh "$figures" || true
