@@ -29,27 +29,37 @@ pub fn apportion(rows: &mut [Row]) {
     let shares = Shares { shift, total };
     // (With a total of 0 every share is (0, 0), and nothing is left to give.)
     let mut left: usize = if total == 0 { 0 } else { 10_000 };
-    for r in rows.iter_mut() {
+    // Each row's remainder, worked out once: the ranking below compares every row
+    // with every other, and a 64-bit division costs a hundred instructions here.
+    let mut rems = [0u64; REPORT_ROWS];
+    for (i, r) in rows.iter_mut().enumerate() {
+        let (q, rest) = shares.of(r.counts);
         // (A share is 10000 at most.)
-        let q = shares.of(r.counts).0 as u16;
-        r.pct = q;
-        left = left.saturating_sub(usize::from(q));
+        r.pct = q as u16;
+        if let Some(rem) = rems.get_mut(i) {
+            *rem = rest;
+        }
+        left = left.saturating_sub(q as usize);
     }
+    // (Rows past REPORT_ROWS, which the library never makes, are worked out again.)
+    let rem = |rows: &[Row], j: usize| match rems.get(j) {
+        Some(&rem) => rem,
+        None => rows.get(j).map_or(0, |r| shares.of(r.counts).1),
+    };
     // Fewer hundredths are left than rows with a remainder, and each such row gets
     // one at most: a row gets one if fewer than `left` rows come before it in the
     // order "larger remainder, then lower index".
     for i in 0..rows.len() {
-        let rem = rows.get(i).map_or(0, |r| shares.of(r.counts).1);
-        if rem == 0 {
+        let mine = rem(rows, i);
+        if mine == 0 {
             continue;
         }
-        let mut ahead = 0;
-        for (j, r) in rows.iter().enumerate() {
-            let other = shares.of(r.counts).1;
-            if other > rem || (other == rem && j < i) {
-                ahead += 1;
-            }
-        }
+        let ahead = (0..rows.len())
+            .filter(|&j| {
+                let other = rem(rows, j);
+                other > mine || (other == mine && j < i)
+            })
+            .count();
         if let (true, Some(r)) = (ahead < left, rows.get_mut(i)) {
             r.pct += 1;
         }
@@ -64,7 +74,7 @@ struct Shares {
 
 impl Shares {
     /// `counts`' share of the total in hundredths of a percent: (floor, remainder).
-    /// (Not inlined: `apportion` needs it in three places.)
+    /// (Not inlined: `apportion` needs it in two places.)
     #[inline(never)]
     fn of(&self, counts: u64) -> (u64, u64) {
         div_rem((counts >> self.shift) * 10_000, self.total)
