@@ -11,6 +11,7 @@
 #   make soak    100,000 task creations through the ID pool, every window checked
 #   make bench   instruction counts (callgrind, QEMU): writes BENCHMARKS.md and
 #                bench/figures.txt
+#   make miri    the library's unit tests under Miri (needs a nightly toolchain)
 #   make clean
 #
 # Both ports' build rules live beside their sources, in freertos-port/<port>/port.mk.
@@ -32,7 +33,7 @@ include freertos-port/posix/port.mk
 include freertos-port/mps2-an385/port.mk
 include bench/bench.mk
 
-.PHONY: all setup lib lib-cm3 header sim qemu-image run qemu size test test-build soak clean
+.PHONY: all setup lib lib-cm3 header sim qemu-image run qemu size test test-build soak miri clean
 
 all: sim qemu-image
 
@@ -91,6 +92,17 @@ test: setup
 
 soak: setup
 	CPU_USAGE_SOAK_CYCLES=100000 $(CARGO) test -p freertos-cpu-usage-tests --test soak
+
+# Miri needs a nightly toolchain with its component; both come from rustup. The
+# model-based, reference-model and window-wrap tests are left out: they run
+# thousands of sequences, which takes hours under Miri.
+miri:
+	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal || \
+		{ echo "make miri: cannot install a nightly toolchain with rustup" >&2; exit 1; }
+	@rustup component add --toolchain nightly miri || \
+		{ echo "make miri: cannot add the miri component to the nightly toolchain" >&2; exit 1; }
+	MIRIFLAGS=-Zmiri-disable-isolation $(CARGO) +nightly miri test --lib --target-dir target/miri -- \
+		--skip model_tests --skip reference_model --skip window_numbers_wrap
 
 clean:
 	$(CARGO) clean
