@@ -273,9 +273,11 @@ pub fn write_report(sink: &mut dyn Sink, opts: Options, clock: ClockInfo<'_>, su
     let other = find(rows, RowKind::Other).unwrap_or(&NO_OTHER);
     let deleted = find(rows, RowKind::Deleted).unwrap_or(&NO_DELETED);
     let idle = find(rows, RowKind::Idle);
-    // "load" never shows as "0" (as a row with no counts would): it is 100% - idle.
-    let load_pct = 10_000u16.saturating_sub(idle.map_or(0, |r| r.pct));
-    let load = Row { counts: 1, pct: load_pct, name: LOAD, ..Row::EMPTY };
+    // "load" is 100% - idle, and its cell follows the rule of every other: `0` when
+    // nothing but idle ran (or no time passed), `<0.01%` when too little to show.
+    let busy = summary.length.saturating_sub(idle.map_or(0, |r| r.counts));
+    let load_pct = if busy == 0 { 0 } else { 10_000u16.saturating_sub(idle.map_or(0, |r| r.pct)) };
+    let load = Row { counts: busy, pct: load_pct, name: LOAD, ..Row::EMPTY };
     let us = counts_to_us(summary.length, clock.hz);
     let r = &mut Report { out: Out(sink), summary, clock, us };
 
