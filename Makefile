@@ -12,6 +12,7 @@
 #   make bench   instruction counts (callgrind, QEMU): writes BENCHMARKS.md and
 #                bench/figures.txt
 #   make miri    the library's unit tests under Miri (needs a nightly toolchain)
+#   make fuzz    each fuzz target for FUZZ_SECONDS (default 180): fuzz/README.md
 #   make clean
 #
 # Both ports' build rules live beside their sources, in freertos-port/<port>/port.mk.
@@ -33,7 +34,7 @@ include freertos-port/posix/port.mk
 include freertos-port/mps2-an385/port.mk
 include bench/bench.mk
 
-.PHONY: all setup lib lib-cm3 header sim qemu-image run qemu size test test-build soak miri clean
+.PHONY: all setup lib lib-cm3 header sim qemu-image run qemu size test test-build soak miri fuzz clean
 
 all: sim qemu-image
 
@@ -92,6 +93,9 @@ test: setup
 
 soak: setup
 	CPU_USAGE_SOAK_CYCLES=100000 $(CARGO) test -p freertos-cpu-usage-tests --test soak
+
+fuzz: setup
+	scripts/fuzz.sh
 
 # Miri needs a nightly toolchain with its component; both come from rustup. The
 # model-based, reference-model and window-wrap tests are left out: they run

@@ -1,0 +1,755 @@
+//! What the fuzz targets share: a clock the input drives, an output that captures,
+//! a reset of the library's global state, C strings placed at the very end of their
+//! allocations, and the checks every report must pass.
+//!
+//! The library has one process-wide state and libFuzzer runs inputs one after the
+//! other on one thread, so each input starts with [`reset`], which brings that state
+//! back to the same point whatever the inputs before it did: otherwise a failure
+//! found after a thousand inputs would not reproduce from its own.
+//!
+//! Strings handed to the library are copied into heap blocks of exactly their
+//! length (AddressSanitizer is on), so a read one byte past what the API allows is
+//! reported where it happens.
+
+use std::ffi::{c_char, c_int, c_void};
+use std::ptr;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::{Mutex, Once};
+
+use arbitrary::Arbitrary;
+use freertos_cpu_usage::ffi::*;
+use freertos_cpu_usage::report::Options;
+use serde_json::Value;
+
+pub use freertos_cpu_usage::engine::{MAX_TASKS, NAME_LEN};
+
+/// The status codes, as C sees them.
+pub const OK: i32 = cpu_usage_status::CPU_USAGE_OK as i32;
+pub const ERR_NULL: i32 = cpu_usage_status::CPU_USAGE_ERR_NULL as i32;
+pub const ERR_OPTION: i32 = cpu_usage_status::CPU_USAGE_ERR_OPTION as i32;
+pub const ERR_WINDOW: i32 = cpu_usage_status::CPU_USAGE_ERR_WINDOW as i32;
+pub const ERR_CLOCK: i32 = cpu_usage_status::CPU_USAGE_ERR_CLOCK as i32;
+pub const ERR_NO_WINDOW: i32 = cpu_usage_status::CPU_USAGE_ERR_NO_WINDOW as i32;
+pub const ERR_NO_OUTPUT: i32 = cpu_usage_status::CPU_USAGE_ERR_NO_OUTPUT as i32;
+pub const ERR_TASK_ID: i32 = cpu_usage_status::CPU_USAGE_ERR_TASK_ID as i32;
+/// Every documented code.
+pub const CODES: [i32; 8] =
+    [OK, ERR_NULL, ERR_OPTION, ERR_WINDOW, ERR_CLOCK, ERR_NO_WINDOW, ERR_NO_OUTPUT, ERR_TASK_ID];
+
+/// Panics unless `status` is a documented code with its own description.
+pub fn assert_documented(status: i32, what: &str) {
+    assert!(CODES.contains(&status), "{what} returned {status}, not a documented status code");
+    // SAFETY: the library returns a static C string for any code.
+    let text = unsafe { std::ffi::CStr::from_ptr(cpu_usage_status_str(status)) };
+    assert_ne!(text.to_bytes(), b"unknown status code", "{what}: no description for {status}");
+}
+
+/// Longest argument the library reads (documented: "shell arguments up to 64 bytes").
+pub const MAX_ARG_LEN: usize = 64;
+/// Most arguments after the command name.
+pub const MAX_ARGS: usize = 8;
+/// Longest window accepted, in milliseconds.
+pub const MAX_WINDOW_MS: u32 = 3_600_000;
+/// Longest window accepted, in clock counts.
+pub const MAX_WINDOW_COUNTS: u64 = 1 << 31;
+/// Clock frequency after [`reset`].
+pub const BASE_HZ: u32 = 1_000_000;
+
+// ---- The clock ---------------------------------------------------------------------
+
+static NOW: AtomicU32 = AtomicU32::new(0);
+static LAST_READ: AtomicU32 = AtomicU32::new(0);
+static SINCE_RESTART: AtomicU64 = AtomicU64::new(0);
+
+/// The clock given to the library: reads [`now`], and adds up the counts between
+/// consecutive readings, which is exactly the time the library must account for.
+///
+/// # Safety
+/// None needed; `unsafe` only because the library's clock type is.
+pub unsafe extern "C" fn fake_clock() -> u32 {
+    let now = NOW.load(Relaxed);
+    let last = LAST_READ.swap(now, Relaxed);
+    SINCE_RESTART.fetch_add(u64::from(now.wrapping_sub(last)), Relaxed);
+    now
+}
+
+/// What the clock reads.
+pub fn now() -> u32 {
+    NOW.load(Relaxed)
+}
+
+/// Moves the clock by `d` counts, modulo 2^32.
+pub fn advance(d: u32) {
+    NOW.store(now().wrapping_add(d), Relaxed);
+}
+
+/// Sets the clock.
+pub fn set_now(v: u32) {
+    NOW.store(v, Relaxed);
+}
+
+/// Counts the clock has moved since the library last read it (modulo 2^32).
+pub fn unread() -> u32 {
+    now().wrapping_sub(LAST_READ.load(Relaxed))
+}
+
+/// Counts between the clock readings since the last [`restarted`].
+pub fn since_restart() -> u64 {
+    SINCE_RESTART.load(Relaxed)
+}
+
+/// The library restarted its figures at its last reading: count from there.
+pub fn restarted() {
+    SINCE_RESTART.store(0, Relaxed);
+}
+
+/// The window length in counts the library must use for `ms` at `hz`, if valid:
+/// `floor(ms × hz / 1000)`, from 1 to 2^31, for 1 ms to an hour.
+pub fn window_counts(ms: u32, hz: u32) -> Option<u64> {
+    let counts = u64::from(ms) * u64::from(hz) / 1000;
+    ((1..=MAX_WINDOW_MS).contains(&ms) && (1..=MAX_WINDOW_COUNTS).contains(&counts)).then_some(counts)
+}
+
+// ---- The output --------------------------------------------------------------------
+
+static CAPTURED: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+
+/// The output given to the library. Documented: `n` bytes, "a line or less at a
+/// time"; the library's line buffer is 128 bytes.
+///
+/// # Safety
+/// `s` must point to `n` readable bytes.
+pub unsafe extern "C" fn capture(s: *const c_char, n: usize) {
+    assert!(!s.is_null(), "output called with NULL");
+    assert!((1..=128).contains(&n), "output called with {n} bytes");
+    // SAFETY: the library passes `n` readable bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(s.cast::<u8>(), n) };
+    let newline = bytes.iter().position(|&b| b == b'\n');
+    assert!(newline.is_none_or(|i| i == n - 1), "more than a line in one call: {bytes:?}");
+    CAPTURED.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(bytes);
+}
+
+/// Takes what the output received since the last call.
+pub fn take_captured() -> Vec<u8> {
+    std::mem::take(&mut *CAPTURED.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+// ---- C strings at the end of their allocations ------------------------------------
+
+/// Bytes in a heap block of exactly their length.
+fn exact(bytes: Vec<u8>) -> Box<[u8]> {
+    let mut v = Vec::with_capacity(bytes.len());
+    v.extend_from_slice(&bytes);
+    v.into_boxed_slice()
+}
+
+/// A task name as the kernel may pass it.
+#[derive(Arbitrary, Debug, Clone)]
+pub enum TaskName {
+    /// No name.
+    Null,
+    /// A C string (the NUL is added, as the allocation's last byte).
+    Str(Vec<u8>),
+    /// Exactly `CPU_USAGE_NAME_LEN` bytes and no NUL: the library may read them all
+    /// and not one more.
+    Full([u8; NAME_LEN]),
+}
+
+impl TaskName {
+    /// Calls `f` with the name's pointer.
+    pub fn with_ptr<R>(&self, f: impl FnOnce(*const c_char) -> R) -> R {
+        let block = match self {
+            TaskName::Null => return f(ptr::null()),
+            TaskName::Str(s) => exact([s.as_slice(), &[0]].concat()),
+            TaskName::Full(s) => exact(s.to_vec()),
+        };
+        f(block.as_ptr().cast())
+    }
+
+    /// What the library keeps: up to the first NUL, at most `NAME_LEN` bytes.
+    pub fn stored(&self) -> Vec<u8> {
+        let s: &[u8] = match self {
+            TaskName::Null => &[],
+            TaskName::Str(s) => s,
+            TaskName::Full(s) => s,
+        };
+        s.iter().take(NAME_LEN).take_while(|&&b| b != 0).copied().collect()
+    }
+}
+
+/// One `argv` element.
+#[derive(Arbitrary, Debug, Clone)]
+pub enum Arg {
+    /// A NULL pointer.
+    Null,
+    /// A C string (the NUL is added, as the allocation's last byte).
+    Str(Vec<u8>),
+    /// Bytes with no NUL added: padded with `x` to `MAX_ARG_LEN` bytes if shorter
+    /// (the library reads up to the first NUL or `MAX_ARG_LEN` bytes, never past).
+    Raw(Vec<u8>),
+    /// A valid option, so that inputs reach the reports often.
+    Option(OptionArg),
+}
+
+/// The options the command knows, alone and combined.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum OptionArg {
+    M,
+    C,
+    H,
+    Mc,
+    Cm,
+}
+
+impl Arg {
+    /// The allocation handed to the library (None for NULL).
+    fn block(&self) -> Option<Box<[u8]>> {
+        match self {
+            Arg::Null => None,
+            Arg::Str(s) => Some(exact([s.as_slice(), &[0]].concat())),
+            Arg::Raw(s) => {
+                let mut s = s.clone();
+                if s.len() < MAX_ARG_LEN && !s.contains(&0) {
+                    s.resize(MAX_ARG_LEN, b'x');
+                }
+                Some(exact(s))
+            }
+            Arg::Option(o) => {
+                let text: &[u8] = match o {
+                    OptionArg::M => b"-m\0",
+                    OptionArg::C => b"-c\0",
+                    OptionArg::H => b"-h\0",
+                    OptionArg::Mc => b"-mc\0",
+                    OptionArg::Cm => b"-cm\0",
+                };
+                Some(exact(text.to_vec()))
+            }
+        }
+    }
+}
+
+/// How `argc` relates to the `argv` array (never beyond it, which would break the
+/// API's contract rather than test it; with a NULL `argv`, anything).
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum Argc {
+    /// The array's length.
+    All,
+    /// At most this many.
+    Fewer(u8),
+    /// Negative: no arguments.
+    Negative(u32),
+}
+
+/// A whole `argv`: the array (exactly `args.len()` pointers, no NULL after the last)
+/// or a NULL `argv`, and `argc`.
+#[derive(Arbitrary, Debug, Clone)]
+pub struct Argv {
+    pub null_argv: bool,
+    pub argc: Argc,
+    /// `argv[0..]`; `argv[0]` is the command's name, which the library does not read.
+    pub args: Vec<Arg>,
+}
+
+/// What a call with this `argv` must do, from the documented rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expect {
+    /// A NULL argv (with arguments) or argument, an argument with no NUL within
+    /// `MAX_ARG_LEN` bytes, or more than `MAX_ARGS` arguments: that status, and the
+    /// text "bad arguments".
+    BadArgs(i32),
+    /// An argument that is not an option: `ERR_OPTION`, naming it (its first 24
+    /// bytes), and the usage.
+    Unknown(Vec<u8>),
+    /// The report (or the usage with `-h`).
+    Report(Options),
+}
+
+impl Argv {
+    /// An `argv` of the command name and `args`.
+    pub fn of(args: &[&[u8]]) -> Argv {
+        let mut all = vec![Arg::Str(b"show_cpu_usage".to_vec())];
+        all.extend(args.iter().map(|a| Arg::Str(a.to_vec())));
+        Argv { null_argv: false, argc: Argc::All, args: all }
+    }
+
+    fn argc(&self) -> c_int {
+        let len = self.args.len();
+        match self.argc {
+            Argc::All => len as c_int,
+            // With a NULL argv nothing is read: any count.
+            Argc::Fewer(n) if self.null_argv => c_int::from(n),
+            Argc::Fewer(n) => usize::from(n).min(len) as c_int,
+            Argc::Negative(n) => -1 - (n & 0x7fff_ffff) as c_int,
+        }
+    }
+
+    /// What the library must do with this `argv`: the arguments `1..argc` are
+    /// checked in order (NULL, no NUL within `MAX_ARG_LEN` bytes, more than
+    /// `MAX_ARGS`), the first fault deciding; only then are they parsed as options.
+    pub fn expect(&self) -> Expect {
+        let n = usize::try_from(self.argc()).unwrap_or(0);
+        if self.null_argv && n > 1 {
+            return Expect::BadArgs(ERR_NULL);
+        }
+        let mut texts = Vec::new();
+        if !self.null_argv {
+            for (i, arg) in self.args.iter().enumerate().take(n).skip(1) {
+                let Some(block) = arg.block() else { return Expect::BadArgs(ERR_NULL) };
+                let Some(end) = block.iter().take(MAX_ARG_LEN).position(|&b| b == 0) else {
+                    return Expect::BadArgs(ERR_OPTION);
+                };
+                if i > MAX_ARGS {
+                    return Expect::BadArgs(ERR_OPTION);
+                }
+                texts.push(block[..end].to_vec());
+            }
+        }
+        let is_option = |a: &[u8]| a.len() >= 2 && a[0] == b'-' && a[1..].iter().all(|b| b"mch".contains(b));
+        if let Some(bad) = texts.iter().find(|a| !is_option(a)) {
+            return Expect::Unknown(bad[..bad.len().min(24)].to_vec());
+        }
+        let flag = |f: u8| texts.iter().any(|a| a[1..].contains(&f));
+        Expect::Report(Options { json: flag(b'm'), cumulative: flag(b'c'), help: flag(b'h') })
+    }
+
+    /// Calls `f(argc, argv)` with the strings in place.
+    pub fn with<R>(&self, f: impl FnOnce(c_int, *mut *mut c_char) -> R) -> R {
+        let blocks: Vec<Option<Box<[u8]>>> = self.args.iter().map(Arg::block).collect();
+        let ptrs: Vec<*mut c_char> =
+            blocks.iter().map(|b| b.as_ref().map_or(ptr::null_mut(), |b| b.as_ptr().cast_mut().cast())).collect();
+        let mut array = exact_ptrs(ptrs);
+        let argv = if self.null_argv { ptr::null_mut() } else { array.as_mut_ptr() };
+        f(self.argc(), argv)
+    }
+}
+
+fn exact_ptrs(ptrs: Vec<*mut c_char>) -> Box<[*mut c_char]> {
+    let mut v = Vec::with_capacity(ptrs.len());
+    v.extend_from_slice(&ptrs);
+    v.into_boxed_slice()
+}
+
+// ---- Reset -------------------------------------------------------------------------
+
+/// A TCB address: the library never dereferences it, only checks it for NULL.
+pub fn tcb(id: u32) -> *mut c_void {
+    (0x1000 + 0x100 * id as usize) as *mut c_void
+}
+
+static INIT: Once = Once::new();
+
+/// Brings the library to the same state whatever ran before: the fake clock at
+/// `start` and `BASE_HZ`, a 1000 ms window, no task (none alive, none sharing ID 0,
+/// every ID free with the pool in one fixed order), no idle task, no window completed,
+/// the output captured.
+pub fn reset(start: u32) {
+    INIT.call_once(|| assert_eq!(cpu_usage_set_output(Some(capture)), OK));
+    assert_eq!(cpu_usage_set_output(Some(capture)), OK);
+    // A 1 ms window is valid at every clock of 1 kHz or more, a 1000 ms one at every
+    // clock slower; either is valid at `BASE_HZ`.
+    if cpu_usage_set_window_ms(1) != OK {
+        assert_eq!(cpu_usage_set_window_ms(1000), OK);
+    }
+    set_now(start);
+    assert_eq!(cpu_usage_set_clock(Some(fake_clock), BASE_HZ), OK);
+    assert_eq!(cpu_usage_set_window_ms(1000), OK);
+    // SAFETY: hooks called one at a time, as the kernel does.
+    unsafe {
+        // Ends the last slice of a task that deleted itself, if one runs. ID 0 is no
+        // live task's: from here on time runs on the shared bucket until the next
+        // switch-in, the same after every reset.
+        cpu_usage_hook_task_switched_in(tcb(0), 0);
+        for id in 1..=MAX_TASKS as u32 {
+            let _ = cpu_usage_hook_task_delete(tcb(id), id);
+        }
+        let overflow = cumulative_json()["slots"]["overflow_tasks"].as_u64().expect("overflow_tasks");
+        for _ in 0..overflow {
+            assert_eq!(cpu_usage_hook_task_delete(tcb(0), 0), OK);
+        }
+        // Every deleted ID is now waiting in quarantine, in an order that depends on
+        // the past. Two windows later (a restart) all of them are ready; taking every
+        // ID and giving them back in ID order leaves the same pool every time.
+        assert_eq!(cpu_usage_set_clock(Some(fake_clock), BASE_HZ), OK);
+        for expected in 1..=MAX_TASKS as u32 {
+            let id = cpu_usage_hook_task_create(tcb(expected), c"reset".as_ptr());
+            assert_ne!(id, 0, "an ID leaked: after deleting every task, only {} could be taken", expected - 1);
+        }
+        for id in 1..=MAX_TASKS as u32 {
+            assert_eq!(cpu_usage_hook_task_delete(tcb(id), id), OK);
+        }
+        // No idle task; a restart, which also makes the quarantine ready.
+        cpu_usage_hook_scheduler_start(0, 0);
+    }
+    restarted();
+    take_captured();
+    let slots = &cumulative_json()["slots"];
+    assert_eq!(slots["used"], 0);
+    assert_eq!(slots["free"], MAX_TASKS);
+}
+
+// ---- Reports -----------------------------------------------------------------------
+
+/// `cpu_usage_format` with a buffer of the right size: (status or length, text).
+pub fn format(argv: &Argv) -> (i32, Vec<u8>) {
+    // SAFETY: a length query (NULL, 0), then a buffer of the length asked for; the
+    // argv is valid for the call.
+    argv.with(|argc, argv| unsafe {
+        let n = cpu_usage_format(ptr::null_mut(), 0, argc, argv);
+        // An error's message has no length query: a buffer far larger than any.
+        let len = if n >= 0 { n as usize + 1 } else { 1 << 16 };
+        let mut buf = vec![CANARY; len + CANARIES];
+        let again = cpu_usage_format(buf.as_mut_ptr().cast(), len, argc, argv);
+        assert_eq!(again, n, "the same call gave another result");
+        assert_canaries(&buf[len..]);
+        let end = buf.iter().position(|&b| b == 0).expect("no NUL in the buffer");
+        assert!(end < len);
+        if n >= 0 {
+            assert_eq!(end, n as usize, "the text's length is not the value returned");
+        } else {
+            assert!(end + 1 < len, "an error message of {end} bytes?");
+        }
+        (n, buf[..end].to_vec())
+    })
+}
+
+/// The window (`-m`) or since-start (`-c -m`) JSON report; `None` with
+/// `ERR_NO_WINDOW`. Checked by [`check_json`].
+pub fn json(cumulative: bool) -> Option<Value> {
+    let args: &[&[u8]] = if cumulative { &[b"-c", b"-m"] } else { &[b"-m"] };
+    let (status, text) = format(&Argv::of(args));
+    check_text(&text);
+    match status {
+        ERR_NO_WINDOW => {
+            assert!(!cumulative, "no since-start report");
+            check_no_window_json(&text);
+            None
+        }
+        n => {
+            assert!(n >= 0, "the JSON report failed with {n}");
+            Some(check_json(&text, cumulative))
+        }
+    }
+}
+
+/// The since-start JSON report, which is always there.
+pub fn cumulative_json() -> Value {
+    json(true).expect("a since-start report")
+}
+
+const CANARY: u8 = 0xa5;
+const CANARIES: usize = 16;
+
+fn assert_canaries(bytes: &[u8]) {
+    assert!(bytes.iter().all(|&b| b == CANARY), "written past the buffer: {bytes:?}");
+}
+
+/// Every report, usage and message is printable ASCII in lines.
+pub fn check_text(text: &[u8]) {
+    assert!(text.ends_with(b"\n"), "output does not end a line: {:?}", String::from_utf8_lossy(text));
+    if let Some(b) = text.iter().find(|&&b| !(b == b'\n' || (0x20..0x7f).contains(&b))) {
+        panic!("byte {b:#04x} in the output: {:?}", String::from_utf8_lossy(text));
+    }
+}
+
+/// `{"mode":"window","error":"no completed window yet","window_ms":N}`.
+fn check_no_window_json(text: &[u8]) {
+    let v: Value = serde_json::from_slice(text).expect("the no-window JSON parses");
+    assert_eq!(v["mode"], "window");
+    assert_eq!(v["error"], "no completed window yet");
+    assert_eq!(v["window_ms"], cpu_usage_window_ms());
+}
+
+fn uint(v: &Value, what: &str) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("{what} is {v}, not an unsigned integer"))
+}
+
+/// A percentage with two decimals, in hundredths.
+fn hundredths(v: &Value, what: &str) -> u64 {
+    let text = v.to_string();
+    let (whole, frac) = text.split_once('.').unwrap_or_else(|| panic!("{what} = {text}: not x.yy"));
+    assert_eq!(frac.len(), 2, "{what} = {text}: not two decimals");
+    let n: u64 = format!("{whole}{frac}").parse().unwrap_or_else(|_| panic!("{what} = {text}"));
+    assert!(n <= 10_000, "{what} = {text}: over 100%");
+    n
+}
+
+/// A JSON name back to the bytes it escapes: every character is one byte (printable
+/// ASCII as is, anything else as `\u00XX`).
+pub fn name_bytes(v: &Value) -> Vec<u8> {
+    let s = v.as_str().unwrap_or_else(|| panic!("name {v} is not a string"));
+    s.chars()
+        .map(|c| u8::try_from(u32::from(c)).unwrap_or_else(|_| panic!("name {s:?}: {c:?} is not a byte")))
+        .collect()
+}
+
+/// The invariants of a JSON report (`-m`, with `-c` if `cumulative`); returns it.
+///
+/// - one line, valid JSON, printable ASCII;
+/// - the counts of every line (tasks, idle, other, and deleted tasks since start) add
+///   up to the length covered exactly, and their percentages to exactly 100.00 when
+///   that length is not 0 (0 otherwise), each within a hundredth of its exact share;
+///   `load_pct` is 100 - `idle_pct`;
+/// - the length in microseconds is the counts at the clock's frequency;
+/// - the ID pool: used + quarantined + free = capacity;
+/// - no two lines with the same non-zero ID; ID 0 only for "(overflow)".
+pub fn check_json(text: &[u8], cumulative: bool) -> Value {
+    check_text(text);
+    assert_eq!(text.iter().filter(|&&b| b == b'\n').count(), 1, "JSON report of more than one line");
+    let v: Value = serde_json::from_slice(text)
+        .unwrap_or_else(|e| panic!("report is not JSON ({e}): {}", String::from_utf8_lossy(text)));
+    let ctx = || String::from_utf8_lossy(text).into_owned();
+    let (mode, length_key, us_key) = if cumulative {
+        ("cumulative", "uptime_counts", "uptime_us")
+    } else {
+        ("window", "window_counts", "window_us")
+    };
+    assert_eq!(v["mode"], mode, "{}", ctx());
+    let length = uint(&v[length_key], length_key);
+    let hz = uint(&v["clock_hz"], "clock_hz");
+    let us = uint(&v[us_key], us_key);
+    if hz > 0 {
+        assert_eq!(u128::from(us), u128::from(length) * 1_000_000 / u128::from(hz), "{us_key}: {}", ctx());
+    }
+    if !cumulative {
+        assert!(length >= 1, "an empty window: {}", ctx());
+    }
+
+    let slots = &v["slots"];
+    let capacity = uint(&slots["capacity"], "capacity");
+    assert_eq!(capacity, MAX_TASKS as u64);
+    let (used, quarantined, free) =
+        (uint(&slots["used"], "used"), uint(&slots["quarantined"], "quarantined"), uint(&slots["free"], "free"));
+    assert_eq!(used + quarantined + free, capacity, "slots leak: {}", ctx());
+    uint(&slots["overflow_tasks"], "overflow_tasks");
+
+    // Every line that takes part in the apportionment: (what, counts, hundredths).
+    let mut lines: Vec<(String, u64, u64)> = Vec::new();
+    let mut ids = std::collections::HashSet::new();
+    let tasks = v["tasks"].as_array().unwrap_or_else(|| panic!("no tasks array: {}", ctx()));
+    for t in tasks {
+        let id = uint(&t["id"], "id");
+        assert!(id <= MAX_TASKS as u64, "ID {id} beyond the capacity");
+        let name = name_bytes(&t["name"]);
+        if id == 0 {
+            assert_eq!(name, b"(overflow)", "ID 0 is the overflow line only");
+            assert_eq!(t["deleted"], false);
+        } else {
+            assert!(ids.insert(id), "two lines with ID {id}: {}", ctx());
+            assert!(name.len() <= NAME_LEN);
+        }
+        assert!(t["deleted"].is_boolean());
+        lines.push((format!("task {id}"), uint(&t["counts"], "counts"), hundredths(&t["usage_pct"], "usage_pct")));
+    }
+    let idle_pct = hundredths(&v["idle_pct"], "idle_pct");
+    match &v["idle"] {
+        Value::Null => assert_eq!(idle_pct, 0),
+        idle => {
+            let id = uint(&idle["id"], "idle id");
+            assert!((1..=MAX_TASKS as u64).contains(&id), "idle ID {id}");
+            assert!(ids.insert(id), "the idle task's ID {id} is also a task's: {}", ctx());
+            assert!(name_bytes(&idle["name"]).len() <= NAME_LEN);
+            lines.push(("idle".into(), uint(&idle["counts"], "idle counts"), idle_pct));
+        }
+    }
+    lines.push(("other".into(), uint(&v["other_counts"], "other_counts"), hundredths(&v["other_pct"], "other_pct")));
+    if cumulative {
+        lines.push((
+            "deleted".into(),
+            uint(&v["deleted_counts"], "deleted_counts"),
+            hundredths(&v["deleted_pct"], "deleted_pct"),
+        ));
+    }
+    // Load is 100% - idle; with no time at all, every share is 0, load included.
+    let load = if length == 0 { 0 } else { 10_000 - idle_pct };
+    assert_eq!(hundredths(&v["load_pct"], "load_pct"), load, "load is 100% - idle");
+
+    let counts: u128 = lines.iter().map(|l| u128::from(l.1)).sum();
+    assert_eq!(counts, u128::from(length), "the lines' counts do not add up to {length_key}: {}", ctx());
+    let pct: u64 = lines.iter().map(|l| l.2).sum();
+    assert_eq!(pct, if length > 0 { 10_000 } else { 0 }, "the percentages do not add up to 100.00: {}", ctx());
+    if length > 0 {
+        // Largest remainder: the floor of the exact share, or one more. (Past 2^50
+        // counts the library scales the counts down first: one more hundredth of slack.)
+        let slack = if length >= 1 << 50 { 2 } else { 1 };
+        for (what, c, p) in &lines {
+            let exact = u128::from(*c) * 10_000 / u128::from(length);
+            let p = u128::from(*p);
+            assert!(p + slack > exact && p <= exact + slack, "{what}: {p} hundredths for {c} of {length}: {}", ctx());
+        }
+    }
+    v
+}
+
+/// Calls `cpu_usage_format` with `argv` and a buffer of `len` bytes (`None`: a NULL
+/// buffer with that length) and checks it against the documented rules and against
+/// the same call with a buffer large enough. Returns the full call's result.
+pub fn check_format_call(argv: &Argv, buf: BufLen) -> (i32, Vec<u8>) {
+    let (n, full) = format(argv);
+    assert!(!full.contains(&0));
+    check_text(&full);
+    check_against_args(argv, n, &full);
+
+    let (null, len) = match buf {
+        BufLen::Null(len) => (true, usize::from(len)),
+        BufLen::Len(len) => (false, usize::from(len)),
+    };
+    let mut block = vec![CANARY; len + CANARIES];
+    let p = if null { ptr::null_mut() } else { block.as_mut_ptr().cast::<c_char>() };
+    // SAFETY: `block` is writable for `len` bytes (and NULL only as the test).
+    let r = argv.with(|argc, argv| unsafe { cpu_usage_format(p, len, argc, argv) });
+    assert_documented(r.min(0), "cpu_usage_format");
+    if null && len > 0 {
+        assert_eq!(r, ERR_NULL, "a NULL buffer of {len} bytes");
+        assert_canaries(&block);
+        return (n, full);
+    }
+    assert_eq!(r, n, "a buffer of {len} bytes changed the result");
+    assert_canaries(&block[len..]);
+    if len > 0 {
+        let kept = full.len().min(len - 1);
+        assert_eq!(&block[..kept], &full[..kept], "not a prefix of the full text");
+        assert_eq!(block[kept], 0, "not NUL-terminated after {kept} bytes in {len}");
+    }
+    (n, full)
+}
+
+/// A buffer size for `cpu_usage_format`.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+pub enum BufLen {
+    /// A NULL buffer with this length.
+    Null(u8),
+    /// A buffer of this many bytes (0 included).
+    Len(u16),
+}
+
+/// The result and text of a call are what its arguments ask for.
+fn check_against_args(argv: &Argv, n: i32, text: &[u8]) {
+    const USAGE: &[u8] = b"usage: show_cpu_usage [-m] [-c] [-h]\n";
+    let ctx = || String::from_utf8_lossy(text).into_owned();
+    match argv.expect() {
+        Expect::BadArgs(code) => {
+            assert_eq!(n, code, "{argv:?}: {}", ctx());
+            // SAFETY: a static C string.
+            let why = unsafe { std::ffi::CStr::from_ptr(cpu_usage_status_str(code)) };
+            let expected = [b"show_cpu_usage: bad arguments: ", why.to_bytes(), b"\n"].concat();
+            assert_eq!(text, expected, "{argv:?}");
+        }
+        Expect::Unknown(bad) => {
+            assert_eq!(n, ERR_OPTION, "{argv:?}: {}", ctx());
+            let rest = text.strip_prefix(b"show_cpu_usage: unknown option ".as_slice());
+            let rest = rest.unwrap_or_else(|| panic!("{}", ctx()));
+            let line_end = rest.iter().position(|&b| b == b'\n').unwrap_or_else(|| panic!("{}", ctx()));
+            let quoted: Value = serde_json::from_slice(&rest[..line_end]).unwrap_or_else(|e| panic!("{e}: {}", ctx()));
+            assert_eq!(name_bytes(&quoted), bad, "the message names another argument");
+            assert!(rest[line_end + 1..].starts_with(USAGE), "no usage after the message: {}", ctx());
+        }
+        Expect::Report(opts) if opts.help => {
+            assert!(n >= 0);
+            assert!(text.starts_with(USAGE), "{}", ctx());
+        }
+        Expect::Report(opts) => {
+            if n == ERR_NO_WINDOW {
+                assert!(!opts.cumulative, "no since-start report");
+                if opts.json {
+                    check_no_window_json(text);
+                } else {
+                    let expected =
+                        format!("no completed window yet: the first ends {} ms after start\n", cpu_usage_window_ms());
+                    assert_eq!(text, expected.as_bytes());
+                }
+                return;
+            }
+            assert!(n >= 0, "{argv:?}: {n}: {}", ctx());
+            if opts.json {
+                check_json(text, opts.cumulative);
+            } else {
+                check_table(text, opts.cumulative);
+            }
+        }
+    }
+}
+
+/// The table says what the JSON of the same report says: the header, every task's
+/// line (found by its ID) with its usage cell and `deleted` mark, the summary lines,
+/// the ID pool.
+fn check_table(text: &[u8], cumulative: bool) {
+    let table = String::from_utf8(text.to_vec()).expect("ASCII");
+    let v = json(cumulative).expect("a JSON report when there is a table");
+    let lines: Vec<&str> = table.lines().collect();
+    let header = if cumulative {
+        "CPU usage since start: ".to_string()
+    } else {
+        format!("CPU usage, window #{}: ", v["window"])
+    };
+    assert!(lines[0].starts_with(&header), "{table}");
+    assert!(lines[0].ends_with(&format!(", clock custom {} Hz", v["clock_hz"])), "{table}");
+    let tasks = v["tasks"].as_array().expect("tasks");
+    // Header, column titles, tasks (the overflow line among them), the deleted line,
+    // the rule, idle, other, load, IDs.
+    let expected_lines = 2 + tasks.len() + usize::from(cumulative) + 5;
+    assert_eq!(lines.len(), expected_lines, "{table}");
+
+    // A line by the ID it starts with (names come after it, so this is unambiguous).
+    let line_of = |id: u64| {
+        let prefix = format!("{id:4}  ");
+        let mut found = lines.iter().skip(2).filter(|l| l.starts_with(&prefix));
+        let line = found.next().unwrap_or_else(|| panic!("no line for ID {id}: {table}"));
+        assert!(found.next().is_none(), "two lines for ID {id}: {table}");
+        *line
+    };
+    let cell_of = |row: &Value, counts: &str, pct: &str| cell(uint(&row[counts], counts), hundredths(&row[pct], pct));
+    for t in tasks {
+        let id = uint(&t["id"], "id");
+        let cell = cell_of(t, "counts", "usage_pct");
+        if id == 0 {
+            assert!(line_of(0).contains(&format!("{cell}  ")), "overflow line, {cell}: {table}");
+        } else {
+            let mark = if t["deleted"] == true { "  deleted" } else { "" };
+            assert!(line_of(id).ends_with(&format!("{cell}{mark}")), "task {id}, {cell}{mark}: {table}");
+        }
+    }
+    let n = lines.len();
+    if cumulative {
+        assert!(lines[n - 6].ends_with(&cell_of(&v, "deleted_counts", "deleted_pct")), "deleted line: {table}");
+    }
+    let length_key = if cumulative { "uptime_counts" } else { "window_counts" };
+    let mut load_counts = uint(&v[length_key], length_key);
+    match &v["idle"] {
+        Value::Null => assert_eq!(lines[n - 4], "      idle: not known until the scheduler starts", "{table}"),
+        idle => {
+            let line = line_of(uint(&idle["id"], "idle id"));
+            assert_eq!(line, lines[n - 4], "the idle line is after the rule: {table}");
+            let counts = uint(&idle["counts"], "idle counts");
+            assert!(
+                line.ends_with(&format!("{}  idle", cell(counts, hundredths(&v["idle_pct"], "idle_pct")))),
+                "{table}"
+            );
+            load_counts -= counts;
+        }
+    }
+    let other = cell_of(&v, "other_counts", "other_pct");
+    assert!(lines[n - 3].ends_with(&format!("{other}  not in any task")), "other, {other}: {table}");
+    let load_pct = hundredths(&v["load_pct"], "load_pct");
+    // KNOWN (fuzz/README.md, findings): the load cell is drawn as if load always had
+    // time, so no load shows `<0.01%`, and no time at all `100.00%`.
+    let load = if LOAD_CELL_IGNORES_COUNTS { cell(1, load_pct) } else { cell(load_counts, load_pct) };
+    assert!(lines[n - 2].ends_with(&format!("{load}  100% - idle")), "load, {load}: {table}");
+    let s = &v["slots"];
+    let ids =
+        format!("IDs: {} used, {} quarantined, {} free of {}", s["used"], s["quarantined"], s["free"], s["capacity"]);
+    assert_eq!(lines[n - 1], ids, "{table}");
+}
+
+/// Expects the load cell as the library draws it today rather than by the rule of
+/// every other cell (fuzz/README.md, findings). Set to false once that is fixed.
+const LOAD_CELL_IGNORES_COUNTS: bool = false;
+
+/// A usage cell as the README describes it, 7 columns: `0` for no time, `<0.01%` for
+/// a share too small to show, else the share with two decimals.
+fn cell(counts: u64, hundredths: u64) -> String {
+    match (counts, hundredths) {
+        (0, _) => format!("{:>7}", 0),
+        (_, 0) => " <0.01%".to_string(),
+        (_, h) => format!("{:3}.{:02}%", h / 100, h % 100),
+    }
+}
