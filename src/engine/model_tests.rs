@@ -48,7 +48,7 @@ enum Who {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Life {
     Alive,
-    /// Deleted itself, still running until its switch-out.
+    /// Deleted itself, still running until the next switch.
     Dying,
     Dead,
 }
@@ -57,7 +57,7 @@ struct Task {
     id: u32,
     name: [u8; NAME_LEN],
     born: usize,
-    /// Window of death: of the delete, or of the final switch-out after a self-delete.
+    /// Window of death: of the delete, or of the next switch after a self-delete.
     died: Option<usize>,
     life: Life,
 }

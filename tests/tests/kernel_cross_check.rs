@@ -16,12 +16,13 @@
 //! within 0.5 % (relative).
 //!
 //! Where the two may differ, and by how much:
-//! - Each context switch: the library reads the clock in `traceTASK_SWITCHED_OUT`,
-//!   the kernel a few instructions later, and the library again in
-//!   `traceTASK_SWITCHED_IN` after the kernel has picked the next task. The sliver
-//!   in between goes to the library's "other" but to a task in the kernel's books:
-//!   about 0.1 µs per switch, some thousands of switches a second, so under 0.1 % of
-//!   a task's time. 0.5 % leaves room for a slow host, not for a wrong attribution.
+//! - Each context switch: the kernel reads the clock just after
+//!   `traceTASK_SWITCHED_OUT`, the library in `traceTASK_SWITCHED_IN`, after the
+//!   kernel has picked the next task. Both charge everything between two of their
+//!   readings to the task that ran, so the two books differ by the few instructions
+//!   between those two reads, at each end of a slice: well under 0.1 µs per switch,
+//!   some thousands of switches a second, so under 0.1 % of a task's time. 0.5 %
+//!   leaves room for a slow host, not for a wrong attribution.
 //! - Where each starts: the library's figures start when the scheduler starts; the
 //!   kernel's counter starts at the demo's main, and it credits everything until the
 //!   first switch-out to the first task that runs (`ulTaskSwitchedInTime` starts at
