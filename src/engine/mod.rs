@@ -312,11 +312,6 @@ impl Engine {
         self.win_len = len.clamp(1, MAX_WINDOW_COUNTS);
     }
 
-    /// The window length in counts.
-    pub fn window_len(&self) -> u32 {
-        self.win_len
-    }
-
     // ---- Hot path ---------------------------------------------------------------
 
     /// Task `id` is being switched in (`traceTASK_SWITCHED_IN`): the task running
@@ -384,7 +379,9 @@ impl Engine {
     }
 
     /// Charges the counts since the last reading to the current slot, closing the
-    /// window first if it has elapsed.
+    /// window first if it has elapsed: the full path behind `charge_fast`.
+    #[cold]
+    #[inline(never)]
     fn advance(&mut self, now: u32) {
         if now.wrapping_sub(self.win_start) >= self.win_len {
             self.roll_over(now);
