@@ -2,35 +2,45 @@
 //!
 //! Time is a free-running 32-bit counter. Every hook passes the counter's reading
 //! (`now`); the engine charges the counts since the previous reading to whoever held
-//! the CPU in between: the task last switched in, or "other" when none was (before
-//! the scheduler starts). A task's time runs from its switch-in to the next task's
-//! switch-in, so the kernel's own few dozen instructions of choosing the next task
-//! count with the task switched out, as in the kernel's run-time stats: one clock
-//! reading and one charge per context switch. Every count is charged exactly once,
-//! so for every window the task buckets plus "other" add up to the window's length
-//! exactly. Differences are taken modulo 2^32, and the tick hook reads the counter at
-//! least once per tick, so a counter wrap between two readings neither loses nor
-//! doubles time.
+//! the CPU in between: the task last switched in, an interrupt handler, the idle task
+//! asleep, or "other" when none of these (before the scheduler starts). A task's time
+//! runs from its switch-in to the next task's switch-in, so the kernel's own few
+//! dozen instructions of choosing the next task count with the task switched out, as
+//! in the kernel's run-time stats: one clock reading and one charge per context
+//! switch. Every count is charged exactly once, so for every window the buckets add
+//! up to the window's length exactly. Differences are taken modulo 2^32, and the tick
+//! hook reads the counter at least once per tick, so a counter wrap between two
+//! readings neither loses nor doubles time.
 //!
 //! # Slots
-//! Index 0 is "other"; indices `1..=MAX_TASKS` are task IDs; index `MAX_TASKS + 1`
-//! is the bucket shared (under ID 0) by tasks created when every ID is taken.
+//! Index 0 is "other"; indices `1..=MAX_TASKS` are task IDs; then the bucket shared
+//! (under ID 0) by tasks created when every ID is taken; then interrupts; then sleep.
+//!
+//! # Runs
+//! A run is what a slot did in one go: a task from its switch-in to its switch-out
+//! (minus the interrupts and sleep inside it, which are not its time), one interrupt
+//! from its outermost entry to its exit, one sleep. Each window counts the runs that
+//! touched it and the longest of them (a run still going when a window closes counts
+//! in that window with its length so far, and again in the window where it ends), so
+//! a task hogging the CPU shows in every window it hogs.
 //!
 //! # Windows without clearing
 //! Window `gen` accumulates while window `gen - 1` is published. Rollover only bumps
-//! `gen`: it never touches the per-slot figures. Each slot remembers the window of its
-//! last charge (`Acct::gen`) and shifts its two counters the next time it is charged,
-//! so a slot that has not run for a while reads as zero without anybody clearing it.
-//! Stored window numbers are pulled forward one slot per rollover (`refresh_one`), so
-//! after 2^32 windows a number can never come round and look recent again. Since-
-//! start totals are folded in at the same moment, so a charge is one 32-bit add.
+//! `gen`: it never loops over the slots. Each slot remembers the window of its last
+//! charge (`Acct::gen`) and shifts its counters the next time it is charged, so a
+//! slot that has not run for a while reads as zero without anybody clearing it. That
+//! shift (`fold`) is also when the window just left is added to the since-start
+//! figures: total, runs, longest run and peak window. Stored window numbers are
+//! pulled forward one slot per rollover (`refresh_one`), so after 2^32 windows a
+//! number can never come round and look recent again.
 //!
 //! # Hot path
-//! [`Engine::switch_in`] and [`Engine::tick`], with everything they call, are in
-//! this file, top to bottom. They do no allocation, no
-//! division, no floating point, no loop over tasks, and have no panic path: every
+//! [`Engine::switch_in`] and [`Engine::tick`], and the interrupt and sleep hooks,
+//! with everything they call, are in this file, top to bottom. They do no allocation,
+//! no division, no floating point, no loop over tasks, and have no panic path: every
 //! index is checked with `get`, every sum wraps. Rollover is a constant amount of work
-//! in whichever hook first sees the window elapsed.
+//! (multiplications included, no division) in whichever hook first sees the window
+//! elapsed.
 
 mod pool;
 
@@ -41,44 +51,126 @@ include!(concat!(env!("OUT_DIR"), "/config.rs"));
 /// ID of the shared bucket for tasks beyond capacity.
 pub const OVERFLOW_ID: u32 = 0;
 /// Slot indices: "other" first, so that a zeroed engine charges it; then the task
-/// IDs, each at its own index; the shared bucket last.
+/// IDs, each at its own index; then the shared bucket, interrupts and sleep.
 const OTHER: usize = 0;
 const OVERFLOW: usize = MAX_TASKS + 1;
-const SLOTS: usize = MAX_TASKS + 2;
+const ISR: usize = MAX_TASKS + 2;
+const SLEEP: usize = MAX_TASKS + 3;
+const SLOTS: usize = MAX_TASKS + 4;
 
 /// Largest window, in clock counts: elapsed times are compared modulo 2^32, and a
 /// window must close before its start could be mistaken for a later time.
 pub const MAX_WINDOW_COUNTS: u32 = 1 << 31;
 
-/// One slot's time: the last two windows it was charged in, and since boot.
+/// Fixed-point one for the smoothing factors: they are 16-bit fractions.
+pub const SMOOTH_ONE: u32 = 1 << 16;
+
+/// A 64-bit sum kept as two words, so that the engine needs only 4-byte alignment
+/// (its static then packs with its neighbours on a 32-bit target).
+#[derive(Clone, Copy, Default)]
+struct Sum64([u32; 2]);
+
+impl Sum64 {
+    fn get(self) -> u64 {
+        (u64::from(self.0[1]) << 32) | u64::from(self.0[0])
+    }
+
+    fn add(&mut self, v: u32) {
+        let (lo, carry) = self.0[0].overflowing_add(v);
+        self.0 = [lo, self.0[1].wrapping_add(u32::from(carry))];
+    }
+
+    fn set(&mut self, v: u64) {
+        self.0 = [v as u32, (v >> 32) as u32];
+    }
+}
+
+/// One slot's figures: the last two windows it was charged in, and since start.
 #[derive(Clone, Copy)]
 struct Acct {
-    /// Window of the last charge; `cur` belongs to it and `prev` to the one before.
+    /// Window of the last charge; the `*_cur` figures belong to it and the `*_prev`
+    /// ones to the window before.
     gen: u32,
     cur: u32,
     prev: u32,
-    /// Since-boot total of every window before `gen` (`cur` is added when the slot
-    /// moves on to a new window), split so the struct needs only 4-byte alignment.
-    total_lo: u32,
-    total_hi: u32,
+    runs_cur: u32,
+    runs_prev: u32,
+    /// Longest run.
+    long_cur: u32,
+    long_prev: u32,
+    /// Since start, every window before `gen` (`fold` adds the `*_cur` figures when
+    /// the slot moves on to a new window).
+    total: Sum64,
+    runs_total: Sum64,
+    /// Longest run of those windows, and its window.
+    longest: u32,
+    longest_gen: u32,
+    /// Busiest of those windows: its counts and length (compared by cross
+    /// multiplication, so no division), and its number.
+    peak: u32,
+    peak_len: u32,
+    peak_gen: u32,
 }
 
 impl Acct {
-    const ZERO: Acct = Acct { gen: 0, cur: 0, prev: 0, total_lo: 0, total_hi: 0 };
+    const ZERO: Acct = Acct {
+        gen: 0,
+        cur: 0,
+        prev: 0,
+        runs_cur: 0,
+        runs_prev: 0,
+        long_cur: 0,
+        long_prev: 0,
+        total: Sum64([0; 2]),
+        runs_total: Sum64([0; 2]),
+        longest: 0,
+        longest_gen: 0,
+        peak: 0,
+        peak_len: 0,
+        peak_gen: 0,
+    };
 
-    /// Counts in the window before `gen` (the published one).
-    fn published(&self, gen: u32) -> u32 {
+    /// The published window's `(counts, runs, longest run)`: that before `gen`.
+    fn published(&self, gen: u32) -> (u32, u32, u32) {
         if self.gen == gen {
-            self.prev
+            (self.prev, self.runs_prev, self.long_prev)
         } else if self.gen == gen.wrapping_sub(1) {
-            self.cur
+            (self.cur, self.runs_cur, self.long_cur)
         } else {
-            0
+            (0, 0, 0)
         }
     }
 
-    fn total(&self) -> u64 {
-        ((u64::from(self.total_hi) << 32) | u64::from(self.total_lo)).wrapping_add(u64::from(self.cur))
+    /// Adds window `self.gen`, `len` counts long, to the since-start figures and
+    /// moves the slot on to window `gen`.
+    fn fold(&mut self, gen: u32, len: u32) {
+        self.total.add(self.cur);
+        self.runs_total.add(self.runs_cur);
+        if self.long_cur > self.longest {
+            self.longest = self.long_cur;
+            self.longest_gen = self.gen;
+        }
+        if self.is_peak(self.cur, len) {
+            self.peak = self.cur;
+            self.peak_len = len;
+            self.peak_gen = self.gen;
+        }
+        let recent = self.gen == gen.wrapping_sub(1);
+        self.prev = if recent { self.cur } else { 0 };
+        self.runs_prev = if recent { self.runs_cur } else { 0 };
+        self.long_prev = if recent { self.long_cur } else { 0 };
+        self.cur = 0;
+        self.runs_cur = 0;
+        self.long_cur = 0;
+        self.gen = gen;
+    }
+
+    /// `counts` of `len` is a larger share than the peak so far (the first share
+    /// that is not zero is).
+    fn is_peak(&self, counts: u32, len: u32) -> bool {
+        counts != 0
+            && (self.peak_len == 0
+                || u64::from(counts) * u64::from(self.peak_len) > u64::from(self.peak) * u64::from(len))
     }
 }
 
@@ -123,6 +215,10 @@ pub enum RowKind {
     Idle,
     /// The shared bucket of tasks beyond capacity (ID 0).
     Overflow,
+    /// Time in interrupt handlers; runs are interrupts.
+    Interrupts,
+    /// Time the idle task slept (tickless idle); runs are sleeps.
+    Sleep,
     /// Time no task was switched in.
     Other,
     /// Since boot: tasks that no longer exist.
@@ -132,8 +228,21 @@ pub enum RowKind {
 /// One line of a report, copied out of the engine.
 #[derive(Clone, Copy, Debug)]
 pub struct Row {
-    /// Clock counts in the window (or since boot).
+    /// Clock counts in the window (or since start).
     pub counts: u64,
+    /// Runs in the window (or since start): times switched in, interrupts, sleeps.
+    pub runs: u64,
+    /// Longest run, in counts, and the window it was in.
+    pub longest: u32,
+    /// Window of `longest`.
+    pub longest_window: u32,
+    /// Since start: counts and length of the window with the largest share, and its
+    /// number (`peak_len` 0: none yet). In a window report, the window itself.
+    pub peak: u32,
+    /// Length of the peak window.
+    pub peak_len: u32,
+    /// Number of the peak window.
+    pub peak_window: u32,
     /// Task name bytes, NUL-padded.
     pub name: [u8; NAME_LEN],
     /// Task ID; 0 for the shared bucket and the summary lines.
@@ -148,8 +257,20 @@ pub struct Row {
 
 impl Row {
     /// A blank row, for callers sizing their arrays.
-    pub const EMPTY: Row =
-        Row { counts: 0, name: [0; NAME_LEN], id: 0, kind: RowKind::Task, deleted: false, pct: 0 };
+    pub const EMPTY: Row = Row {
+        counts: 0,
+        runs: 0,
+        longest: 0,
+        longest_window: 0,
+        peak: 0,
+        peak_len: 0,
+        peak_window: 0,
+        name: [0; NAME_LEN],
+        id: 0,
+        kind: RowKind::Task,
+        deleted: false,
+        pct: 0,
+    };
 
     /// A summary line with no name.
     pub const fn summary(kind: RowKind, counts: u64) -> Row {
@@ -173,6 +294,17 @@ pub struct SlotStats {
     pub overflow_tasks: u32,
 }
 
+/// A smoothed load: busy counts over window counts, each exponentially weighted
+/// over the windows (the same weights on both, so the ratio carries no start-up
+/// bias). Both are 16-bit fixed point.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Smoothed {
+    /// Weighted busy counts.
+    pub busy: u64,
+    /// Weighted window counts (0 before the first window).
+    pub len: u64,
+}
+
 /// The figures of a report besides its rows.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Summary {
@@ -191,6 +323,9 @@ pub struct Summary {
     pub rows_missing: usize,
     /// ID pool occupancy now.
     pub slots: SlotStats,
+    /// Load (everything but idle and sleep) smoothed over about 1 s, 10 s and 60 s,
+    /// as of the last completed window.
+    pub load_avg: [Smoothed; 3],
 }
 
 /// Why a hook's request was refused.
@@ -198,6 +333,72 @@ pub struct Summary {
 pub enum HookError {
     /// The ID is not that of an existing task.
     UnknownId,
+}
+
+/// What a watchdog saw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlertKind {
+    /// Load stayed above its threshold for the windows asked.
+    Load,
+    /// A run was longer than the threshold.
+    Slice,
+}
+
+/// A watchdog that tripped, waiting to be delivered (see [`Engine::take_alert`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alert {
+    /// Which watchdog.
+    pub kind: AlertKind,
+    /// The window that completed the trip.
+    pub window: u32,
+    /// Load: the window's busy counts. Slice: the run's length in counts.
+    pub value: u32,
+    /// Load: the window's length in counts. Slice: the threshold in counts.
+    pub limit: u32,
+    /// Slice: the task's ID (0 for the shared bucket; interrupts and sleep never
+    /// trip it). Load: 0.
+    pub id: u16,
+    /// Slice: the task's name.
+    pub name: [u8; NAME_LEN],
+}
+
+/// The watchdogs' settings and state; all of it is touched only at rollover and
+/// on a new longest run.
+#[derive(Clone, Copy)]
+struct Watch {
+    /// Load threshold in hundredths of a percent, and the windows in a row it must
+    /// be exceeded; `windows` 0 is off.
+    load_pct: u32,
+    load_windows: u32,
+    /// Windows in a row above the threshold so far.
+    load_streak: u32,
+    /// Longest acceptable run in counts, bit-inverted so that 0 (all-zero state)
+    /// means off: a run is over the limit when `run > !slice_inv`.
+    slice_inv: u32,
+    /// The window under way / the one before had a run over the limit.
+    slice_now: bool,
+    slice_before: bool,
+    /// The longest over-limit run of the window under way.
+    slice_slot: u16,
+    slice_len: u32,
+    /// Tripped, not yet taken: load, slice.
+    load_alert: Option<Alert>,
+    slice_alert: Option<Alert>,
+}
+
+impl Watch {
+    const OFF: Watch = Watch {
+        load_pct: 0,
+        load_windows: 0,
+        load_streak: 0,
+        slice_inv: 0,
+        slice_now: false,
+        slice_before: false,
+        slice_slot: 0,
+        slice_len: 0,
+        load_alert: None,
+        slice_alert: None,
+    };
 }
 
 /// Rows are appended in slot order; what does not fit is counted, not written.
@@ -219,6 +420,11 @@ impl RowSink<'_> {
     }
 }
 
+/// `Engine::flags`: anything set sends every hook down its slow path.
+const DYING: u8 = 1;
+const IN_ISR: u8 = 2;
+const ASLEEP: u8 = 4;
+
 /// The whole accounting state. One instance lives in a static; tests make their own.
 /// It starts all zero, so that static costs RAM only.
 #[repr(C)] // fields in this order: what the hooks touch first, at small offsets
@@ -230,9 +436,25 @@ pub struct Engine {
     gen: u32,
     /// Slot being charged now.
     cur: u16,
-    /// The running task deleted itself: release its ID at the next switch.
-    dying: bool,
+    /// `DYING`: the running task deleted itself (release its ID at the next switch);
+    /// `IN_ISR`, `ASLEEP`: `cur` is the interrupt or sleep slot, and `task` the
+    /// task switched in.
+    flags: u8,
     started: bool,
+    /// Start of the running task's run, moved on by the interrupts and sleep inside
+    /// it so that `now - run_start` is the task's own time.
+    run_start: u32,
+    /// The task switched in, while `cur` is not it.
+    task: u16,
+    /// Interrupt nesting depth.
+    isr_depth: u16,
+    isr_start: u32,
+    /// Own time of the run below the outermost interrupt (the task's, or the
+    /// sleep's), when the interrupt began.
+    isr_below: u32,
+    sleep_start: u32,
+    /// The idle task's own run time when it fell asleep.
+    sleep_task_run: u32,
     /// At least one window has completed since accounting (re)started.
     published: bool,
     /// Length of the published window: `win_len`, or longer after a stall (see
@@ -245,8 +467,11 @@ pub struct Engine {
     alive: u16,
     overflow_tasks: u16,
     /// Since-boot time of tasks whose slots were taken by new tasks.
-    /// Split like `Acct`'s total, so the engine needs only 4-byte alignment.
-    retired: [u32; 2],
+    retired: Sum64,
+    /// Smoothing factors (`SMOOTH_ONE` = 1) and the smoothed loads.
+    smooth: [u32; 3],
+    load_avg: [Smoothed; 3],
+    watch: Watch,
     pool: Pool,
     acct: [Acct; SLOTS],
     meta: [Meta; MAX_TASKS],
@@ -254,14 +479,14 @@ pub struct Engine {
 
 impl Engine {
     /// An engine with every ID free, not yet started, with windows of `win_len` counts
-    /// (`Engine::new(0)` is all zero: set the window before starting).
+    /// (`Engine::new(0)`: set the window before starting).
     pub const fn new(win_len: u32) -> Self {
         Engine {
             acct: [Acct::ZERO; SLOTS],
             meta: [Meta::FREE; MAX_TASKS],
             pool: Pool::EMPTY,
             cur: OTHER as u16,
-            dying: false,
+            flags: 0,
             started: false,
             published: false,
             last: 0,
@@ -269,11 +494,21 @@ impl Engine {
             win_len,
             pub_len: 0,
             gen: 0,
+            run_start: 0,
+            task: OTHER as u16,
+            isr_depth: 0,
+            isr_start: 0,
+            isr_below: 0,
+            sleep_start: 0,
+            sleep_task_run: 0,
             refresh: 0,
             idle: 0,
             alive: 0,
             overflow_tasks: 0,
-            retired: [0; 2],
+            retired: Sum64([0; 2]),
+            smooth: [0; 3],
+            load_avg: [Smoothed { busy: 0, len: 0 }; 3],
+            watch: Watch::OFF,
         }
     }
 
@@ -283,7 +518,8 @@ impl Engine {
     }
 
     /// Starts accounting at `now`, or restarts it (after a clock change): every time
-    /// figure starts again from zero; tasks keep their IDs and names.
+    /// figure starts again from zero; tasks keep their IDs and names, the watchdogs
+    /// their settings.
     pub fn restart(&mut self, now: u32) {
         // Window numbers start again at 0, and every stored one is set two windows
         // before that, which reads as nothing recent: empty counters, tasks born long
@@ -297,11 +533,18 @@ impl Engine {
             m.short_lived = false;
         }
         self.gen = 0;
-        self.retired = [0; 2];
+        self.retired = Sum64::default();
         self.published = false;
         self.pub_len = 0;
         self.last = now;
         self.win_start = now;
+        self.run_start = now;
+        self.isr_start = now;
+        self.isr_below = 0;
+        self.sleep_start = now;
+        self.sleep_task_run = 0;
+        self.load_avg = [Smoothed::default(); 3];
+        self.watch = Watch { load_pct: self.watch.load_pct, load_windows: self.watch.load_windows, slice_inv: self.watch.slice_inv, ..Watch::OFF };
         self.started = true;
     }
 
@@ -312,29 +555,149 @@ impl Engine {
         self.win_len = len.clamp(1, MAX_WINDOW_COUNTS);
     }
 
+    /// Sets the weights of the three smoothed loads: the share of the old value kept
+    /// at each rollover, in `SMOOTH_ONE`ths (e^(-window/period) for a period of
+    /// about 1 s, 10 s and 60 s). Values past `SMOOTH_ONE` are taken as it.
+    pub fn set_smoothing(&mut self, keep: [u32; 3]) {
+        self.smooth = keep.map(|k| k.min(SMOOTH_ONE));
+    }
+
+    /// Trips the load watchdog when the load (everything but idle and sleep) is above
+    /// `pct_hundredths` for `windows` windows in a row; `windows` 0 turns it off.
+    pub fn set_load_watchdog(&mut self, pct_hundredths: u32, windows: u32) {
+        self.watch.load_pct = pct_hundredths;
+        self.watch.load_windows = windows;
+        self.watch.load_streak = 0;
+    }
+
+    /// Trips the slice watchdog on a task's run longer than `counts`; `None` turns it
+    /// off.
+    pub fn set_slice_watchdog(&mut self, counts: Option<u32>) {
+        self.watch.slice_inv = !counts.unwrap_or(u32::MAX);
+    }
+
+    /// The watchdog settings: `(load hundredths, windows, slice limit)`.
+    pub fn watchdogs(&self) -> (u32, u32, Option<u32>) {
+        let w = &self.watch;
+        (w.load_pct, w.load_windows, (w.slice_inv != 0).then_some(!w.slice_inv))
+    }
+
+    /// Takes a tripped watchdog's alert, if any (load first).
+    pub fn take_alert(&mut self) -> Option<Alert> {
+        self.watch.load_alert.take().or_else(|| self.watch.slice_alert.take())
+    }
+
     // ---- Hot path ---------------------------------------------------------------
 
     /// Task `id` is being switched in (`traceTASK_SWITCHED_IN`): the task running
-    /// until now is charged up to `now`. An ID that is not a live task's (corrupted,
-    /// or set by `vTaskSetTaskNumber`) is charged to ID 0.
+    /// until now is charged up to `now`, and its run ends. An ID that is not a live
+    /// task's (corrupted, or set by `vTaskSetTaskNumber`) is charged to ID 0.
     #[inline]
     pub fn switch_in(&mut self, now: u32, id: u32) {
-        if self.dying || !self.charge_fast(now) {
-            return self.switch_in_slow(now, id);
+        // The common case: nothing but a task was running, the window runs on, and
+        // the task was already charged in it.
+        if self.flags == 0 && now.wrapping_sub(self.win_start) < self.win_len {
+            let (gen, last, run) = (self.gen, self.last, now.wrapping_sub(self.run_start));
+            if let Some(a) = self.acct.get_mut(usize::from(self.cur)) {
+                if a.gen == gen {
+                    a.cur = a.cur.wrapping_add(now.wrapping_sub(last));
+                    a.runs_cur = a.runs_cur.wrapping_add(1);
+                    if run > a.long_cur {
+                        a.long_cur = run;
+                        if run > !self.watch.slice_inv {
+                            self.slice_over(usize::from(self.cur), run);
+                        }
+                    }
+                    self.last = now;
+                    self.run_start = now;
+                    self.cur = self.slot_of(id);
+                    return;
+                }
+            }
         }
-        self.cur = self.slot_of(id);
+        self.switch_in_slow(now, id);
     }
 
     /// A tick (`traceTASK_INCREMENT_TICK`): keeps readings less than a counter wrap
-    /// apart and closes windows when nothing switches.
+    /// apart and closes windows when nothing switches. Returns true when a watchdog
+    /// has tripped ([`Engine::take_alert`]).
     #[inline]
-    pub fn tick(&mut self, now: u32) {
+    pub fn tick(&mut self, now: u32) -> bool {
         if !self.charge_fast(now) {
             self.advance(now);
         }
+        self.watch.load_alert.is_some() || self.watch.slice_alert.is_some()
     }
 
-    /// The common case of a hook, in as few instructions as it takes: the window
+    /// An interrupt handler starts. Only the outermost of nested ones counts: its
+    /// time, from here to its exit, is charged to interrupts, not to what it
+    /// interrupted.
+    pub fn isr_enter(&mut self, now: u32) {
+        if self.isr_depth == 0 {
+            self.advance(now);
+            let below_start = if self.flags & ASLEEP != 0 { self.sleep_start } else { self.run_start };
+            self.isr_below = now.wrapping_sub(below_start);
+            if self.flags & ASLEEP == 0 {
+                self.task = self.cur;
+            }
+            self.cur = ISR as u16;
+            self.isr_start = now;
+            self.flags |= IN_ISR;
+        }
+        self.isr_depth = self.isr_depth.saturating_add(1);
+    }
+
+    /// An interrupt handler ends (an exit with no handler under way is ignored).
+    pub fn isr_exit(&mut self, now: u32) {
+        match self.isr_depth {
+            0 => return,
+            1 => {}
+            _ => {
+                self.isr_depth -= 1;
+                return;
+            }
+        }
+        self.isr_depth = 0;
+        self.advance(now);
+        self.note_run(ISR, now.wrapping_sub(self.isr_start));
+        self.flags &= !IN_ISR;
+        let resumed = now.wrapping_sub(self.isr_below);
+        if self.flags & ASLEEP != 0 {
+            self.cur = SLEEP as u16;
+            self.sleep_start = resumed;
+        } else {
+            self.cur = self.task;
+            self.run_start = resumed;
+        }
+    }
+
+    /// The idle task goes to sleep (`traceLOW_POWER_IDLE_BEGIN`): the time until it
+    /// wakes is sleep, not idle.
+    pub fn sleep_begin(&mut self, now: u32) {
+        if self.flags & (ASLEEP | IN_ISR) != 0 {
+            return;
+        }
+        self.advance(now);
+        self.task = self.cur;
+        self.sleep_task_run = now.wrapping_sub(self.run_start);
+        self.sleep_start = now;
+        self.cur = SLEEP as u16;
+        self.flags |= ASLEEP;
+    }
+
+    /// The idle task woke up (`traceLOW_POWER_IDLE_END`).
+    pub fn sleep_end(&mut self, now: u32) {
+        if self.flags & (ASLEEP | IN_ISR) != ASLEEP {
+            return;
+        }
+        self.advance(now);
+        self.note_run(SLEEP, now.wrapping_sub(self.sleep_start));
+        self.flags &= !ASLEEP;
+        self.cur = self.task;
+        self.run_start = now.wrapping_sub(self.sleep_task_run);
+    }
+
+    /// The common case of a tick, in as few instructions as it takes: the window
     /// runs on and the running slot was already charged in it, so the counts since
     /// the last reading are one add. Returns false, having changed nothing, when the
     /// full path (`advance`) is needed: at most twice per slot and window.
@@ -364,22 +727,43 @@ impl Engine {
         }
     }
 
-    /// A switch that closes a window, charges a slot for the first time in one, or
-    /// follows a task that deleted itself.
+    /// A switch that closes a window, charges a slot for the first time in one,
+    /// follows a task that deleted itself, or happens inside an interrupt handler.
     #[cold]
     #[inline(never)]
     fn switch_in_slow(&mut self, now: u32, id: u32) {
         self.advance(now);
-        if self.dying {
+        let paused = self.flags & (IN_ISR | ASLEEP) != 0;
+        let out = usize::from(if paused { self.task } else { self.cur });
+        // The task's own time: up to the interrupt (or sleep) it is paused in.
+        let run = if self.flags & ASLEEP != 0 {
+            self.sleep_task_run
+        } else if paused {
+            self.isr_below
+        } else {
+            now.wrapping_sub(self.run_start)
+        };
+        self.note_run(out, run);
+        if self.flags & DYING != 0 {
             // The task switched out deleted itself: this was its last switch.
-            self.dying = false;
-            self.release(usize::from(self.cur));
+            self.flags &= !DYING;
+            self.release(out);
         }
-        self.cur = self.slot_of(id);
+        let next = self.slot_of(id);
+        if paused {
+            // A port that switches inside the handler: the new task's run starts
+            // when the handler (or sleep) ends.
+            self.task = next;
+            self.isr_below = 0;
+            self.sleep_task_run = 0;
+        } else {
+            self.cur = next;
+            self.run_start = now;
+        }
     }
 
     /// Charges the counts since the last reading to the current slot, closing the
-    /// window first if it has elapsed: the full path behind `charge_fast`.
+    /// window first if it has elapsed.
     #[cold]
     #[inline(never)]
     fn advance(&mut self, now: u32) {
@@ -391,19 +775,61 @@ impl Engine {
         self.credit(usize::from(self.cur), d);
     }
 
-    #[inline(always)]
+    /// Adds `d` counts to a slot in the window under way, moving the slot on to it
+    /// first if its figures are of an earlier window.
     fn credit(&mut self, slot: usize, d: u32) {
         let gen = self.gen;
+        let old = self.acct.get(slot).map_or(gen, |a| a.gen);
+        let len = self.len_of(old);
         if let Some(a) = self.acct.get_mut(slot) {
             if a.gen != gen {
-                let (lo, carry) = a.total_lo.overflowing_add(a.cur);
-                a.total_lo = lo;
-                a.total_hi = a.total_hi.wrapping_add(u32::from(carry));
-                a.prev = if a.gen == gen.wrapping_sub(1) { a.cur } else { 0 };
-                a.cur = 0;
-                a.gen = gen;
+                a.fold(gen, len);
             }
             a.cur = a.cur.wrapping_add(d);
+        }
+    }
+
+    /// The length of window `gen` if it is the published one; otherwise the length
+    /// set now, which is what every window had unless it was changed or a stall
+    /// stretched one (see `peak` in the README).
+    fn len_of(&self, gen: u32) -> u32 {
+        if gen == self.gen.wrapping_sub(1) && self.published {
+            self.pub_len
+        } else {
+            self.win_len
+        }
+    }
+
+    /// One run of a slot ended (or a window closes while it goes on): counted, and
+    /// kept if it is the window's longest.
+    fn note_run(&mut self, slot: usize, run: u32) {
+        self.credit(slot, 0);
+        let limit = !self.watch.slice_inv;
+        if let Some(a) = self.acct.get_mut(slot) {
+            a.runs_cur = a.runs_cur.wrapping_add(1);
+            if run > a.long_cur {
+                a.long_cur = run;
+                if run > limit {
+                    self.slice_over(slot, run);
+                }
+            }
+        }
+    }
+
+    /// A run is over the slice watchdog's limit: if it is a task's, remember the
+    /// longest such run of the window. (Interrupts, sleep and the time before the
+    /// first task are not slices.)
+    #[cold]
+    #[inline(never)]
+    fn slice_over(&mut self, slot: usize, run: u32) {
+        if slot == OTHER || slot > OVERFLOW {
+            return;
+        }
+        let w = &mut self.watch;
+        if !w.slice_now || run > w.slice_len {
+            w.slice_now = true;
+            w.slice_len = run;
+            w.slice_slot = slot as u16;
         }
     }
 
@@ -430,6 +856,8 @@ impl Engine {
         let d = end.wrapping_sub(self.last);
         self.last = end;
         self.credit(usize::from(self.cur), d);
+        self.note_runs_going_on(end);
+        self.close_watch(len);
         self.pub_len = len;
         self.win_start = end;
         self.gen = self.gen.wrapping_add(1);
@@ -437,16 +865,90 @@ impl Engine {
         self.refresh_one();
     }
 
-    /// Pulls one slot's stored window numbers forward to at most two windows back
-    /// (which means the same: nothing recent), visiting every slot once per `SLOTS`
-    /// rollovers, so stored numbers always stay within a few thousand of `gen`.
+    /// The runs still going on at the end of a window count in it, with their
+    /// length so far: the task's, and the sleep's and interrupt's it is paused in.
+    fn note_runs_going_on(&mut self, end: u32) {
+        let in_isr = self.flags & IN_ISR != 0;
+        let asleep = self.flags & ASLEEP != 0;
+        if in_isr {
+            self.note_run(ISR, end.wrapping_sub(self.isr_start));
+        }
+        if asleep {
+            let sleep = if in_isr { self.isr_below } else { end.wrapping_sub(self.sleep_start) };
+            self.note_run(SLEEP, sleep);
+        }
+        let (task, run) = if asleep {
+            (self.task, self.sleep_task_run)
+        } else if in_isr {
+            (self.task, self.isr_below)
+        } else {
+            (self.cur, end.wrapping_sub(self.run_start))
+        };
+        if self.started && usize::from(task) != OTHER {
+            self.note_run(usize::from(task), run);
+        }
+    }
+
+    /// The window under way (`len` counts) closes: the smoothed loads take it in and
+    /// the watchdogs judge it.
+    fn close_watch(&mut self, len: u32) {
+        let gen = self.gen;
+        let in_window = |a: Option<&Acct>| a.map_or(0, |a| if a.gen == gen { a.cur } else { 0 });
+        let idle = if self.idle == 0 { 0 } else { in_window(self.acct.get(usize::from(self.idle))) };
+        let asleep = in_window(self.acct.get(SLEEP));
+        let busy = len.saturating_sub(idle).saturating_sub(asleep);
+        for (avg, &keep) in self.load_avg.iter_mut().zip(self.smooth.iter()) {
+            let keep = u64::from(keep);
+            let take = u64::from(SMOOTH_ONE) - keep;
+            // 16-bit fractions of counts below 2^32: every product stays below 2^64.
+            avg.busy = (avg.busy * keep + (u64::from(busy) << 16) * take) >> 16;
+            avg.len = (avg.len * keep + (u64::from(len) << 16) * take) >> 16;
+        }
+
+        let w = &mut self.watch;
+        if w.load_windows != 0 {
+            let over = u64::from(busy) * 10_000 > u64::from(w.load_pct) * u64::from(len);
+            if !over {
+                w.load_streak = 0;
+            } else if w.load_streak < w.load_windows {
+                w.load_streak += 1;
+                if w.load_streak == w.load_windows {
+                    w.load_alert = Some(Alert {
+                        kind: AlertKind::Load,
+                        window: gen,
+                        value: busy,
+                        limit: len,
+                        id: 0,
+                        name: [0; NAME_LEN],
+                    });
+                }
+            }
+        }
+        if w.slice_now && !w.slice_before {
+            let slot = usize::from(w.slice_slot);
+            let id = if slot == OVERFLOW { OVERFLOW_ID as u16 } else { slot as u16 };
+            let name = self.meta.get(slot.wrapping_sub(1)).map_or([0; NAME_LEN], |m| m.name);
+            let w = &mut self.watch;
+            w.slice_alert =
+                Some(Alert { kind: AlertKind::Slice, window: gen, value: w.slice_len, limit: !w.slice_inv, id, name });
+        }
+        let w = &mut self.watch;
+        w.slice_before = w.slice_now;
+        w.slice_now = false;
+    }
+
+    /// Moves one slot's figures on to at most two windows back (which reads the same:
+    /// nothing recent, and the since-start figures complete), visiting every slot
+    /// once per `SLOTS` rollovers, so stored window numbers always stay within a few
+    /// thousand of `gen`.
     fn refresh_one(&mut self) {
         let oldest = self.gen.wrapping_sub(2);
         let i = usize::from(self.refresh);
         self.refresh = if i + 1 >= SLOTS { 0 } else { i as u16 + 1 };
+        let win_len = self.win_len;
         if let Some(a) = self.acct.get_mut(i) {
             if self.gen.wrapping_sub(a.gen) > 2 {
-                a.gen = oldest;
+                a.fold(oldest, win_len);
             }
         }
         if let Some(m) = self.meta.get_mut(i.wrapping_sub(1)) {
@@ -489,8 +991,8 @@ impl Engine {
             return OVERFLOW_ID;
         };
         let slot = i + 1;
-        let retired = self.retired().wrapping_add(self.acct(slot).total());
-        self.retired = [retired as u32, (retired >> 32) as u32];
+        let retired = self.retired.get().wrapping_add(self.acct(slot).total_with_cur());
+        self.retired.set(retired);
         if let Some(a) = self.acct.get_mut(slot) {
             *a = Acct { gen: gen.wrapping_sub(2), ..Acct::ZERO };
         }
@@ -515,11 +1017,12 @@ impl Engine {
             return Ok(());
         }
         let slot = id as usize;
+        let running = if self.flags & (IN_ISR | ASLEEP) != 0 { self.task } else { self.cur };
         match self.meta.get_mut(slot.wrapping_sub(1)) {
             Some(m) if m.state == State::Alive => {
-                if usize::from(self.cur) == slot {
+                if usize::from(running) == slot {
                     m.state = State::Dying;
-                    self.dying = true;
+                    self.flags |= DYING;
                 } else {
                     self.release(slot);
                 }
@@ -541,19 +1044,50 @@ impl Engine {
         self.acct.get(slot).copied().unwrap_or(Acct::ZERO)
     }
 
-    /// A slot's counts since start, or in the published window.
+    /// A slot's row: its figures in the published window, or since start.
     #[inline(never)]
-    fn counts(&self, slot: usize, since_start: bool) -> u64 {
+    fn figures(&self, slot: usize, kind: RowKind, since_start: bool) -> Row {
         let a = self.acct(slot);
-        if since_start {
-            a.total()
-        } else {
-            u64::from(a.published(self.gen))
+        let gen = self.gen;
+        if !since_start {
+            let (counts, runs, longest) = a.published(gen);
+            let window = gen.wrapping_sub(1);
+            return Row {
+                counts: u64::from(counts),
+                runs: u64::from(runs),
+                longest,
+                longest_window: window,
+                peak: counts,
+                peak_len: self.pub_len,
+                peak_window: window,
+                kind,
+                ..Row::EMPTY
+            };
         }
-    }
-
-    fn retired(&self) -> u64 {
-        (u64::from(self.retired[1]) << 32) | u64::from(self.retired[0])
+        // The window the slot was last charged in is not folded yet: it counts too,
+        // and for the peak only once it has completed.
+        let mut row = Row {
+            counts: a.total_with_cur(),
+            runs: a.runs_total.get().wrapping_add(u64::from(a.runs_cur)),
+            longest: a.longest,
+            longest_window: a.longest_gen,
+            peak: a.peak,
+            peak_len: a.peak_len,
+            peak_window: a.peak_gen,
+            kind,
+            ..Row::EMPTY
+        };
+        if a.long_cur > a.longest {
+            row.longest = a.long_cur;
+            row.longest_window = a.gen;
+        }
+        if a.gen != gen {
+            let len = self.len_of(a.gen);
+            if a.is_peak(a.cur, len) {
+                (row.peak, row.peak_len, row.peak_window) = (a.cur, len, a.gen);
+            }
+        }
+        row
     }
 
     fn slot_stats(&self) -> SlotStats {
@@ -576,21 +1110,9 @@ impl Engine {
         }
     }
 
-    fn task_row(&self, slot: usize, m: &Meta, counts: u64) -> Row {
-        let id = slot as u32;
-        Row {
-            counts,
-            name: m.name,
-            id: id as u16,
-            kind: if id == u32::from(self.idle) && id != OVERFLOW_ID { RowKind::Idle } else { RowKind::Task },
-            deleted: m.state != State::Alive,
-            pct: 0,
-        }
-    }
-
     /// Copies the last completed window: the shared bucket (if it holds tasks or
-    /// time), then every task that existed during the window, in ID order. `None`
-    /// until a window has completed.
+    /// time), then every task that existed during the window, in ID order, then
+    /// interrupts and sleep. `None` until a window has completed.
     pub fn read_window(&self, rows: &mut [Row]) -> Option<Summary> {
         if !self.published {
             return None;
@@ -599,30 +1121,35 @@ impl Engine {
     }
 
     /// Copies the since-start figures: the shared bucket (if used), then every
-    /// existing task in ID order; deleted tasks are summed in `Summary::deleted`.
+    /// existing task in ID order, then interrupts and sleep; deleted tasks are
+    /// summed in `Summary::deleted`.
     pub fn read_cumulative(&self, rows: &mut [Row]) -> Summary {
         self.read(rows, true)
     }
 
     /// Both readers in one walk over the slots (one copy of it in flash); they differ
-    /// only in which counts of a slot they take and which tasks they show.
+    /// only in which figures of a slot they take and which tasks they show.
     #[inline(never)]
     fn read(&self, rows: &mut [Row], since_start: bool) -> Summary {
         let gen = self.gen;
-        let counts = |slot| self.counts(slot, since_start);
+        let figures = |slot, kind| self.figures(slot, kind, since_start);
         let mut sink = RowSink { rows, written: 0, missing: 0 };
-        let overflow = counts(OVERFLOW);
-        if overflow != 0 || self.overflow_tasks != 0 {
-            sink.push(Row::summary(RowKind::Overflow, overflow));
+        let overflow = figures(OVERFLOW, RowKind::Overflow);
+        if overflow.counts != 0 || self.overflow_tasks != 0 {
+            sink.push(overflow);
         }
-        let other = counts(OTHER);
+        let other = figures(OTHER, RowKind::Other).counts;
+        let isr = figures(ISR, RowKind::Interrupts);
+        let sleep = figures(SLEEP, RowKind::Sleep);
         // Since start: time of tasks no longer shown, and of every slot.
-        let mut deleted = self.retired();
-        let mut all = deleted.wrapping_add(other).wrapping_add(overflow);
+        let mut deleted = self.retired.get();
+        let mut all = deleted.wrapping_add(other).wrapping_add(overflow.counts);
+        all = all.wrapping_add(isr.counts).wrapping_add(sleep.counts);
         for (i, m) in self.meta.iter().enumerate() {
             let slot = i + 1;
-            let c = counts(slot);
-            all = all.wrapping_add(c);
+            let kind = if slot == usize::from(self.idle) { RowKind::Idle } else { RowKind::Task };
+            let row = figures(slot, kind);
+            all = all.wrapping_add(row.counts);
             let shown = match m.state {
                 State::Free => false,
                 // A window shows a task that existed during it: born before it
@@ -631,11 +1158,13 @@ impl Engine {
                 State::Dead => !since_start && gen.wrapping_sub(m.mark) <= 1 && !(m.short_lived && m.mark == gen),
             };
             if shown {
-                sink.push(self.task_row(slot, m, c));
+                sink.push(Row { name: m.name, id: slot as u16, deleted: m.state != State::Alive, ..row });
             } else {
-                deleted = deleted.wrapping_add(c);
+                deleted = deleted.wrapping_add(row.counts);
             }
         }
+        sink.push(isr);
+        sink.push(sleep);
         let (window, length, deleted) = if since_start {
             (gen, all, deleted)
         } else {
@@ -649,7 +1178,15 @@ impl Engine {
             rows: sink.written,
             rows_missing: sink.missing,
             slots: self.slot_stats(),
+            load_avg: self.load_avg,
         }
+    }
+}
+
+impl Acct {
+    /// Since start, the window under way included.
+    fn total_with_cur(&self) -> u64 {
+        self.total.get().wrapping_add(u64::from(self.cur))
     }
 }
 

@@ -14,8 +14,9 @@ pub use text::{write_error, write_no_window, write_report, write_usage, ClockInf
 
 use crate::engine::{Row, MAX_TASKS};
 
-/// Rows a report needs: every task, the shared bucket, and the summary lines.
-pub const REPORT_ROWS: usize = MAX_TASKS + 3;
+/// Rows a report needs: every task, the shared bucket, interrupts, sleep, and the
+/// summary lines ("other", and "deleted" since start).
+pub const REPORT_ROWS: usize = MAX_TASKS + 5;
 
 /// Fills in each row's `pct`, its share of the rows' total in hundredths of a
 /// percent, so that the shares add up to exactly 10000: each row gets the floor of

@@ -165,6 +165,8 @@ fn name_of(row: &Row) -> &[u8] {
     match row.kind {
         RowKind::Overflow => b"(overflow)",
         RowKind::Other => b"other",
+        RowKind::Interrupts => b"interrupts",
+        RowKind::Sleep => b"sleep",
         RowKind::Deleted => b"(deleted tasks)",
         RowKind::Task | RowKind::Idle => trim(&row.name),
     }
