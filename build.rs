@@ -67,7 +67,8 @@ fn write_header(max_tasks: u32, name_len: u32, abi: u32) {
     let defines = format!(
         "\n#define CPU_USAGE_ABI_VERSION {abi:#08x}\n\
          #define CPU_USAGE_MAX_TASKS {max_tasks}\n\
-         #define CPU_USAGE_NAME_LEN {name_len}\n"
+         #define CPU_USAGE_NAME_LEN {name_len}\n\
+         #define CPU_USAGE_NAME_BUF (CPU_USAGE_NAME_LEN + 1)\n"
     );
     config.after_includes = Some(config.after_includes.unwrap_or_default() + &defines);
 

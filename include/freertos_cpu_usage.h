@@ -16,7 +16,22 @@
 #define CPU_USAGE_ABI_VERSION 0x000100
 #define CPU_USAGE_MAX_TASKS 32
 #define CPU_USAGE_NAME_LEN 16
+#define CPU_USAGE_NAME_BUF (CPU_USAGE_NAME_LEN + 1)
 
+
+/**
+ * Which watchdog tripped.
+ */
+typedef enum {
+  /**
+   * The load stayed above its threshold for the windows set.
+   */
+  CPU_USAGE_ALERT_LOAD = 1,
+  /**
+   * A task ran longer in one go than the slice threshold.
+   */
+  CPU_USAGE_ALERT_SLICE = 2,
+} cpu_usage_alert_kind;
 
 /**
  * Status codes. Functions return them as `int`/`int32_t`: 0 for success, one of the
@@ -55,7 +70,137 @@ typedef enum {
    * A hook was given an ID that is not a live task's.
    */
   CPU_USAGE_ERR_TASK_ID = -7007,
+  /**
+   * A watchdog threshold is out of range (a load above 100%, a slice too long
+   * for the clock).
+   */
+  CPU_USAGE_ERR_RANGE = -7008,
 } cpu_usage_status;
+
+/**
+ * What a watchdog saw, passed to the callback set with
+ * `cpu_usage_watchdog_set_callback`.
+ */
+typedef struct {
+  /**
+   * Which watchdog.
+   */
+  cpu_usage_alert_kind kind;
+  /**
+   * The window that completed the trip (as `show_cpu_usage` numbers them).
+   */
+  uint32_t window;
+  /**
+   * Load: that window's load in hundredths of a percent. Slice: the run's
+   * length in microseconds.
+   */
+  uint32_t value;
+  /**
+   * The threshold crossed, in the same unit as `value`.
+   */
+  uint32_t threshold;
+  /**
+   * Slice: the task's ID (0 for tasks sharing the overflow bucket). Load: 0.
+   */
+  uint32_t task_id;
+  /**
+   * Slice: the task's name, NUL-terminated. Load: empty.
+   */
+  char task_name[CPU_USAGE_NAME_BUF];
+} cpu_usage_alert;
+
+/**
+ * One task in a snapshot.
+ */
+typedef struct {
+  /**
+   * The task's ID; 0 for the tasks sharing the overflow bucket.
+   */
+  uint32_t id;
+  /**
+   * Its name, NUL-terminated ("(overflow)" for the shared bucket).
+   */
+  char name[CPU_USAGE_NAME_BUF];
+  /**
+   * Share of the window in hundredths of a percent.
+   */
+  uint32_t usage;
+  /**
+   * Times switched in during the window (a run going on when it began counts).
+   */
+  uint32_t switches;
+  /**
+   * Longest run in one go, in microseconds.
+   */
+  uint32_t longest_slice_us;
+  /**
+   * Clock counts in the window.
+   */
+  uint32_t counts;
+  /**
+   * The task was deleted (its time in the window still counts).
+   */
+  bool deleted;
+  /**
+   * It is the idle task.
+   */
+  bool idle;
+} cpu_usage_task_info;
+
+/**
+ * The rest of a snapshot: shares in hundredths of a percent, adding up (with the
+ * tasks' `usage`) to exactly 10000.
+ */
+typedef struct {
+  /**
+   * The window's number (windows completed before it).
+   */
+  uint32_t window;
+  /**
+   * Its length in microseconds.
+   */
+  uint32_t window_us;
+  /**
+   * Tasks in the window (idle and the overflow bucket included), written or not.
+   */
+  uint32_t tasks;
+  /**
+   * Tasks written to the caller's array.
+   */
+  uint32_t written;
+  /**
+   * Time in interrupt handlers, and how many there were and the longest.
+   */
+  uint32_t interrupts;
+  /**
+   * Interrupts in the window.
+   */
+  uint32_t interrupt_count;
+  /**
+   * Longest interrupt, in microseconds.
+   */
+  uint32_t longest_interrupt_us;
+  /**
+   * Time asleep in tickless idle.
+   */
+  uint32_t sleep;
+  /**
+   * Time in no task (before the scheduler, or unattributed).
+   */
+  uint32_t other;
+  /**
+   * The idle task's share.
+   */
+  uint32_t idle;
+  /**
+   * 100% minus idle and sleep.
+   */
+  uint32_t load;
+  /**
+   * The load smoothed over about 1 s, 10 s and 60 s; `UINT32_MAX` until known.
+   */
+  uint32_t load_avg[3];
+} cpu_usage_summary_info;
 
 #ifdef __cplusplus
 extern "C" {
@@ -106,6 +251,44 @@ void cpu_usage_hook_task_switched_in(void *tcb, uint32_t id);
 void cpu_usage_hook_tick(void);
 
 /**
+ * An interrupt handler starts: `traceISR_ENTER` and `CPU_USAGE_ISR_ENTER()`. Its
+ * time, up to the matching exit, is charged to interrupts, not to the task it
+ * interrupted; in nested handlers only the outermost counts.
+ *
+ * # Safety
+ * Called by the hooks header's macros, with interrupts masked up to the kernel's
+ * priority.
+ */
+void cpu_usage_hook_isr_enter(void);
+
+/**
+ * An interrupt handler ends: `traceISR_EXIT`, `traceISR_EXIT_TO_SCHEDULER` and
+ * `CPU_USAGE_ISR_EXIT()`. An exit without an enter is ignored.
+ *
+ * # Safety
+ * As `cpu_usage_hook_isr_enter`.
+ */
+void cpu_usage_hook_isr_exit(void);
+
+/**
+ * `traceLOW_POWER_IDLE_BEGIN`: the idle task goes to sleep; until it wakes, time
+ * is charged to sleep rather than to idle.
+ *
+ * # Safety
+ * Called by the hooks header from the idle task (with the scheduler suspended),
+ * with interrupts masked up to the kernel's priority.
+ */
+void cpu_usage_hook_sleep_begin(void);
+
+/**
+ * `traceLOW_POWER_IDLE_END`: the idle task woke up.
+ *
+ * # Safety
+ * As `cpu_usage_hook_sleep_begin`.
+ */
+void cpu_usage_hook_sleep_end(void);
+
+/**
  * `traceSTARTING_SCHEDULER`: the idle task's ID, and `configCPU_CLOCK_HZ` for the
  * default clock of a bare-metal build. Windows start here.
  *
@@ -153,6 +336,31 @@ uint32_t cpu_usage_abi_version(void);
 const char *cpu_usage_status_str(int32_t status);
 
 /**
+ * Turns the load watchdog on: it trips when the load (everything but idle and
+ * sleep) is above `pct_hundredths` (hundredths of a percent: 8000 is 80%) for
+ * `windows` windows in a row, and again only after a window at or below it.
+ * `windows` 0 turns it off. Returns 0 or `CPU_USAGE_ERR_RANGE` (above 10000).
+ */
+int32_t cpu_usage_watchdog_set_load(uint32_t pct_hundredths, uint32_t windows);
+
+/**
+ * Turns the slice watchdog on: it trips when a task runs longer than `us`
+ * microseconds in one go (interrupts and sleep inside the run not counted), in a
+ * window after one where none did. 0 turns it off. Returns 0 or
+ * `CPU_USAGE_ERR_RANGE` (longer than the clock's 32-bit range).
+ */
+int32_t cpu_usage_watchdog_set_slice_us(uint32_t us);
+
+/**
+ * Sets the function called when a watchdog trips, with `ctx` passed back; NULL
+ * stops the calls (tripped watchdogs are then dropped). It is called from the
+ * tick interrupt (within a tick of the window's end, as `vApplicationTickHook`
+ * is): keep it short and use only the `FromISR` kernel API there. Returns 0.
+ */
+int32_t cpu_usage_watchdog_set_callback(void (*callback)(const cpu_usage_alert *alert, void *ctx),
+                                        void *ctx);
+
+/**
  * The shell command: prints the last completed window (or, with `-c`, the figures
  * since start; with `-m`, as one line of JSON) to the output set by
  * `cpu_usage_set_output` (standard output on a hosted build). `argv[0]` is the
@@ -176,6 +384,35 @@ int show_cpu_usage(int argc, char **argv);
  * `buf` must be writable for `len` bytes; `argv` as for `show_cpu_usage`.
  */
 int cpu_usage_format(char *buf, size_t len, int argc, char **argv);
+
+/**
+ * `show_cpu_usage` as a FreeRTOS+CLI command (`pdCOMMAND_LINE_CALLBACK`): register
+ * it with `FreeRTOS_CLIRegisterCommand` under the name `show_cpu_usage` and
+ * `cExpectedNumberOfParameters` -1. `cmdline` is the whole line typed, options
+ * as for `show_cpu_usage`. Writes at most `len - 1` bytes of the report and a NUL
+ * into `out`, and returns 1 (`pdTRUE`) while more is to come: FreeRTOS+CLI then
+ * calls again with the same line, and the report goes on where it stopped. If a
+ * window completes in between, the report ends with a line saying so. Returns 0
+ * (`pdFALSE`) with the last piece. `len` must be at least 2.
+ *
+ * # Safety
+ * `out` must be writable for `len` bytes; `cmdline`, if not NULL, a C string.
+ */
+long cpu_usage_cli_command(char *out, size_t len, const char *cmdline);
+
+/**
+ * Copies the last completed window into `tasks` (up to `max_tasks` of them, in ID
+ * order, the overflow bucket first if used and the idle task marked) and
+ * `summary`. Returns how many tasks it wrote (`summary->tasks` says how many there
+ * were); or `CPU_USAGE_ERR_NULL` (`summary` NULL, or `tasks` NULL with
+ * `max_tasks` not 0) or `CPU_USAGE_ERR_NO_WINDOW`, writing nothing.
+ *
+ * # Safety
+ * `tasks` must be writable for `max_tasks` elements; `summary` for one.
+ */
+int32_t cpu_usage_snapshot(cpu_usage_task_info *tasks,
+                           size_t max_tasks,
+                           cpu_usage_summary_info *summary);
 
 #ifdef __cplusplus
 }  // extern "C"

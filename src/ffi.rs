@@ -21,10 +21,10 @@
 //! reports only after copying what it needs out of it.
 
 use core::cell::UnsafeCell;
-use core::ffi::{c_char, c_int, c_void};
+use core::ffi::{c_char, c_int, c_long, c_void};
 use core::mem::MaybeUninit;
 
-use crate::engine::{Engine, Row, MAX_WINDOW_COUNTS, NAME_LEN, OVERFLOW_ID};
+use crate::engine::{Alert, AlertKind, Engine, Row, RowKind, MAX_WINDOW_COUNTS, NAME_LEN, OVERFLOW_ID};
 use crate::port::{self, Clock, ClockName};
 use crate::report::{self, BadArgs, ClockInfo, Options, Sink, REPORT_ROWS};
 
@@ -50,6 +50,9 @@ pub enum cpu_usage_status {
     CPU_USAGE_ERR_NO_OUTPUT = -7006,
     /// A hook was given an ID that is not a live task's.
     CPU_USAGE_ERR_TASK_ID = -7007,
+    /// A watchdog threshold is out of range (a load above 100%, a slice too long
+    /// for the clock).
+    CPU_USAGE_ERR_RANGE = -7008,
 }
 
 use cpu_usage_status as St;
@@ -86,6 +89,43 @@ const fn window_counts(ms: u32, hz: u32) -> Option<u32> {
 }
 
 type OutputFn = unsafe extern "C" fn(s: *const c_char, n: usize);
+type AlertFn = unsafe extern "C" fn(alert: *const cpu_usage_alert, ctx: *mut c_void);
+
+/// Bytes of a task name in the C structs, its NUL included (the header defines it
+/// as `CPU_USAGE_NAME_LEN + 1`).
+pub const CPU_USAGE_NAME_BUF: usize = NAME_LEN + 1;
+
+/// Which watchdog tripped.
+#[repr(C)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum cpu_usage_alert_kind {
+    /// The load stayed above its threshold for the windows set.
+    CPU_USAGE_ALERT_LOAD = 1,
+    /// A task ran longer in one go than the slice threshold.
+    CPU_USAGE_ALERT_SLICE = 2,
+}
+
+/// What a watchdog saw, passed to the callback set with
+/// `cpu_usage_watchdog_set_callback`.
+#[repr(C)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug)]
+pub struct cpu_usage_alert {
+    /// Which watchdog.
+    pub kind: cpu_usage_alert_kind,
+    /// The window that completed the trip (as `show_cpu_usage` numbers them).
+    pub window: u32,
+    /// Load: that window's load in hundredths of a percent. Slice: the run's
+    /// length in microseconds.
+    pub value: u32,
+    /// The threshold crossed, in the same unit as `value`.
+    pub threshold: u32,
+    /// Slice: the task's ID (0 for tasks sharing the overflow bucket). Load: 0.
+    pub task_id: u32,
+    /// Slice: the task's name, NUL-terminated. Load: empty.
+    pub task_name: [c_char; CPU_USAGE_NAME_BUF],
+}
 
 struct State<'a> {
     engine: &'a mut Engine,
@@ -97,6 +137,20 @@ struct Config {
     clock: Clock,
     window_ms: u32,
     output: Option<OutputFn>,
+    alert: Option<AlertFn>,
+    alert_ctx: *mut c_void,
+    /// The slice watchdog's threshold in microseconds (0: off), kept to convert
+    /// again when the clock changes.
+    slice_us: u32,
+    /// Where `cpu_usage_cli_command` is in a report it is handing out piecewise.
+    cli: CliProgress,
+}
+
+/// A report handed out over several calls: bytes given so far and its window.
+#[derive(Clone, Copy)]
+struct CliProgress {
+    offset: usize,
+    window: u32,
 }
 
 /// One piece of the accounting state, shared between the hooks (the single writer,
@@ -114,6 +168,10 @@ static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
     clock: port::DEFAULT_CLOCK,
     window_ms: DEFAULT_WINDOW_MS,
     output: None,
+    alert: None,
+    alert_ctx: core::ptr::null_mut(),
+    slice_us: 0,
+    cli: CliProgress { offset: 0, window: 0 },
 }));
 
 /// The state.
@@ -142,10 +200,52 @@ impl State<'_> {
     fn start_if_needed(&mut self, now: u32) {
         if !self.engine.is_started() {
             let counts = window_counts(self.config.window_ms, self.config.clock.hz);
-            self.engine.set_window(counts.unwrap_or(MAX_WINDOW_COUNTS));
+            self.set_window(counts.unwrap_or(MAX_WINDOW_COUNTS), self.config.window_ms);
             self.engine.restart(now);
         }
     }
+
+    /// Windows of `counts` clock counts, `ms` milliseconds: the smoothing weights
+    /// follow the window length.
+    fn set_window(&mut self, counts: u32, ms: u32) {
+        self.engine.set_window(counts);
+        self.engine.set_smoothing(SMOOTHING_MS.map(|period| smoothing_keep(ms, period)));
+        self.apply_slice_watchdog();
+    }
+
+    /// Gives the engine the slice threshold in counts of the clock in use. False if
+    /// it does not fit 32 bits (the watchdog is then off).
+    fn apply_slice_watchdog(&mut self) -> bool {
+        let us = self.config.slice_us;
+        if us == 0 {
+            self.engine.set_slice_watchdog(None);
+            return true;
+        }
+        let counts = report::div_rem(u64::from(us) * u64::from(self.config.clock.hz), 1_000_000).0;
+        let fits = u32::try_from(counts).ok();
+        // No clock yet (bare metal before the scheduler starts): set then.
+        self.engine.set_slice_watchdog(fits.filter(|_| self.config.clock.hz != 0).map(|c| c.max(1)));
+        fits.is_some()
+    }
+}
+
+/// The periods of the smoothed loads: about 1 s, 10 s and 60 s, as Linux's load
+/// averages have 1, 5 and 15 minutes.
+const SMOOTHING_MS: [u32; 3] = [1_000, 10_000, 60_000];
+
+/// The weight a smoothed load keeps at each window of `window_ms`, to forget with
+/// a time constant of `period_ms`: e^(-window/period) in 16-bit fixed point.
+/// Integer only (it runs when the window changes, never in a hook): e^-x is
+/// (1 - x/1024)^1024, within 0.05% for x up to 1, by ten squarings in 30-bit fixed
+/// point.
+fn smoothing_keep(window_ms: u32, period_ms: u32) -> u32 {
+    const ONE: u64 = 1 << 30;
+    let step = report::div_rem(u64::from(window_ms) << 20, u64::from(period_ms)).0;
+    let mut y = ONE.saturating_sub(step);
+    for _ in 0..10 {
+        y = (y * y) >> 30;
+    }
+    (y >> 14) as u32
 }
 
 // ---- Hooks -------------------------------------------------------------------------
@@ -224,7 +324,118 @@ pub unsafe extern "C" fn cpu_usage_hook_tick() {
     // SAFETY: a hook.
     let st = unsafe { state() };
     let now = st.now();
-    st.engine.tick(now);
+    if st.engine.tick(now) {
+        deliver_alerts(st);
+    }
+}
+
+/// An interrupt handler starts: `traceISR_ENTER` and `CPU_USAGE_ISR_ENTER()`. Its
+/// time, up to the matching exit, is charged to interrupts, not to the task it
+/// interrupted; in nested handlers only the outermost counts.
+///
+/// # Safety
+/// Called by the hooks header's macros, with interrupts masked up to the kernel's
+/// priority.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
+    // SAFETY: a hook.
+    let st = unsafe { state() };
+    if st.engine.is_started() {
+        let now = st.now();
+        st.engine.isr_enter(now);
+    }
+}
+
+/// An interrupt handler ends: `traceISR_EXIT`, `traceISR_EXIT_TO_SCHEDULER` and
+/// `CPU_USAGE_ISR_EXIT()`. An exit without an enter is ignored.
+///
+/// # Safety
+/// As `cpu_usage_hook_isr_enter`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_isr_exit() {
+    // SAFETY: a hook.
+    let st = unsafe { state() };
+    if st.engine.is_started() {
+        let now = st.now();
+        st.engine.isr_exit(now);
+    }
+}
+
+/// `traceLOW_POWER_IDLE_BEGIN`: the idle task goes to sleep; until it wakes, time
+/// is charged to sleep rather than to idle.
+///
+/// # Safety
+/// Called by the hooks header from the idle task (with the scheduler suspended),
+/// with interrupts masked up to the kernel's priority.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_sleep_begin() {
+    // SAFETY: a hook.
+    let st = unsafe { state() };
+    if st.engine.is_started() {
+        let now = st.now();
+        st.engine.sleep_begin(now);
+    }
+}
+
+/// `traceLOW_POWER_IDLE_END`: the idle task woke up.
+///
+/// # Safety
+/// As `cpu_usage_hook_sleep_begin`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_sleep_end() {
+    // SAFETY: a hook.
+    let st = unsafe { state() };
+    if st.engine.is_started() {
+        let now = st.now();
+        st.engine.sleep_end(now);
+    }
+}
+
+/// Calls the application's watchdog callback for each tripped watchdog, after
+/// letting go of the state: the callback may read the library's figures.
+fn deliver_alerts(st: State<'_>) {
+    let Some(callback) = st.config.alert else {
+        // Nobody to tell: drop them, so they are not delivered late.
+        while st.engine.take_alert().is_some() {}
+        return;
+    };
+    let hz = st.config.clock.hz;
+    let load_pct = st.engine.watchdogs().0;
+    let mut pending = [None; 2];
+    for p in pending.iter_mut() {
+        *p = st.engine.take_alert().map(|a| alert_for_c(&a, hz, load_pct));
+    }
+    let ctx = st.config.alert_ctx;
+    for alert in pending.iter().flatten() {
+        // SAFETY: the application's function, given a pointer valid for the call.
+        unsafe { callback(alert, ctx) };
+    }
+}
+
+fn alert_for_c(a: &Alert, hz: u32, load_pct: u32) -> cpu_usage_alert {
+    let mut name = [0 as c_char; CPU_USAGE_NAME_BUF];
+    for (dst, &src) in name.iter_mut().zip(a.name.iter()) {
+        *dst = src as c_char;
+    }
+    let us = |counts: u32| u32::try_from(report::counts_to_us(u64::from(counts), hz)).unwrap_or(u32::MAX);
+    match a.kind {
+        AlertKind::Load => cpu_usage_alert {
+            kind: cpu_usage_alert_kind::CPU_USAGE_ALERT_LOAD,
+            window: a.window,
+            value: report::div_rem(u64::from(a.value) * 10_000, u64::from(a.limit)).0 as u32,
+            threshold: load_pct,
+            task_id: 0,
+            task_name: name,
+        },
+        AlertKind::Slice => cpu_usage_alert {
+            kind: cpu_usage_alert_kind::CPU_USAGE_ALERT_SLICE,
+            window: a.window,
+            value: us(a.value),
+            threshold: us(a.limit),
+            task_id: u32::from(a.id),
+            task_name: name,
+        },
+    }
 }
 
 /// `traceSTARTING_SCHEDULER`: the idle task's ID, and `configCPU_CLOCK_HZ` for the
@@ -235,13 +446,13 @@ pub unsafe extern "C" fn cpu_usage_hook_tick() {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u32) {
     // SAFETY: a hook.
-    let st = unsafe { state() };
+    let mut st = unsafe { state() };
     // A clock the application chose (named Custom) is kept.
     if st.config.clock.name != ClockName::Custom {
         let clock = port::clock_at_scheduler_start(cpu_hz);
         if let Some(counts) = window_counts(st.config.window_ms, clock.hz) {
             st.config.clock = clock;
-            st.engine.set_window(counts);
+            st.set_window(counts, st.config.window_ms);
         }
     }
     st.engine.scheduler_start(idle_id);
@@ -261,12 +472,12 @@ pub extern "C" fn cpu_usage_set_clock(read: Option<unsafe extern "C" fn() -> u32
     if hz == 0 {
         return St::CPU_USAGE_ERR_CLOCK.code();
     }
-    with_state(|st| {
+    with_state(|mut st| {
         let Some(counts) = window_counts(st.config.window_ms, hz) else {
             return St::CPU_USAGE_ERR_WINDOW.code();
         };
         st.config.clock = Clock { read, hz, name: ClockName::Custom };
-        st.engine.set_window(counts);
+        st.set_window(counts, st.config.window_ms);
         let now = st.now();
         st.engine.restart(now);
         St::CPU_USAGE_OK.code()
@@ -278,7 +489,7 @@ pub extern "C" fn cpu_usage_set_clock(read: Option<unsafe extern "C" fn() -> u32
 /// `CPU_USAGE_ERR_WINDOW` (nothing changes then).
 #[no_mangle]
 pub extern "C" fn cpu_usage_set_window_ms(ms: u32) -> i32 {
-    with_state(|st| {
+    with_state(|mut st| {
         if st.config.clock.hz == 0 {
             // No clock yet (bare metal before the scheduler starts): checked then.
             if ms == 0 || ms > MAX_WINDOW_MS {
@@ -288,7 +499,7 @@ pub extern "C" fn cpu_usage_set_window_ms(ms: u32) -> i32 {
             let Some(counts) = window_counts(ms, st.config.clock.hz) else {
                 return St::CPU_USAGE_ERR_WINDOW.code();
             };
-            st.engine.set_window(counts);
+            st.set_window(counts, ms);
         }
         st.config.window_ms = ms;
         St::CPU_USAGE_OK.code()
@@ -334,9 +545,59 @@ pub extern "C" fn cpu_usage_status_str(status: i32) -> *const c_char {
         -7005 => b"no completed window yet\0",
         -7006 => b"no output set (call cpu_usage_set_output)\0",
         -7007 => b"not the ID of a live task\0",
+        -7008 => b"threshold out of range\0",
         _ => b"unknown status code\0",
     };
     text.as_ptr().cast()
+}
+
+// ---- Watchdogs ---------------------------------------------------------------------
+
+/// Turns the load watchdog on: it trips when the load (everything but idle and
+/// sleep) is above `pct_hundredths` (hundredths of a percent: 8000 is 80%) for
+/// `windows` windows in a row, and again only after a window at or below it.
+/// `windows` 0 turns it off. Returns 0 or `CPU_USAGE_ERR_RANGE` (above 10000).
+#[no_mangle]
+pub extern "C" fn cpu_usage_watchdog_set_load(pct_hundredths: u32, windows: u32) -> i32 {
+    if pct_hundredths > 10_000 {
+        return St::CPU_USAGE_ERR_RANGE.code();
+    }
+    with_state(|st| st.engine.set_load_watchdog(pct_hundredths, windows));
+    St::CPU_USAGE_OK.code()
+}
+
+/// Turns the slice watchdog on: it trips when a task runs longer than `us`
+/// microseconds in one go (interrupts and sleep inside the run not counted), in a
+/// window after one where none did. 0 turns it off. Returns 0 or
+/// `CPU_USAGE_ERR_RANGE` (longer than the clock's 32-bit range).
+#[no_mangle]
+pub extern "C" fn cpu_usage_watchdog_set_slice_us(us: u32) -> i32 {
+    with_state(|mut st| {
+        let old = st.config.slice_us;
+        st.config.slice_us = us;
+        if st.apply_slice_watchdog() {
+            St::CPU_USAGE_OK.code()
+        } else {
+            st.config.slice_us = old;
+            St::CPU_USAGE_ERR_RANGE.code()
+        }
+    })
+}
+
+/// Sets the function called when a watchdog trips, with `ctx` passed back; NULL
+/// stops the calls (tripped watchdogs are then dropped). It is called from the
+/// tick interrupt (within a tick of the window's end, as `vApplicationTickHook`
+/// is): keep it short and use only the `FromISR` kernel API there. Returns 0.
+#[no_mangle]
+pub extern "C" fn cpu_usage_watchdog_set_callback(
+    callback: Option<unsafe extern "C" fn(alert: *const cpu_usage_alert, ctx: *mut c_void)>,
+    ctx: *mut c_void,
+) -> i32 {
+    with_state(|st| {
+        st.config.alert = callback;
+        st.config.alert_ctx = ctx;
+    });
+    St::CPU_USAGE_OK.code()
 }
 
 // ---- Reports -----------------------------------------------------------------------
@@ -368,15 +629,15 @@ unsafe fn arg<'a>(argv: *const *const c_char, i: usize) -> Result<&'a [u8], St> 
     Ok(unsafe { core::slice::from_raw_parts(arg.cast::<u8>(), len) })
 }
 
-/// Parses `argv[1..argc]`. Every argument is checked before any is parsed, so that a
-/// NULL `argv` (with `argc` above 1) or NULL argument is `CPU_USAGE_ERR_NULL`, and
-/// more than `MAX_ARGS` arguments, or one of `MAX_ARG_LEN` bytes with no NUL,
-/// `CPU_USAGE_ERR_OPTION`, whatever the arguments before it. The arguments are read
-/// in place, twice, rather than copied into a list.
+/// Checks `argv[1..argc]` before any is parsed, so that a NULL `argv` (with `argc`
+/// above 1) or NULL argument is `CPU_USAGE_ERR_NULL`, and more than `MAX_ARGS`
+/// arguments, or one of `MAX_ARG_LEN` bytes with no NUL, `CPU_USAGE_ERR_OPTION`,
+/// whatever the arguments before it. Returns `argc` as an index bound. The
+/// arguments are then read in place, twice, rather than copied into a list.
 ///
 /// # Safety
 /// `argv[0..argc]` must be readable when `argv` is not NULL.
-unsafe fn read_args(argc: c_int, argv: *const *const c_char) -> Result<Result<Options, BadArgs>, St> {
+unsafe fn check_args(argc: c_int, argv: *const *const c_char) -> Result<usize, St> {
     let last = usize::try_from(argc).unwrap_or(0);
     if last > 1 && argv.is_null() {
         return Err(St::CPU_USAGE_ERR_NULL);
@@ -388,12 +649,23 @@ unsafe fn read_args(argc: c_int, argv: *const *const c_char) -> Result<Result<Op
             return Err(St::CPU_USAGE_ERR_OPTION);
         }
     }
+    Ok(last)
+}
+
+/// Parses `argv[1..argc]` as `show_cpu_usage`'s options, after `check_args`.
+///
+/// # Safety
+/// As `check_args`.
+unsafe fn read_args(argc: c_int, argv: *const *const c_char) -> Result<Result<Options, BadArgs>, St> {
+    // SAFETY: forwarded contract.
+    let last = unsafe { check_args(argc, argv) }?;
     // SAFETY: as above; every argument was just found to be good.
     Ok(report::parse((1..last).map(|i| unsafe { arg(argv, i) }.unwrap_or(&[]))))
 }
 
-/// Writes the report the arguments ask for into `sink`. Returns 0 or a status.
-fn report(sink: &mut dyn Sink, args: Result<Result<Options, BadArgs>, St>) -> i32 {
+/// Writes the report the arguments ask for into `sink`. Returns 0 or a status,
+/// and the number of the window shown (for `cpu_usage_cli_command`).
+fn report(sink: &mut dyn Sink, args: Result<Result<Options, BadArgs>, St>, shown: &mut Option<u32>) -> i32 {
     let opts = match args {
         Ok(Ok(opts)) => opts,
         Ok(Err(bad)) => {
@@ -401,11 +673,7 @@ fn report(sink: &mut dyn Sink, args: Result<Result<Options, BadArgs>, St>) -> i3
             return St::CPU_USAGE_ERR_OPTION.code();
         }
         Err(status) => {
-            sink.put(b"show_cpu_usage: bad arguments: ");
-            // SAFETY: the status strings are static and NUL-terminated.
-            let text = unsafe { core::ffi::CStr::from_ptr(cpu_usage_status_str(status.code())) };
-            sink.put(text.to_bytes());
-            sink.put(b"\n");
+            write_bad_args(sink, b"show_cpu_usage", status);
             return status.code();
         }
     };
@@ -428,6 +696,7 @@ fn report(sink: &mut dyn Sink, args: Result<Result<Options, BadArgs>, St>) -> i3
     });
     match summary {
         Some(summary) => {
+            *shown = Some(summary.window);
             report::write_report(sink, opts, clock, &summary, &mut rows);
             St::CPU_USAGE_OK.code()
         }
@@ -436,6 +705,16 @@ fn report(sink: &mut dyn Sink, args: Result<Result<Options, BadArgs>, St>) -> i3
             St::CPU_USAGE_ERR_NO_WINDOW.code()
         }
     }
+}
+
+/// `<command>: bad arguments: <why>`.
+fn write_bad_args(sink: &mut dyn Sink, command: &[u8], status: St) {
+    sink.put(command);
+    sink.put(b": bad arguments: ");
+    // SAFETY: the status strings are static and NUL-terminated.
+    let text = unsafe { core::ffi::CStr::from_ptr(cpu_usage_status_str(status.code())) };
+    sink.put(text.to_bytes());
+    sink.put(b"\n");
 }
 
 /// Lines of output, passed to the output function as they complete.
@@ -493,7 +772,7 @@ pub unsafe extern "C" fn show_cpu_usage(argc: c_int, argv: *mut *mut c_char) -> 
     let output = with_state(|st| st.config.output);
     let mut sink = LineSink { line: [MaybeUninit::uninit(); 128], len: 0, output, failed: false };
     // SAFETY: forwarded contract.
-    let status = report(&mut sink, unsafe { read_args(argc, argv.cast_const().cast()) });
+    let status = report(&mut sink, unsafe { read_args(argc, argv.cast_const().cast()) }, &mut None);
     sink.flush();
     if sink.failed {
         return St::CPU_USAGE_ERR_NO_OUTPUT.code();
@@ -501,18 +780,21 @@ pub unsafe extern "C" fn show_cpu_usage(argc: c_int, argv: *mut *mut c_char) -> 
     status
 }
 
-/// Text into a caller's buffer.
+/// Text into a caller's buffer, from byte `skip` of the text on.
 struct BufSink<'a> {
     buf: &'a mut [u8],
+    /// Bytes of text so far, those skipped included.
     needed: usize,
+    skip: usize,
 }
 
 impl Sink for BufSink<'_> {
     fn put(&mut self, bytes: &[u8]) {
         for &b in bytes {
             // The last byte of the buffer is kept for the NUL.
-            if self.needed + 1 < self.buf.len() {
-                if let Some(slot) = self.buf.get_mut(self.needed) {
+            let at = self.needed.wrapping_sub(self.skip);
+            if self.needed >= self.skip && at + 1 < self.buf.len() {
+                if let Some(slot) = self.buf.get_mut(at) {
                     *slot = b;
                 }
             }
@@ -539,9 +821,9 @@ pub unsafe extern "C" fn cpu_usage_format(buf: *mut c_char, len: usize, argc: c_
         // SAFETY: non-NULL and writable for `len` bytes by the caller's contract.
         unsafe { core::slice::from_raw_parts_mut(buf.cast::<u8>(), len) }
     };
-    let mut sink = BufSink { buf, needed: 0 };
+    let mut sink = BufSink { buf, needed: 0, skip: 0 };
     // SAFETY: forwarded contract.
-    let status = report(&mut sink, unsafe { read_args(argc, argv.cast_const().cast()) });
+    let status = report(&mut sink, unsafe { read_args(argc, argv.cast_const().cast()) }, &mut None);
     let end = sink.needed.min(sink.buf.len().saturating_sub(1));
     if let Some(nul) = sink.buf.get_mut(end) {
         *nul = 0;
@@ -550,6 +832,236 @@ pub unsafe extern "C" fn cpu_usage_format(buf: *mut c_char, len: usize, argc: c_
         return status;
     }
     c_int::try_from(sink.needed).unwrap_or(c_int::MAX)
+}
+
+// ---- FreeRTOS+CLI -----------------------------------------------------------------
+
+/// Longest command line read by `cpu_usage_cli_command`.
+const MAX_CMDLINE: usize = 256;
+
+/// The arguments of a command line, after its first word (the command's name):
+/// split at spaces, each read in place.
+fn cmdline_args(line: &[u8]) -> Result<Result<Options, BadArgs>, St> {
+    let words = || line.split(|&b| b == b' ').filter(|w| !w.is_empty()).skip(1);
+    if words().count() > MAX_ARGS || words().any(|w| w.len() >= MAX_ARG_LEN) {
+        return Err(St::CPU_USAGE_ERR_OPTION);
+    }
+    Ok(report::parse(words()))
+}
+
+/// `show_cpu_usage` as a FreeRTOS+CLI command (`pdCOMMAND_LINE_CALLBACK`): register
+/// it with `FreeRTOS_CLIRegisterCommand` under the name `show_cpu_usage` and
+/// `cExpectedNumberOfParameters` -1. `cmdline` is the whole line typed, options
+/// as for `show_cpu_usage`. Writes at most `len - 1` bytes of the report and a NUL
+/// into `out`, and returns 1 (`pdTRUE`) while more is to come: FreeRTOS+CLI then
+/// calls again with the same line, and the report goes on where it stopped. If a
+/// window completes in between, the report ends with a line saying so. Returns 0
+/// (`pdFALSE`) with the last piece. `len` must be at least 2.
+///
+/// # Safety
+/// `out` must be writable for `len` bytes; `cmdline`, if not NULL, a C string.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmdline: *const c_char) -> c_long {
+    if out.is_null() || len < 2 {
+        if let (false, Some(nul)) = (out.is_null(), len.checked_sub(1)) {
+            // SAFETY: writable for `len` bytes, and `len` is 1.
+            unsafe { *out.add(nul) = 0 };
+        }
+        return 0;
+    }
+    // SAFETY: non-NULL and writable for `len` bytes by the caller's contract.
+    let buf = unsafe { core::slice::from_raw_parts_mut(out.cast::<u8>(), len) };
+    let mut line_len = 0;
+    // SAFETY: reads byte by byte, stopping at the NUL or the bound.
+    while !cmdline.is_null() && line_len < MAX_CMDLINE && unsafe { *cmdline.add(line_len) } != 0 {
+        line_len += 1;
+    }
+    let line: &[u8] = if cmdline.is_null() {
+        b""
+    } else {
+        // SAFETY: `line_len` bytes were just read.
+        unsafe { core::slice::from_raw_parts(cmdline.cast::<u8>(), line_len) }
+    };
+    let progress = with_state(|st| st.config.cli);
+    let mut sink = BufSink { buf, needed: 0, skip: progress.offset };
+    let mut shown = None;
+    let args = if line_len == MAX_CMDLINE { Err(St::CPU_USAGE_ERR_OPTION) } else { cmdline_args(line) };
+    report(&mut sink, args, &mut shown);
+    let room = sink.buf.len() - 1;
+    if progress.offset != 0 && shown != Some(progress.window) {
+        // The window changed under a report being handed out: what is left would
+        // be another window's figures.
+        sink = BufSink { buf: sink.buf, needed: 0, skip: 0 };
+        sink.put(b"\n(a new window completed: run the command again)\n");
+        finish_cli(&mut sink, 0);
+        return 0;
+    }
+    let given = sink.needed.saturating_sub(progress.offset).min(room);
+    let more = progress.offset + given < sink.needed;
+    finish_cli(&mut sink, given);
+    with_state(|st| {
+        st.config.cli = if more {
+            CliProgress { offset: progress.offset + given, window: shown.unwrap_or(0) }
+        } else {
+            CliProgress { offset: 0, window: 0 }
+        }
+    });
+    c_long::from(more)
+}
+
+/// NUL-terminates a piece of `cpu_usage_cli_command`'s output `given` bytes long.
+fn finish_cli(sink: &mut BufSink<'_>, given: usize) {
+    let end = given.min(sink.buf.len().saturating_sub(1));
+    if let Some(nul) = sink.buf.get_mut(end) {
+        *nul = 0;
+    }
+}
+
+// ---- Snapshot ----------------------------------------------------------------------
+
+/// One task in a snapshot.
+#[repr(C)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug)]
+pub struct cpu_usage_task_info {
+    /// The task's ID; 0 for the tasks sharing the overflow bucket.
+    pub id: u32,
+    /// Its name, NUL-terminated ("(overflow)" for the shared bucket).
+    pub name: [c_char; CPU_USAGE_NAME_BUF],
+    /// Share of the window in hundredths of a percent.
+    pub usage: u32,
+    /// Times switched in during the window (a run going on when it began counts).
+    pub switches: u32,
+    /// Longest run in one go, in microseconds.
+    pub longest_slice_us: u32,
+    /// Clock counts in the window.
+    pub counts: u32,
+    /// The task was deleted (its time in the window still counts).
+    pub deleted: bool,
+    /// It is the idle task.
+    pub idle: bool,
+}
+
+/// The rest of a snapshot: shares in hundredths of a percent, adding up (with the
+/// tasks' `usage`) to exactly 10000.
+#[repr(C)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct cpu_usage_summary_info {
+    /// The window's number (windows completed before it).
+    pub window: u32,
+    /// Its length in microseconds.
+    pub window_us: u32,
+    /// Tasks in the window (idle and the overflow bucket included), written or not.
+    pub tasks: u32,
+    /// Tasks written to the caller's array.
+    pub written: u32,
+    /// Time in interrupt handlers, and how many there were and the longest.
+    pub interrupts: u32,
+    /// Interrupts in the window.
+    pub interrupt_count: u32,
+    /// Longest interrupt, in microseconds.
+    pub longest_interrupt_us: u32,
+    /// Time asleep in tickless idle.
+    pub sleep: u32,
+    /// Time in no task (before the scheduler, or unattributed).
+    pub other: u32,
+    /// The idle task's share.
+    pub idle: u32,
+    /// 100% minus idle and sleep.
+    pub load: u32,
+    /// The load smoothed over about 1 s, 10 s and 60 s; `UINT32_MAX` until known.
+    pub load_avg: [u32; 3],
+}
+
+/// Copies the last completed window into `tasks` (up to `max_tasks` of them, in ID
+/// order, the overflow bucket first if used and the idle task marked) and
+/// `summary`. Returns how many tasks it wrote (`summary->tasks` says how many there
+/// were); or `CPU_USAGE_ERR_NULL` (`summary` NULL, or `tasks` NULL with
+/// `max_tasks` not 0) or `CPU_USAGE_ERR_NO_WINDOW`, writing nothing.
+///
+/// # Safety
+/// `tasks` must be writable for `max_tasks` elements; `summary` for one.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_snapshot(
+    tasks: *mut cpu_usage_task_info,
+    max_tasks: usize,
+    summary: *mut cpu_usage_summary_info,
+) -> i32 {
+    if summary.is_null() || (tasks.is_null() && max_tasks != 0) {
+        return St::CPU_USAGE_ERR_NULL.code();
+    }
+    let mut rows = [Row::EMPTY; REPORT_ROWS];
+    let mut hz = 0;
+    let Some(s) = with_state(|st| {
+        hz = st.config.clock.hz;
+        st.engine.read_window(&mut rows)
+    }) else {
+        return St::CPU_USAGE_ERR_NO_WINDOW.code();
+    };
+    let n = s.rows;
+    if let Some(slot) = rows.get_mut(n) {
+        *slot = Row::summary(RowKind::Other, s.other);
+    }
+    let all = rows.get_mut(..n + 1).unwrap_or(&mut []);
+    report::apportion(all);
+    let us = |counts: u64| u32::try_from(report::counts_to_us(counts, hz)).unwrap_or(u32::MAX);
+    let pct_of = |kind| all.iter().find(|r| r.kind == kind).map_or(0, |r| u32::from(r.pct));
+    let count_of = |kind| all.iter().find(|r| r.kind == kind).copied().unwrap_or(Row::EMPTY);
+    let out: &mut [cpu_usage_task_info] = if max_tasks == 0 {
+        &mut []
+    } else {
+        // SAFETY: non-NULL and writable for `max_tasks` elements by the contract.
+        unsafe { core::slice::from_raw_parts_mut(tasks, max_tasks) }
+    };
+    let mut listed = 0u32;
+    let mut written = 0usize;
+    for row in all.iter().filter(|r| matches!(r.kind, RowKind::Task | RowKind::Idle | RowKind::Overflow)) {
+        listed += 1;
+        let Some(slot) = out.get_mut(written) else { continue };
+        let mut name = [0 as c_char; CPU_USAGE_NAME_BUF];
+        let text: &[u8] = if row.kind == RowKind::Overflow { b"(overflow)" } else { &row.name };
+        for (dst, &src) in name.iter_mut().zip(text.iter().take(NAME_LEN)) {
+            *dst = src as c_char;
+        }
+        *slot = cpu_usage_task_info {
+            id: u32::from(row.id),
+            name,
+            usage: u32::from(row.pct),
+            switches: u32::try_from(row.runs).unwrap_or(u32::MAX),
+            longest_slice_us: us(u64::from(row.longest)),
+            counts: u32::try_from(row.counts).unwrap_or(u32::MAX),
+            deleted: row.deleted,
+            idle: row.kind == RowKind::Idle,
+        };
+        written += 1;
+    }
+    let isr = count_of(RowKind::Interrupts);
+    let idle = pct_of(RowKind::Idle);
+    let sleep = pct_of(RowKind::Sleep);
+    let info = cpu_usage_summary_info {
+        window: s.window,
+        window_us: us(s.length),
+        tasks: listed,
+        written: written as u32,
+        interrupts: u32::from(isr.pct),
+        interrupt_count: u32::try_from(isr.runs).unwrap_or(u32::MAX),
+        longest_interrupt_us: us(u64::from(isr.longest)),
+        sleep,
+        other: pct_of(RowKind::Other),
+        idle,
+        load: if s.length == 0 { 0 } else { 10_000u32.saturating_sub(idle + sleep) },
+        load_avg: s.load_avg.map(|a| {
+            if a.len == 0 {
+                u32::MAX
+            } else {
+                report::div_rem(a.busy.min(a.len) * 10_000, a.len).0 as u32
+            }
+        }),
+    };
+    // SAFETY: non-NULL and writable by the contract.
+    unsafe { *summary = info };
+    written as i32
 }
 
 #[cfg(test)]

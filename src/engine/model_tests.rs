@@ -305,7 +305,14 @@ impl Model {
 }
 
 fn lines(rows: &[Row]) -> Vec<Line> {
-    rows.iter().map(|r| (r.kind, r.id, r.name, r.counts, r.deleted)).collect()
+    // (No interrupts or sleep in these runs: their rows must be empty.)
+    for r in rows.iter().filter(|r| matches!(r.kind, RowKind::Interrupts | RowKind::Sleep)) {
+        assert_eq!((r.counts, r.runs, r.longest), (0, 0, 0), "{:?} without any", r.kind);
+    }
+    rows.iter()
+        .filter(|r| !matches!(r.kind, RowKind::Interrupts | RowKind::Sleep))
+        .map(|r| (r.kind, r.id, r.name, r.counts, r.deleted))
+        .collect()
 }
 
 // ---- Operations -----------------------------------------------------------------------
@@ -605,7 +612,7 @@ impl Sim {
     fn check(&mut self) {
         let m = &self.m;
         let k = m.window();
-        let mut rows = [Row::EMPTY; MAX_TASKS + 1];
+        let mut rows = [Row::EMPTY; MAX_TASKS + 4];
 
         match self.e.read_window(&mut rows) {
             None => assert_eq!(k, 0, "no published window after {k} rollovers"),
@@ -771,7 +778,7 @@ fn long_run(
     let win = u64::from(win);
     let at = |offset: u64| (u64::from(start) + offset) as u32;
     let periods = min_elapsed.div_ceil(sched.period());
-    let mut rows = [Row::EMPTY; MAX_TASKS + 1];
+    let mut rows = [Row::EMPTY; MAX_TASKS + 4];
 
     let check_since_start = |e: &Engine, rows: &mut [Row], t: u64| {
         let s = e.read_cumulative(rows);

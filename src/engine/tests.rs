@@ -11,7 +11,7 @@ fn started(at: u32) -> Engine {
 }
 
 fn window(e: &Engine) -> (Summary, Vec<Row>) {
-    let mut rows = [Row::EMPTY; MAX_TASKS + 1];
+    let mut rows = [Row::EMPTY; MAX_TASKS + 4];
     let s = e.read_window(&mut rows).expect("a completed window");
     assert_eq!(s.rows_missing, 0);
     let rows = rows[..s.rows].to_vec();
@@ -22,7 +22,7 @@ fn window(e: &Engine) -> (Summary, Vec<Row>) {
 }
 
 fn cumulative(e: &Engine) -> (Summary, Vec<Row>) {
-    let mut rows = [Row::EMPTY; MAX_TASKS + 1];
+    let mut rows = [Row::EMPTY; MAX_TASKS + 4];
     let s = e.read_cumulative(&mut rows);
     let rows = rows[..s.rows].to_vec();
     let sum: u64 = rows.iter().map(|r| r.counts).sum::<u64>() + s.other + s.deleted;

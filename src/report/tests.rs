@@ -14,7 +14,7 @@ impl Sink for Text {
 fn task(id: u16, name: &str, counts: u64) -> Row {
     let mut n = [0u8; NAME_LEN];
     n[..name.len()].copy_from_slice(name.as_bytes());
-    Row { counts, name: n, id, kind: RowKind::Task, deleted: false, pct: 0 }
+    Row { counts, name: n, id, kind: RowKind::Task, deleted: false, pct: 0, ..Row::EMPTY }
 }
 
 fn pcts(counts: &[u64]) -> Vec<u16> {
@@ -71,6 +71,7 @@ fn sample() -> (Summary, [Row; REPORT_ROWS]) {
         rows: 5,
         rows_missing: 0,
         slots: SlotStats { capacity: 32, used: 4, quarantined: 1, free: 27, overflow_tasks: 2 },
+        ..Summary::default()
     };
     (summary, rows)
 }
