@@ -893,7 +893,9 @@ pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmd
         // be another window's figures.
         sink = BufSink { buf: sink.buf, needed: 0, skip: 0 };
         sink.put(b"\n(a new window completed: run the command again)\n");
-        finish_cli(&mut sink, 0);
+        let given = sink.needed;
+        finish_cli(&mut sink, given);
+        with_state(|st| st.config.cli = CliProgress { offset: 0, window: 0 });
         return 0;
     }
     let given = sink.needed.saturating_sub(progress.offset).min(room);

@@ -543,6 +543,13 @@ impl Engine {
         self.isr_below = 0;
         self.sleep_start = now;
         self.sleep_task_run = 0;
+        // Whatever the hooks were in the middle of (a clock change comes from a task,
+        // so no interrupt or sleep is under way for real), the task runs on.
+        if self.flags & (IN_ISR | ASLEEP) != 0 {
+            self.cur = self.task;
+        }
+        self.flags &= DYING;
+        self.isr_depth = 0;
         self.load_avg = [Smoothed::default(); 3];
         self.watch = Watch { load_pct: self.watch.load_pct, load_windows: self.watch.load_windows, slice_inv: self.watch.slice_inv, ..Watch::OFF };
         self.started = true;

@@ -177,3 +177,228 @@ fn every_argument_is_checked_before_any_is_parsed() {
     let text = String::from_utf8_lossy(&buf[..buf.iter().position(|&b| b == 0).unwrap()]).into_owned();
     assert_eq!(text, "show_cpu_usage: bad arguments: unknown option\n");
 }
+
+static ALERTS: Mutex<Vec<cpu_usage_alert>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn record_alert(alert: *const cpu_usage_alert, ctx: *mut c_void) {
+    assert_eq!(ctx as usize, 0x5a5a, "the context comes back");
+    // SAFETY: the library passes a valid alert for the call.
+    ALERTS.lock().unwrap_or_else(|e| e.into_inner()).push(unsafe { *alert });
+}
+
+/// One window of 1 s at 1 MHz, from scheduler start: worker 250 ms (an interrupt of
+/// 50 ms inside it), then idle 400 ms and asleep 290 ms (an interrupt of 10 ms
+/// inside the sleep). Returns (worker, idle) IDs.
+fn interrupts_and_sleep_window() -> (u32, u32) {
+    let worker_tcb = 0x3000 as *mut c_void;
+    let idle_tcb = 0x4000 as *mut c_void;
+    // SAFETY: hooks called as the kernel would, one at a time.
+    unsafe {
+        let worker = cpu_usage_hook_task_create(worker_tcb, c"worker2".as_ptr());
+        let idle = cpu_usage_hook_task_create(idle_tcb, c"IDLE".as_ptr());
+        cpu_usage_hook_task_switched_in(worker_tcb, worker);
+        cpu_usage_hook_scheduler_start(idle, 0);
+        advance(100_000);
+        cpu_usage_hook_isr_enter();
+        advance(50_000);
+        cpu_usage_hook_isr_exit();
+        advance(150_000);
+        cpu_usage_hook_task_switched_in(idle_tcb, idle);
+        advance(100_000);
+        cpu_usage_hook_sleep_begin();
+        advance(200_000);
+        cpu_usage_hook_isr_enter();
+        advance(10_000);
+        cpu_usage_hook_isr_exit();
+        advance(90_000);
+        cpu_usage_hook_sleep_end();
+        for _ in 0..300 {
+            advance(1000);
+            cpu_usage_hook_tick();
+        }
+        (worker, idle)
+    }
+}
+
+fn snapshot() -> (i32, Vec<cpu_usage_task_info>, cpu_usage_summary_info) {
+    let blank = cpu_usage_task_info {
+        id: 0,
+        name: [0; CPU_USAGE_NAME_BUF],
+        usage: 0,
+        switches: 0,
+        longest_slice_us: 0,
+        counts: 0,
+        deleted: false,
+        idle: false,
+    };
+    let mut tasks = vec![blank; crate::engine::MAX_TASKS + 1];
+    let mut summary = cpu_usage_summary_info::default();
+    // SAFETY: arrays of the sizes given.
+    let n = unsafe { cpu_usage_snapshot(tasks.as_mut_ptr(), tasks.len(), &mut summary) };
+    tasks.truncate(n.max(0) as usize);
+    (n, tasks, summary)
+}
+
+fn cleanup(ids: &[(usize, u32)]) {
+    for &(tcb, id) in ids {
+        // SAFETY: a hook, as the kernel would call it.
+        assert_eq!(unsafe { cpu_usage_hook_task_delete(tcb as *mut c_void, id) }, 0);
+    }
+}
+
+#[test]
+fn interrupts_and_sleep_are_charged_apart_from_tasks() {
+    let _g = lock();
+    let (worker, idle) = interrupts_and_sleep_window();
+    let (n, tasks, s) = snapshot();
+    assert!(n >= 2);
+    let w = tasks.iter().find(|t| t.id == worker).unwrap();
+    let i = tasks.iter().find(|t| t.id == idle).unwrap();
+    assert_eq!((w.usage, w.counts, w.switches, w.longest_slice_us), (2500, 250_000, 1, 250_000));
+    assert!(i.idle && !w.idle);
+    // The idle task's run goes on at the window's end: 100 ms before its sleep, 300 after.
+    assert_eq!((i.usage, i.switches, i.longest_slice_us), (4000, 1, 400_000));
+    assert_eq!((s.interrupts, s.interrupt_count, s.longest_interrupt_us), (600, 2, 50_000));
+    assert_eq!((s.sleep, s.idle, s.load, s.window_us, s.window), (2900, 4000, 3100, 1_000_000, 0));
+    let all: u32 = tasks.iter().map(|t| t.usage).sum::<u32>() + s.interrupts + s.sleep + s.other;
+    assert_eq!(all, 10_000, "every share adds up to 100.00%");
+    // One window in, every average is that window's load.
+    assert_eq!(s.load_avg, [3100; 3]);
+    cleanup(&[(0x3000, worker), (0x4000, idle)]);
+}
+
+#[test]
+fn snapshot_refuses_null_and_counts_what_did_not_fit() {
+    let _g = lock();
+    let mut summary = cpu_usage_summary_info::default();
+    // SAFETY: NULL pointers are refused before use.
+    unsafe {
+        assert_eq!(cpu_usage_snapshot(core::ptr::null_mut(), 0, core::ptr::null_mut()), St::CPU_USAGE_ERR_NULL.code());
+        assert_eq!(cpu_usage_snapshot(core::ptr::null_mut(), 3, &mut summary), St::CPU_USAGE_ERR_NULL.code());
+        assert_eq!(cpu_usage_snapshot(core::ptr::null_mut(), 0, &mut summary), St::CPU_USAGE_ERR_NO_WINDOW.code());
+    }
+    let (worker, idle) = interrupts_and_sleep_window();
+    // SAFETY: no array, length 0: only the summary.
+    let n = unsafe { cpu_usage_snapshot(core::ptr::null_mut(), 0, &mut summary) };
+    assert_eq!(n, 0);
+    assert!(summary.tasks >= 2 && summary.written == 0);
+    cleanup(&[(0x3000, worker), (0x4000, idle)]);
+}
+
+#[test]
+fn interrupt_and_sleep_hooks_before_start_or_unmatched_change_nothing() {
+    let _g = lock();
+    let (worker, idle) = interrupts_and_sleep_window();
+    let (_, before) = format(&["show_cpu_usage", "-m"]);
+    // SAFETY: hooks, one at a time; stray calls as a misbehaving port might make.
+    unsafe {
+        cpu_usage_hook_isr_exit();
+        cpu_usage_hook_sleep_end();
+    }
+    let (_, after) = format(&["show_cpu_usage", "-m"]);
+    assert_eq!(before, after);
+    cleanup(&[(0x3000, worker), (0x4000, idle)]);
+}
+
+/// Hands the report out in pieces of `len - 1` bytes, as FreeRTOS+CLI asks for it.
+fn cli_pieces(line: &std::ffi::CStr, len: usize, between: impl Fn()) -> (String, usize) {
+    let mut text = String::new();
+    let mut calls = 0;
+    loop {
+        let mut buf = vec![0xAAu8; len + 4];
+        // SAFETY: writable for `len` bytes; a C string.
+        let more = unsafe { cpu_usage_cli_command(buf.as_mut_ptr().cast(), len, line.as_ptr()) };
+        let end = buf.iter().position(|&b| b == 0).unwrap();
+        assert!(end < len && buf[len..].iter().all(|&b| b == 0xAA), "stays within the buffer");
+        text.push_str(std::str::from_utf8(&buf[..end]).unwrap());
+        calls += 1;
+        if more == 0 {
+            return (text, calls);
+        }
+        between();
+    }
+}
+
+#[test]
+fn the_cli_command_hands_a_long_report_out_in_pieces() {
+    let _g = lock();
+    let (worker, idle) = interrupts_and_sleep_window();
+    let (_, whole) = format(&["show_cpu_usage", "-m"]);
+    let (text, calls) = cli_pieces(c"show_cpu_usage -m", 50, || {});
+    assert_eq!(text, whole);
+    assert_eq!(calls, whole.len().div_ceil(49));
+    let (text, _) = cli_pieces(c"show_cpu_usage   -m  ", 4096, || {});
+    assert_eq!(text, whole, "extra spaces are fine, and one call is enough");
+    // A window completing between two pieces ends the report with a note.
+    let (text, _) = cli_pieces(c"show_cpu_usage", 64, || {
+        advance(1_000_000);
+        // SAFETY: a hook.
+        unsafe { cpu_usage_hook_tick() };
+    });
+    assert!(text.ends_with("\n(a new window completed: run the command again)\n"), "{text}");
+    let (text, _) = cli_pieces(c"show_cpu_usage -z", 512, || {});
+    assert!(text.starts_with("show_cpu_usage: unknown option"), "{text}");
+    // No room to make progress: an empty string, and done.
+    let mut one = [0xAAu8; 1];
+    // SAFETY: writable for 1 byte.
+    assert_eq!(unsafe { cpu_usage_cli_command(one.as_mut_ptr().cast(), 1, c"show_cpu_usage".as_ptr()) }, 0);
+    assert_eq!(one[0], 0);
+    // SAFETY: NULL buffer: nothing written.
+    assert_eq!(unsafe { cpu_usage_cli_command(core::ptr::null_mut(), 10, core::ptr::null()) }, 0);
+    cleanup(&[(0x3000, worker), (0x4000, idle)]);
+}
+
+#[test]
+fn watchdogs_call_back_once_per_crossing() {
+    let _g = lock();
+    ALERTS.lock().unwrap().clear();
+    assert_eq!(cpu_usage_watchdog_set_load(10_001, 1), St::CPU_USAGE_ERR_RANGE.code());
+    // 2000 s of a 4 MHz clock do not fit 32 bits (of a 1 MHz clock, any u32 does).
+    assert_eq!(cpu_usage_set_clock(Some(fake_clock), 4 * HZ), 0);
+    assert_eq!(cpu_usage_watchdog_set_slice_us(2_000_000_000), St::CPU_USAGE_ERR_RANGE.code());
+    assert_eq!(cpu_usage_watchdog_set_slice_us(1_000_000_000), 0);
+    assert_eq!(cpu_usage_set_clock(Some(fake_clock), HZ), 0);
+    assert_eq!(cpu_usage_watchdog_set_load(3000, 2), 0);
+    assert_eq!(cpu_usage_watchdog_set_slice_us(100_000), 0);
+    assert_eq!(cpu_usage_watchdog_set_callback(Some(record_alert), 0x5a5a as *mut c_void), 0);
+    let (worker, idle) = interrupts_and_sleep_window();
+    {
+        let alerts = ALERTS.lock().unwrap();
+        // The first window: load 31% > 30%, once so far (2 windows needed); the
+        // worker's 250 ms run is over 100 ms, and so is idle's.
+        assert_eq!(alerts.len(), 1, "{alerts:?}");
+        let a = alerts[0];
+        assert_eq!((a.kind, a.window, a.value, a.threshold), (cpu_usage_alert_kind::CPU_USAGE_ALERT_SLICE, 0, 400_000, 100_000));
+        assert_eq!(a.task_id, idle, "the longest run of the window");
+    }
+    // SAFETY: hooks, one at a time. A second window like the first: the task ran
+    // 250 ms again, so the load is 31% again.
+    unsafe {
+        cpu_usage_hook_task_switched_in(0x3000 as *mut c_void, worker);
+        advance(310_000);
+        cpu_usage_hook_task_switched_in(0x4000 as *mut c_void, idle);
+        for _ in 0..690 {
+            advance(1000);
+            cpu_usage_hook_tick();
+        }
+    }
+    {
+        let alerts = ALERTS.lock().unwrap();
+        assert_eq!(alerts.len(), 2, "the slice watchdog does not fire again in a row: {alerts:?}");
+        let a = alerts[1];
+        assert_eq!((a.kind, a.window, a.value, a.threshold, a.task_id), (cpu_usage_alert_kind::CPU_USAGE_ALERT_LOAD, 1, 3100, 3000, 0));
+    }
+    assert_eq!(cpu_usage_watchdog_set_load(0, 0), 0);
+    assert_eq!(cpu_usage_watchdog_set_slice_us(0), 0);
+    assert_eq!(cpu_usage_watchdog_set_callback(None, core::ptr::null_mut()), 0);
+    cleanup(&[(0x3000, worker), (0x4000, idle)]);
+}
+
+#[test]
+fn smoothing_weights_are_e_to_the_minus_window_over_period() {
+    for (window, period) in [(1000u32, 1000u32), (1000, 10_000), (1000, 60_000), (100, 1000), (5000, 1000), (1, 60_000), (3_600_000, 1000)] {
+        let exact = (-(f64::from(window) / f64::from(period))).exp() * 65536.0;
+        let got = f64::from(smoothing_keep(window, period));
+        assert!((got - exact).abs() <= 0.0005 * 65536.0, "{window}/{period}: {got} vs {exact}");
+    }
+}
