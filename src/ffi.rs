@@ -338,6 +338,7 @@ pub unsafe extern "C" fn cpu_usage_hook_tick() {
 /// priority.
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
+    port::on_isr_enter();
     // SAFETY: a hook.
     let st = unsafe { state() };
     if st.engine.is_started() {

@@ -639,7 +639,25 @@ impl Engine {
     /// An interrupt handler starts. Only the outermost of nested ones counts: its
     /// time, from here to its exit, is charged to interrupts, not to what it
     /// interrupted.
+    #[inline]
     pub fn isr_enter(&mut self, now: u32) {
+        // The common case: a task was running (not asleep, not in a handler) and was
+        // already charged in this window, which runs on.
+        if self.flags == 0 && self.charge_fast(now) {
+            self.isr_below = now.wrapping_sub(self.run_start);
+            self.task = self.cur;
+            self.cur = ISR as u16;
+            self.isr_start = now;
+            self.flags = IN_ISR;
+            self.isr_depth = 1;
+            return;
+        }
+        self.isr_enter_slow(now);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn isr_enter_slow(&mut self, now: u32) {
         if self.isr_depth == 0 {
             self.advance(now);
             let below_start = if self.flags & ASLEEP != 0 { self.sleep_start } else { self.run_start };
@@ -655,7 +673,30 @@ impl Engine {
     }
 
     /// An interrupt handler ends (an exit with no handler under way is ignored).
+    #[inline]
     pub fn isr_exit(&mut self, now: u32) {
+        // The common case: the outermost handler of a task (not of a sleep) ends,
+        // in the window it was charged in.
+        if self.flags == IN_ISR && self.isr_depth == 1 && self.charge_fast(now) {
+            let run = now.wrapping_sub(self.isr_start);
+            if let Some(a) = self.acct.get_mut(ISR) {
+                a.runs_cur = a.runs_cur.wrapping_add(1);
+                if run > a.long_cur {
+                    a.long_cur = run;
+                }
+            }
+            self.isr_depth = 0;
+            self.flags = 0;
+            self.cur = self.task;
+            self.run_start = now.wrapping_sub(self.isr_below);
+            return;
+        }
+        self.isr_exit_slow(now);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn isr_exit_slow(&mut self, now: u32) {
         match self.isr_depth {
             0 => return,
             1 => {}

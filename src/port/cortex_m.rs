@@ -12,7 +12,7 @@
 
 use super::{Clock, ClockName};
 use core::ptr::{read_volatile, write_volatile};
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 const DEMCR: *mut u32 = 0xE000_EDFC as *mut u32;
 const DEMCR_TRCENA: u32 = 1 << 24;
@@ -24,6 +24,7 @@ const SYST_RVR: *const u32 = 0xE000_E014 as *const u32;
 const SYST_CVR: *const u32 = 0xE000_E018 as *const u32;
 const ICSR: *const u32 = 0xE000_ED04 as *const u32;
 const ICSR_PENDSTSET: u32 = 1 << 26;
+const SYSTICK_EXCEPTION: u32 = 15;
 
 /// Ticks seen by the tick hook, for the SysTick-extended clock.
 static TICKS: AtomicU32 = AtomicU32::new(0);
@@ -62,17 +63,41 @@ pub fn default_output(_bytes: &[u8]) -> bool {
     false
 }
 
-/// Counts a tick for the SysTick-extended clock; runs in the tick hook before the
-/// clock is read. Only the SysTick interrupt counts (handler mode, IPSR not 0): the
-/// kernel also runs the tick hook from a task, in `xTaskResumeAll()`, to catch up on
-/// ticks that arrived while the scheduler was suspended, and those were counted when
-/// they arrived.
+/// Ticks counted at the start of the SysTick handler (`traceISR_ENTER`) and not yet
+/// seen by the tick hook that follows it.
+static TICK_COUNTED: AtomicBool = AtomicBool::new(false);
+
+/// The exception being handled (IPSR): 0 in thread mode, 15 for SysTick.
 #[inline(always)]
-pub fn on_tick() {
+fn exception() -> u32 {
     let ipsr: u32;
     // SAFETY: reads the exception number; no memory is touched.
     unsafe { core::arch::asm!("mrs {}, IPSR", out(reg) ipsr, options(nomem, nostack, preserves_flags)) };
-    if ipsr != 0 {
+    ipsr & 0x1ff
+}
+
+/// An interrupt handler starts, before the clock is read for it. In the SysTick
+/// handler the counter has already reloaded and its pending bit is clear, so the
+/// tick must be counted now, or this reading would be a whole period behind the
+/// previous one (the kernel's `traceISR_ENTER` comes before the tick hook).
+#[inline(always)]
+pub fn on_isr_enter() {
+    if exception() == SYSTICK_EXCEPTION && !TICK_COUNTED.load(Ordering::Relaxed) {
+        TICKS.store(TICKS.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+        TICK_COUNTED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Counts a tick for the SysTick-extended clock; runs in the tick hook before the
+/// clock is read, unless the handler's `traceISR_ENTER` counted it already. Only the
+/// SysTick interrupt counts (handler mode): the kernel also runs the tick hook from a
+/// task, in `xTaskResumeAll()`, to catch up on ticks that arrived while the scheduler
+/// was suspended, and those were counted when they arrived.
+#[inline(always)]
+pub fn on_tick() {
+    if TICK_COUNTED.load(Ordering::Relaxed) {
+        TICK_COUNTED.store(false, Ordering::Relaxed);
+    } else if exception() != 0 {
         TICKS.store(TICKS.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
     }
 }

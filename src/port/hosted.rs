@@ -69,6 +69,10 @@ fn errno_is_eintr() -> bool {
 #[inline(always)]
 pub fn on_tick() {}
 
+/// Nothing to count on a hosted build: the clock is the host's.
+#[inline(always)]
+pub fn on_isr_enter() {}
+
 /// Chooses the default clock once the scheduler starts; on a hosted build it is
 /// always `CLOCK_MONOTONIC`.
 pub fn clock_at_scheduler_start(_cpu_hz: u32) -> Clock {
