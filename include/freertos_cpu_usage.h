@@ -414,6 +414,18 @@ int32_t cpu_usage_snapshot(cpu_usage_task_info *tasks,
                            size_t max_tasks,
                            cpu_usage_summary_info *summary);
 
+/**
+ * The shell command `cpu_usage_watchdog`: `load <pct> <windows>`, `slice <us>`,
+ * `load off`, `slice off`, `off`, or nothing to print the settings (it prints
+ * them after a change too). Output goes where `show_cpu_usage`'s does. Returns 0,
+ * or prints what is wrong and returns `CPU_USAGE_ERR_OPTION`,
+ * `CPU_USAGE_ERR_NULL`, `CPU_USAGE_ERR_RANGE` or `CPU_USAGE_ERR_NO_OUTPUT`.
+ *
+ * # Safety
+ * As `show_cpu_usage`.
+ */
+int cpu_usage_watchdog(int argc, char **argv);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -26,7 +26,7 @@ use core::mem::MaybeUninit;
 
 use crate::engine::{Alert, AlertKind, Engine, Row, RowKind, MAX_WINDOW_COUNTS, NAME_LEN, OVERFLOW_ID};
 use crate::port::{self, Clock, ClockName};
-use crate::report::{self, BadArgs, ClockInfo, Options, Sink, REPORT_ROWS};
+use crate::report::{self, BadArgs, ClockInfo, Options, Sink, WatchCmd, REPORT_ROWS};
 
 /// Status codes. Functions return them as `int`/`int32_t`: 0 for success, one of the
 /// negative values otherwise.
@@ -423,7 +423,7 @@ fn alert_for_c(a: &Alert, hz: u32, load_pct: u32) -> cpu_usage_alert {
         AlertKind::Load => cpu_usage_alert {
             kind: cpu_usage_alert_kind::CPU_USAGE_ALERT_LOAD,
             window: a.window,
-            value: report::div_rem(u64::from(a.value) * 10_000, u64::from(a.limit)).0 as u32,
+            value: u32::from(report::pct_of(u64::from(a.value), u64::from(a.limit))),
             threshold: load_pct,
             task_id: 0,
             task_name: name,
@@ -682,6 +682,14 @@ fn report(sink: &mut dyn Sink, args: Result<Result<Options, BadArgs>, St>, shown
         report::write_usage(sink);
         return St::CPU_USAGE_OK.code();
     }
+    if let Some(ms) = opts.window_ms {
+        let status = cpu_usage_set_window_ms(ms);
+        if status != St::CPU_USAGE_OK.code() {
+            write_bad_args(sink, b"show_cpu_usage", St::CPU_USAGE_ERR_WINDOW);
+            return status;
+        }
+        report::write_window_set(sink, ms);
+    }
     let mut rows = [Row::EMPTY; REPORT_ROWS];
     // Copy inside the critical section; format after it.
     let mut clock = ClockInfo { hz: 0, name: "" };
@@ -887,6 +895,8 @@ pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmd
     let mut sink = BufSink { buf, needed: 0, skip: progress.offset };
     let mut shown = None;
     let args = if line_len == MAX_CMDLINE { Err(St::CPU_USAGE_ERR_OPTION) } else { cmdline_args(line) };
+    // A continuation must not set the window again.
+    let args = args.map(|a| a.map(|o| Options { window_ms: o.window_ms.filter(|_| progress.offset == 0), ..o }));
     report(&mut sink, args, &mut shown);
     let room = sink.buf.len() - 1;
     if progress.offset != 0 && shown != Some(progress.window) {
@@ -1065,6 +1075,68 @@ pub unsafe extern "C" fn cpu_usage_snapshot(
     // SAFETY: non-NULL and writable by the contract.
     unsafe { *summary = info };
     written as i32
+}
+
+// ---- The watchdog shell command ----------------------------------------------------
+
+/// The shell command `cpu_usage_watchdog`: `load <pct> <windows>`, `slice <us>`,
+/// `load off`, `slice off`, `off`, or nothing to print the settings (it prints
+/// them after a change too). Output goes where `show_cpu_usage`'s does. Returns 0,
+/// or prints what is wrong and returns `CPU_USAGE_ERR_OPTION`,
+/// `CPU_USAGE_ERR_NULL`, `CPU_USAGE_ERR_RANGE` or `CPU_USAGE_ERR_NO_OUTPUT`.
+///
+/// # Safety
+/// As `show_cpu_usage`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_watchdog(argc: c_int, argv: *mut *mut c_char) -> c_int {
+    let output = with_state(|st| st.config.output);
+    let mut sink = LineSink { line: [MaybeUninit::uninit(); 128], len: 0, output, failed: false };
+    // SAFETY: forwarded contract; every argument is checked before any is parsed.
+    let status = match unsafe { check_args(argc, argv.cast_const().cast()) } {
+        Err(status) => {
+            write_bad_args(&mut sink, b"cpu_usage_watchdog", status);
+            status.code()
+        }
+        Ok(last) => {
+            // SAFETY: as above; every argument was just found to be good.
+            let args = (1..last).map(|i| unsafe { arg(argv.cast_const().cast(), i) }.unwrap_or(&[]));
+            watchdog_command(&mut sink, report::parse_watchdog(args))
+        }
+    };
+    sink.flush();
+    if sink.failed {
+        return St::CPU_USAGE_ERR_NO_OUTPUT.code();
+    }
+    status
+}
+
+fn watchdog_command(sink: &mut dyn Sink, cmd: Result<WatchCmd, BadArgs>) -> i32 {
+    let status = match cmd {
+        Err(bad) => {
+            report::write_watchdog_error(sink, &bad);
+            return St::CPU_USAGE_ERR_OPTION.code();
+        }
+        Ok(WatchCmd::Status) => 0,
+        Ok(WatchCmd::Off) => {
+            cpu_usage_watchdog_set_load(0, 0);
+            cpu_usage_watchdog_set_slice_us(0)
+        }
+        Ok(WatchCmd::Load(load)) => {
+            let (pct, windows) = load.unwrap_or((0, 0));
+            cpu_usage_watchdog_set_load(pct, windows)
+        }
+        Ok(WatchCmd::Slice(us)) => cpu_usage_watchdog_set_slice_us(us.unwrap_or(0)),
+    };
+    if status != 0 {
+        write_bad_args(sink, b"cpu_usage_watchdog", St::CPU_USAGE_ERR_RANGE);
+        return status;
+    }
+    let (load, slice_us) = with_state(|st| {
+        let (pct, windows, _) = st.engine.watchdogs();
+        ((windows != 0).then_some((pct, windows)), (st.config.slice_us != 0).then_some(st.config.slice_us))
+    });
+    report::write_watchdog_status(sink, load, slice_us);
+    0
 }
 
 #[cfg(test)]

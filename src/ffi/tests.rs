@@ -78,8 +78,14 @@ fn a_report_of_hooked_tasks() {
         }
         let (status, json) = format(&["show_cpu_usage", "-m"]);
         assert_eq!(status as usize, json.len());
-        assert!(json.contains("{\"id\":1,\"name\":\"worker\",\"counts\":250000,\"usage_pct\":25.00,\"deleted\":false}"), "{json}");
-        assert!(json.contains("\"idle_pct\":75.00,\"load_pct\":25.00}"), "{json}");
+        assert!(
+            json.contains(&format!(
+                "{{\"id\":{id},\"name\":\"worker\",\"counts\":250000,\"usage_pct\":25.00,\"deleted\":false,\
+                 \"switches\":1,\"longest_slice_us\":250000}}"
+            )),
+            "{json}"
+        );
+        assert!(json.contains("\"idle_pct\":75.00,\"load_pct\":25.00,\"load_avg_pct\":[25.00,25.00,25.00]}"), "{json}");
         assert_eq!(cpu_usage_hook_task_delete(tcb, id), 0);
         assert_eq!(cpu_usage_hook_task_delete(tcb, id), St::CPU_USAGE_ERR_TASK_ID.code());
         assert_eq!(cpu_usage_hook_task_delete(core::ptr::null_mut(), idle), St::CPU_USAGE_ERR_NULL.code());
@@ -401,4 +407,51 @@ fn smoothing_weights_are_e_to_the_minus_window_over_period() {
         let got = f64::from(smoothing_keep(window, period));
         assert!((got - exact).abs() <= 0.0005 * 65536.0, "{window}/{period}: {got} vs {exact}");
     }
+}
+
+fn watchdog_cmd(args: &[&str]) -> (i32, String) {
+    static OUT: Mutex<String> = Mutex::new(String::new());
+    unsafe extern "C" fn collect(s: *const c_char, n: usize) {
+        // SAFETY: the library passes `n` readable bytes.
+        let bytes = unsafe { core::slice::from_raw_parts(s.cast::<u8>(), n) };
+        OUT.lock().unwrap().push_str(std::str::from_utf8(bytes).unwrap());
+    }
+    OUT.lock().unwrap().clear();
+    assert_eq!(cpu_usage_set_output(Some(collect)), 0);
+    let owned: Vec<CString> = args.iter().map(|a| CString::new(*a).unwrap()).collect();
+    let mut argv: Vec<*mut c_char> = owned.iter().map(|a| a.as_ptr().cast_mut()).collect();
+    // SAFETY: a valid argv for the call.
+    let status = unsafe { cpu_usage_watchdog(argv.len() as c_int, argv.as_mut_ptr()) };
+    let text = OUT.lock().unwrap().clone();
+    (status, text)
+}
+
+#[test]
+fn the_watchdog_command_sets_and_shows_the_thresholds() {
+    let _g = lock();
+    assert_eq!(watchdog_cmd(&["cpu_usage_watchdog", "load", "72.5", "3"]).0, 0);
+    assert_eq!(watchdog_cmd(&["cpu_usage_watchdog", "slice", "5000"]).0, 0);
+    let (status, text) = watchdog_cmd(&["cpu_usage_watchdog"]);
+    assert_eq!(status, 0);
+    assert_eq!(text, "watchdog: load > 72.50% for 3 windows; slice > 5000 us\n");
+    let (status, text) = watchdog_cmd(&["cpu_usage_watchdog", "load", "101", "1"]);
+    assert_eq!(status, St::CPU_USAGE_ERR_OPTION.code(), "{text}");
+    let (status, text) = watchdog_cmd(&["cpu_usage_watchdog", "off"]);
+    assert_eq!((status, text.as_str()), (0, "watchdog: load off; slice off\n"));
+    // SAFETY: NULL argv with arguments is refused.
+    assert_eq!(unsafe { cpu_usage_watchdog(2, core::ptr::null_mut()) }, St::CPU_USAGE_ERR_NULL.code());
+}
+
+#[test]
+fn the_window_option_sets_the_window() {
+    let _g = lock();
+    let (status, text) = format(&["show_cpu_usage", "-w", "250"]);
+    assert_eq!(status, St::CPU_USAGE_ERR_NO_WINDOW.code(), "{text}");
+    assert!(text.starts_with("window set to 250 ms"), "{text}");
+    assert_eq!(cpu_usage_window_ms(), 250);
+    // 3000 s of the 1 MHz clock are more than 2^31 counts: refused, and nothing changes.
+    let (status, text) = format(&["show_cpu_usage", "-w", "3000000"]);
+    assert_eq!(status, St::CPU_USAGE_ERR_WINDOW.code(), "{text}");
+    assert_eq!(cpu_usage_window_ms(), 250);
+    assert_eq!(cpu_usage_set_window_ms(1000), 0);
 }

@@ -4,13 +4,16 @@
 //! integer fixed point only (no float, no `core::fmt`, no panic path). Percentages
 //! are hundredths of a percent, apportioned by largest remainder so that the lines
 //! of a report add up to exactly 100.00%, as the counts behind them add up exactly
-//! to the window.
+//! to the window. The `cpu_usage_watchdog` command's arguments and texts are here
+//! too, under the same rules.
 
 mod args;
 mod text;
+mod watchdog;
 
-pub use args::{parse, BadArgs, Options};
-pub use text::{write_error, write_no_window, write_report, write_usage, ClockInfo, Sink};
+pub use args::{parse, BadArgs, Options, Problem};
+pub use text::{write_error, write_no_window, write_report, write_usage, write_window_set, ClockInfo, Sink};
+pub use watchdog::{parse_watchdog, write_watchdog_error, write_watchdog_status, write_watchdog_usage, WatchCmd};
 
 use crate::engine::{Row, MAX_TASKS};
 
@@ -82,11 +85,28 @@ impl Shares {
     }
 }
 
+/// `part` as a share of `whole` in hundredths of a percent, rounded down, at most
+/// 10000 (100.00%); 0 when `whole` is 0. (Past 2^50 both are scaled down first, as
+/// in [`apportion`], which can put it a hundredth off; never 100.00% when `part`
+/// is less than `whole`.)
+pub fn pct_of(part: u64, whole: u64) -> u16 {
+    if whole == 0 {
+        return 0;
+    }
+    if part >= whole {
+        return 10_000;
+    }
+    // Scale both down so that part × 10000 cannot overflow; `whole` keeps 50 bits,
+    // so it stays above 0.
+    let shift = (64 - whole.leading_zeros()).saturating_sub(50);
+    div_rem((part >> shift) * 10_000, whole >> shift).0.min(9_999) as u16
+}
+
 /// Microseconds in `counts` of a clock at `hz` (0 without a clock), without
-/// overflow.
+/// overflow in between (the result wraps past 2^64 us, half a million years).
 pub fn counts_to_us(counts: u64, hz: u32) -> u64 {
     let (secs, rest) = div_rem(counts, u64::from(hz));
-    secs * 1_000_000 + div_rem(rest * 1_000_000, u64::from(hz)).0
+    secs.wrapping_mul(1_000_000).wrapping_add(div_rem(rest * 1_000_000, u64::from(hz)).0)
 }
 
 /// `(n / d, n % d)`, and `(0, 0)` when `d` is 0.
