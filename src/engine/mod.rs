@@ -424,6 +424,11 @@ impl RowSink<'_> {
 const DYING: u8 = 1;
 const IN_ISR: u8 = 2;
 const ASLEEP: u8 = 4;
+/// A task switched in inside a handler (or a sleep) whose run has not begun yet.
+const PENDING: u8 = 8;
+/// A run going on began before the window under way: its counts before that are in
+/// `*_carry`, which the fast paths do not add.
+const LONG: u8 = 16;
 
 /// The whole accounting state. One instance lives in a static; tests make their own.
 /// It starts all zero, so that static costs RAM only.
@@ -444,6 +449,12 @@ pub struct Engine {
     /// Start of the running task's run, moved on by the interrupts and sleep inside
     /// it so that `now - run_start` is the task's own time.
     run_start: u32,
+    /// Counts of a run before its start field (saturated), set when a window closes
+    /// during the run: lengths are measured from the window's start at most, so
+    /// they never wrap. Non-zero only with `LONG`.
+    run_carry: u32,
+    isr_carry: u32,
+    sleep_carry: u32,
     /// The task switched in, while `cur` is not it.
     task: u16,
     /// Interrupt nesting depth.
@@ -495,6 +506,9 @@ impl Engine {
             pub_len: 0,
             gen: 0,
             run_start: 0,
+            run_carry: 0,
+            isr_carry: 0,
+            sleep_carry: 0,
             task: OTHER as u16,
             isr_depth: 0,
             isr_start: 0,
@@ -539,6 +553,8 @@ impl Engine {
         self.last = now;
         self.win_start = now;
         self.run_start = now;
+        (self.run_carry, self.isr_carry, self.sleep_carry) = (0, 0, 0);
+        self.flags &= !LONG;
         self.isr_start = now;
         self.isr_below = 0;
         self.sleep_start = now;
@@ -642,13 +658,14 @@ impl Engine {
     #[inline]
     pub fn isr_enter(&mut self, now: u32) {
         // The common case: a task was running (not asleep, not in a handler) and was
-        // already charged in this window, which runs on.
-        if self.flags == 0 && self.charge_fast(now) {
-            self.isr_below = now.wrapping_sub(self.run_start);
+        // already charged in this window, which runs on. (Its run may have begun
+        // windows ago, as the idle task's does in an idle system: `LONG`.)
+        if self.flags & !LONG == 0 && self.charge_fast(now) {
+            self.isr_below = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
             self.task = self.cur;
             self.cur = ISR as u16;
             self.isr_start = now;
-            self.flags = IN_ISR;
+            self.flags |= IN_ISR;
             self.isr_depth = 1;
             return;
         }
@@ -660,8 +677,13 @@ impl Engine {
     fn isr_enter_slow(&mut self, now: u32) {
         if self.isr_depth == 0 {
             self.advance(now);
-            let below_start = if self.flags & ASLEEP != 0 { self.sleep_start } else { self.run_start };
-            self.isr_below = now.wrapping_sub(below_start);
+            // (The carry stays, and with it `LONG`: the exit must resume the run
+            // through `resumed`.)
+            self.isr_below = if self.flags & ASLEEP != 0 {
+                self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start))
+            } else {
+                self.run_carry.saturating_add(now.wrapping_sub(self.run_start))
+            };
             if self.flags & ASLEEP == 0 {
                 self.task = self.cur;
             }
@@ -676,8 +698,8 @@ impl Engine {
     #[inline]
     pub fn isr_exit(&mut self, now: u32) {
         // The common case: the outermost handler of a task (not of a sleep) ends,
-        // in the window it was charged in.
-        if self.flags == IN_ISR && self.isr_depth == 1 && self.charge_fast(now) {
+        // in the window it began in.
+        if self.flags & !LONG == IN_ISR && self.isr_depth == 1 && self.isr_carry == 0 && self.charge_fast(now) {
             let run = now.wrapping_sub(self.isr_start);
             if let Some(a) = self.acct.get_mut(ISR) {
                 a.runs_cur = a.runs_cur.wrapping_add(1);
@@ -686,9 +708,10 @@ impl Engine {
                 }
             }
             self.isr_depth = 0;
-            self.flags = 0;
+            self.flags &= !IN_ISR;
             self.cur = self.task;
-            self.run_start = now.wrapping_sub(self.isr_below);
+            (self.run_start, self.run_carry) = self.resumed(now, self.isr_below);
+            self.sync_long();
             return;
         }
         self.isr_exit_slow(now);
@@ -707,16 +730,19 @@ impl Engine {
         }
         self.isr_depth = 0;
         self.advance(now);
-        self.note_run(ISR, now.wrapping_sub(self.isr_start));
+        self.note_run(ISR, self.isr_carry.saturating_add(now.wrapping_sub(self.isr_start)));
+        self.isr_carry = 0;
         self.flags &= !IN_ISR;
-        let resumed = now.wrapping_sub(self.isr_below);
+        let (start, carry) = self.resumed(now, self.isr_below);
         if self.flags & ASLEEP != 0 {
             self.cur = SLEEP as u16;
-            self.sleep_start = resumed;
+            (self.sleep_start, self.sleep_carry) = (start, carry);
         } else {
             self.cur = self.task;
-            self.run_start = resumed;
+            (self.run_start, self.run_carry) = (start, carry);
+            self.flags &= !PENDING;
         }
+        self.sync_long();
     }
 
     /// The idle task goes to sleep (`traceLOW_POWER_IDLE_BEGIN`): the time until it
@@ -727,7 +753,7 @@ impl Engine {
         }
         self.advance(now);
         self.task = self.cur;
-        self.sleep_task_run = now.wrapping_sub(self.run_start);
+        self.sleep_task_run = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
         self.sleep_start = now;
         self.cur = SLEEP as u16;
         self.flags |= ASLEEP;
@@ -739,10 +765,33 @@ impl Engine {
             return;
         }
         self.advance(now);
-        self.note_run(SLEEP, now.wrapping_sub(self.sleep_start));
-        self.flags &= !ASLEEP;
+        self.note_run(SLEEP, self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start)));
+        self.sleep_carry = 0;
+        self.flags &= !(ASLEEP | PENDING);
         self.cur = self.task;
-        self.run_start = now.wrapping_sub(self.sleep_task_run);
+        (self.run_start, self.run_carry) = self.resumed(now, self.sleep_task_run);
+        self.sync_long();
+    }
+
+    /// Where a run that has had `own` counts by `now` starts again, and its counts
+    /// before that: not before the window's start, so that measuring it from there
+    /// cannot wrap before the window closes.
+    fn resumed(&self, now: u32, own: u32) -> (u32, u32) {
+        let into = now.wrapping_sub(self.win_start);
+        if own <= into {
+            (now.wrapping_sub(own), 0)
+        } else {
+            (self.win_start, own - into)
+        }
+    }
+
+    /// `LONG` is set exactly while a carry is not zero.
+    fn sync_long(&mut self) {
+        if self.run_carry | self.isr_carry | self.sleep_carry != 0 {
+            self.flags |= LONG;
+        } else {
+            self.flags &= !LONG;
+        }
     }
 
     /// The common case of a tick, in as few instructions as it takes: the window
@@ -789,9 +838,13 @@ impl Engine {
         } else if paused {
             self.isr_below
         } else {
-            now.wrapping_sub(self.run_start)
+            self.run_carry.saturating_add(now.wrapping_sub(self.run_start))
         };
-        self.note_run(out, run);
+        // A task switched in inside a handler and out again before it ended never ran.
+        if self.flags & PENDING == 0 {
+            self.note_run(out, run);
+        }
+        self.run_carry = 0;
         if self.flags & DYING != 0 {
             // The task switched out deleted itself: this was its last switch.
             self.flags &= !DYING;
@@ -802,12 +855,17 @@ impl Engine {
             // A port that switches inside the handler: the new task's run starts
             // when the handler (or sleep) ends.
             self.task = next;
-            self.isr_below = 0;
+            if self.flags & ASLEEP == 0 {
+                // (Asleep, it is the sleep's own time, and the sleep goes on.)
+                self.isr_below = 0;
+            }
             self.sleep_task_run = 0;
+            self.flags |= PENDING;
         } else {
             self.cur = next;
             self.run_start = now;
         }
+        self.sync_long();
     }
 
     /// Charges the counts since the last reading to the current slot, closing the
@@ -870,7 +928,8 @@ impl Engine {
     #[cold]
     #[inline(never)]
     fn slice_over(&mut self, slot: usize, run: u32) {
-        if slot == OTHER || slot > OVERFLOW {
+        // (Nor is the idle task's: it running long is an idle system.)
+        if slot == OTHER || slot > OVERFLOW || slot == usize::from(self.idle) {
             return;
         }
         let w = &mut self.watch;
@@ -918,21 +977,36 @@ impl Engine {
     fn note_runs_going_on(&mut self, end: u32) {
         let in_isr = self.flags & IN_ISR != 0;
         let asleep = self.flags & ASLEEP != 0;
+        // Each run going on is measured from `end` on, with its length so far carried.
         if in_isr {
-            self.note_run(ISR, end.wrapping_sub(self.isr_start));
+            let run = self.isr_carry.saturating_add(end.wrapping_sub(self.isr_start));
+            (self.isr_start, self.isr_carry) = (end, run);
+            self.note_run(ISR, run);
         }
         if asleep {
-            let sleep = if in_isr { self.isr_below } else { end.wrapping_sub(self.sleep_start) };
+            let sleep = if in_isr {
+                self.isr_below
+            } else {
+                let run = self.sleep_carry.saturating_add(end.wrapping_sub(self.sleep_start));
+                (self.sleep_start, self.sleep_carry) = (end, run);
+                run
+            };
             self.note_run(SLEEP, sleep);
         }
         let (task, run) = if asleep {
             (self.task, self.sleep_task_run)
         } else if in_isr {
             (self.task, self.isr_below)
+        } else if usize::from(self.cur) != OTHER {
+            let run = self.run_carry.saturating_add(end.wrapping_sub(self.run_start));
+            (self.run_start, self.run_carry) = (end, run);
+            (self.cur, run)
         } else {
-            (self.cur, end.wrapping_sub(self.run_start))
+            (self.cur, 0)
         };
-        if self.started && usize::from(task) != OTHER {
+        self.sync_long();
+        // A task switched in inside a handler has no run before the handler ends.
+        if self.started && usize::from(task) != OTHER && self.flags & PENDING == 0 {
             self.note_run(usize::from(task), run);
         }
     }

@@ -447,3 +447,515 @@ fn every_id_is_used_freed_and_counted() {
     assert!(again.iter().all(|&id| id != OVERFLOW_ID));
     assert_eq!(e.task_create(2000, b"v"), OVERFLOW_ID);
 }
+
+// ---- Interrupts, sleep, runs, peaks, smoothed loads and watchdogs ----------------------
+
+/// The row of a kind that has no ID (interrupts, sleep, the shared bucket).
+fn kind(rows: &[Row], kind: RowKind) -> Row {
+    rows.iter().copied().find(|r| r.kind == kind).expect("a row of that kind")
+}
+
+/// `(counts, runs, longest)` of a row.
+fn runs(r: Row) -> (u64, u64, u32) {
+    (r.counts, r.runs, r.longest)
+}
+
+fn alerts(e: &mut Engine) -> Vec<Alert> {
+    std::iter::from_fn(|| e.take_alert()).collect()
+}
+
+#[test]
+fn interrupts_are_charged_apart_and_not_to_the_run_they_interrupt() {
+    let mut e = started(0);
+    let a = e.task_create(0, b"a");
+    let b = e.task_create(0, b"b");
+    e.switch_in(0, a);
+    e.isr_enter(200);
+    e.isr_exit(250);
+    e.isr_enter(400);
+    e.tick(410); // the tick inside the handler is the handler's time
+    e.isr_exit(430);
+    e.switch_in(600, b); // a ran 600 counts minus 50 and 30 of interrupts
+    e.tick(1000);
+    let (s, rows) = window(&e);
+    assert_eq!(runs(row(&rows, a).unwrap()), (520, 1, 520));
+    assert_eq!(runs(row(&rows, b).unwrap()), (400, 1, 400)); // going on at the close
+    assert_eq!(runs(kind(&rows, RowKind::Interrupts)), (80, 2, 50));
+    assert_eq!(runs(kind(&rows, RowKind::Sleep)), (0, 0, 0));
+    assert_eq!(s.other, 0);
+}
+
+#[test]
+fn nested_interrupts_count_once() {
+    let mut e = started(0);
+    let a = e.task_create(0, b"a");
+    let b = e.task_create(0, b"b");
+    e.switch_in(0, a);
+    e.isr_enter(100);
+    e.isr_enter(120); // a more urgent handler interrupts the first
+    e.isr_exit(130);
+    e.tick(140);
+    e.isr_exit(150); // the outermost ends
+    e.switch_in(300, b);
+    e.tick(1000);
+    let (_, rows) = window(&e);
+    assert_eq!(runs(kind(&rows, RowKind::Interrupts)), (50, 1, 50));
+    assert_eq!(runs(row(&rows, a).unwrap()), (250, 1, 250));
+    assert_eq!(runs(row(&rows, b).unwrap()), (700, 1, 700));
+}
+
+#[test]
+fn an_exit_without_an_enter_is_ignored() {
+    let mut e = started(0);
+    let a = e.task_create(0, b"a");
+    e.switch_in(0, a);
+    e.isr_exit(100); // no handler under way
+    e.isr_enter(200);
+    e.isr_exit(260);
+    e.isr_exit(300); // one exit too many
+    e.isr_enter(500);
+    e.isr_exit(510);
+    e.tick(1000);
+    let (_, rows) = window(&e);
+    assert_eq!(runs(kind(&rows, RowKind::Interrupts)), (70, 2, 60));
+    assert_eq!(runs(row(&rows, a).unwrap()), (930, 1, 930));
+}
+
+#[test]
+fn sleep_is_apart_from_idle_and_an_interrupt_inside_it_is_an_interrupt() {
+    let mut e = started(0);
+    let idle = e.task_create(0, b"IDLE");
+    let a = e.task_create(0, b"a");
+    e.scheduler_start(idle);
+    e.set_smoothing([0; 3]); // the smoothed load is the last window's
+    e.switch_in(0, a);
+    e.switch_in(100, idle);
+    e.sleep_begin(200);
+    e.isr_enter(500); // wakes the core, or arrives meanwhile
+    e.isr_exit(530); // the sleep goes on
+    e.sleep_end(800);
+    e.switch_in(900, a);
+    e.tick(1000);
+    let (s, rows) = window(&e);
+    // Idle: 100..200 and 800..900, in one run; sleep: 200..500 and 530..800, one sleep.
+    assert_eq!(runs(row(&rows, idle).unwrap()), (200, 1, 200));
+    assert_eq!(runs(kind(&rows, RowKind::Sleep)), (570, 1, 570));
+    assert_eq!(runs(kind(&rows, RowKind::Interrupts)), (30, 1, 30));
+    assert_eq!(runs(row(&rows, a).unwrap()), (200, 2, 100));
+    // Busy is everything but idle and sleep: 1000 - 200 - 570.
+    assert_eq!(s.load_avg[0], Smoothed { busy: 230 << 16, len: 1000 << 16 });
+}
+
+#[test]
+fn a_run_across_a_rollover_counts_in_both_windows() {
+    let mut e = started(0);
+    let a = e.task_create(0, b"a");
+    let b = e.task_create(0, b"b");
+    e.switch_in(0, b);
+    e.switch_in(800, a);
+    e.tick(1000); // a's run goes on: 200 so far
+    let (_, rows) = window(&e);
+    assert_eq!(runs(row(&rows, a).unwrap()), (200, 1, 200));
+    assert_eq!(runs(row(&rows, b).unwrap()), (800, 1, 800));
+    e.isr_enter(1100);
+    e.isr_exit(1150);
+    e.switch_in(1300, b); // a's run ends: 500 counts less 50 of interrupt
+    e.tick(2000);
+    let (_, rows) = window(&e);
+    assert_eq!(runs(row(&rows, a).unwrap()), (250, 1, 450));
+    assert_eq!(runs(row(&rows, b).unwrap()), (700, 1, 700));
+    // Since start, each window's runs: a spanning run is in both.
+    let (_, rows) = cumulative(&e);
+    let ra = row(&rows, a).unwrap();
+    assert_eq!((ra.runs, ra.longest, ra.longest_window), (2, 450, 1));
+    let rb = row(&rows, b).unwrap();
+    assert_eq!((rb.runs, rb.longest, rb.longest_window), (2, 800, 0));
+}
+
+#[test]
+fn an_interrupt_and_a_sleep_across_a_rollover_count_in_both_windows() {
+    let mut e = started(0);
+    let idle = e.task_create(0, b"IDLE");
+    let a = e.task_create(0, b"a");
+    e.scheduler_start(idle);
+    e.switch_in(0, a);
+    e.isr_enter(950);
+    e.tick(1000); // inside the handler
+    e.isr_exit(1020);
+    let (_, rows) = window(&e);
+    assert_eq!(runs(kind(&rows, RowKind::Interrupts)), (50, 1, 50));
+    assert_eq!(runs(row(&rows, a).unwrap()), (950, 1, 950)); // interrupted, not ended
+    e.switch_in(1500, idle);
+    e.sleep_begin(1600);
+    e.tick(2000); // asleep
+    let (_, rows) = window(&e);
+    assert_eq!(runs(kind(&rows, RowKind::Interrupts)), (20, 1, 70));
+    assert_eq!(runs(row(&rows, a).unwrap()), (480, 1, 1430));
+    assert_eq!(runs(row(&rows, idle).unwrap()), (100, 1, 100));
+    assert_eq!(runs(kind(&rows, RowKind::Sleep)), (400, 1, 400));
+    e.sleep_end(2700);
+    e.switch_in(2800, a);
+    e.tick(3000);
+    let (_, rows) = window(&e);
+    assert_eq!(runs(kind(&rows, RowKind::Sleep)), (700, 1, 1100));
+    assert_eq!(runs(row(&rows, idle).unwrap()), (100, 1, 200));
+    assert_eq!(runs(row(&rows, a).unwrap()), (200, 1, 200));
+}
+
+#[test]
+fn a_hog_that_never_switches_shows_in_every_window() {
+    let mut e = started(0);
+    let a = e.task_create(0, b"a");
+    e.switch_in(0, a);
+    for k in 1..=4u32 {
+        e.tick(k * 1000);
+        let (s, rows) = window(&e);
+        let r = row(&rows, a).unwrap();
+        assert_eq!((s.window, r.counts, r.runs, r.longest, r.longest_window), (k - 1, 1000, 1, k * 1000, k - 1));
+    }
+    let (_, rows) = cumulative(&e);
+    let r = row(&rows, a).unwrap();
+    assert_eq!((r.counts, r.runs, r.longest, r.longest_window), (4000, 4, 4000, 3));
+}
+
+#[test]
+fn a_switch_inside_a_handler_starts_the_run_when_the_handler_ends() {
+    let mut e = started(0);
+    let a = e.task_create(0, b"a");
+    let b = e.task_create(0, b"b");
+    e.switch_in(0, a);
+    e.isr_enter(100);
+    e.switch_in(120, b); // a port that switches in the handler
+    e.isr_exit(150);
+    e.switch_in(400, a);
+    e.tick(1000);
+    let (_, rows) = window(&e);
+    assert_eq!(runs(row(&rows, a).unwrap()), (700, 2, 600));
+    assert_eq!(runs(row(&rows, b).unwrap()), (250, 1, 250));
+    assert_eq!(runs(kind(&rows, RowKind::Interrupts)), (50, 1, 50));
+}
+
+/// Fails on the engine as committed: a window closing inside the handler counts a
+/// run of 0 for the task switched in there, whose run has not begun.
+#[test]
+fn a_task_switched_in_inside_a_handler_has_no_run_before_the_handler_ends() {
+    let mut e = started(0);
+    let a = e.task_create(0, b"a");
+    let b = e.task_create(0, b"b");
+    e.switch_in(0, a);
+    e.isr_enter(900);
+    e.switch_in(950, b);
+    e.tick(1000); // window 0 closes inside the handler
+    let (_, rows) = window(&e);
+    assert_eq!(runs(row(&rows, a).unwrap()), (900, 1, 900));
+    assert_eq!(runs(row(&rows, b).unwrap()), (0, 0, 0), "b has not run yet");
+    assert_eq!(runs(kind(&rows, RowKind::Interrupts)), (100, 1, 100));
+    e.isr_exit(1050);
+    e.switch_in(1300, a);
+    e.tick(2000);
+    let (_, rows) = window(&e);
+    assert_eq!(runs(row(&rows, b).unwrap()), (250, 1, 250));
+    assert_eq!(runs(kind(&rows, RowKind::Interrupts)), (50, 1, 150));
+}
+
+/// Fails on the engine as committed: a task switched in and out again within one
+/// handler never ran, yet gets a run of 0.
+#[test]
+fn a_task_switched_in_and_out_within_one_handler_has_no_run() {
+    let mut e = started(0);
+    let a = e.task_create(0, b"a");
+    let b = e.task_create(0, b"b");
+    let c = e.task_create(0, b"c");
+    e.switch_in(0, a);
+    e.isr_enter(100);
+    e.switch_in(110, b);
+    e.isr_enter(115); // a nested handler switches again
+    e.switch_in(120, c);
+    e.isr_exit(125);
+    e.isr_exit(150);
+    e.tick(1000);
+    let (_, rows) = window(&e);
+    assert_eq!(runs(row(&rows, a).unwrap()), (100, 1, 100));
+    assert_eq!(runs(row(&rows, b).unwrap()), (0, 0, 0), "b never ran");
+    assert_eq!(runs(row(&rows, c).unwrap()), (850, 1, 850));
+}
+
+/// Fails on the engine as committed: a switch inside a handler that interrupted a
+/// sleep drops the sleep's length so far (the sleep reads 180, not 480).
+#[test]
+fn a_switch_inside_a_handler_during_a_sleep_keeps_the_sleep_whole() {
+    let mut e = started(0);
+    let idle = e.task_create(0, b"IDLE");
+    let a = e.task_create(0, b"a");
+    e.scheduler_start(idle);
+    e.switch_in(0, idle);
+    e.sleep_begin(100);
+    e.isr_enter(400);
+    e.switch_in(410, a); // a port that switches in the handler
+    e.isr_exit(420); // the idle task still has to wake
+    e.sleep_end(600);
+    e.tick(1000);
+    let (_, rows) = window(&e);
+    assert_eq!(runs(kind(&rows, RowKind::Sleep)), (480, 1, 480));
+    assert_eq!(runs(row(&rows, idle).unwrap()), (100, 1, 100));
+    assert_eq!(runs(row(&rows, a).unwrap()), (400, 1, 400)); // from the sleep's end
+    assert_eq!(runs(kind(&rows, RowKind::Interrupts)), (20, 1, 20));
+}
+
+/// Fails on the engine as committed: run lengths are taken modulo 2^32, so a task
+/// that runs 2^32 counts (4.3 s at 1 GHz) without a switch reads as a short run, and
+/// the slice watchdog trips again on the same run once the length has wrapped.
+#[test]
+fn a_run_longer_than_the_counter_saturates() {
+    const LEN: u32 = 1 << 30;
+    let mut e = Engine::new(LEN);
+    e.set_slice_watchdog(Some(1 << 31));
+    e.restart(0);
+    let a = e.task_create(0, b"hog");
+    e.switch_in(0, a);
+    let mut longest = Vec::new();
+    let mut tripped = Vec::new();
+    for k in 1..=8u32 {
+        if e.tick(k.wrapping_mul(LEN)) {
+            tripped.extend(alerts(&mut e).iter().map(|a| (a.window, a.value)));
+        }
+        let (_, rows) = window(&e);
+        longest.push(row(&rows, a).unwrap().longest);
+    }
+    let max = u32::MAX;
+    assert_eq!(longest, [LEN, 2 * LEN, 3 * LEN, max, max, max, max, max]);
+    assert_eq!(tripped, [(2, 3 * LEN)], "one hog, one alert");
+    let (_, rows) = cumulative(&e);
+    let r = row(&rows, a).unwrap();
+    assert_eq!((r.runs, r.longest, r.longest_window), (8, max, 3));
+}
+
+#[test]
+fn peaks_and_longest_runs_come_with_their_window() {
+    let mut e = started(0);
+    let a = e.task_create(0, b"a");
+    let b = e.task_create(0, b"b");
+    e.switch_in(0, a);
+    e.switch_in(300, b);
+    e.tick(1000); // window 0: a 300, b 700
+    e.switch_in(1400, a);
+    e.tick(2000); // window 1: a 600, b 400 (its run of 1100 ends here)
+    e.switch_in(2100, b);
+    e.switch_in(2200, a);
+    e.tick(3000); // window 2: a 900, b 100
+    let (s, rows) = window(&e);
+    let ra = row(&rows, a).unwrap();
+    // In a window report, the peak is the window itself.
+    assert_eq!((ra.counts, ra.runs, ra.longest, ra.longest_window), (900, 2, 800, 2));
+    assert_eq!((ra.peak, ra.peak_len, ra.peak_window), (900, 1000, 2));
+    assert_eq!(s.window, 2);
+    let (_, rows) = cumulative(&e);
+    let ra = row(&rows, a).unwrap();
+    assert_eq!((ra.counts, ra.runs, ra.longest, ra.longest_window), (1800, 4, 800, 2));
+    assert_eq!((ra.peak, ra.peak_len, ra.peak_window), (900, 1000, 2));
+    let rb = row(&rows, b).unwrap();
+    assert_eq!((rb.counts, rb.runs, rb.longest, rb.longest_window), (1200, 3, 1100, 1));
+    assert_eq!((rb.peak, rb.peak_len, rb.peak_window), (700, 1000, 0));
+    // An equal share later does not move the peak; a longer run moves the longest.
+    e.switch_in(3900, b);
+    e.tick(4000); // window 3: a 900 (one run of 1700), b 100
+    let (_, rows) = cumulative(&e);
+    let ra = row(&rows, a).unwrap();
+    assert_eq!((ra.peak, ra.peak_len, ra.peak_window), (900, 1000, 2));
+    assert_eq!((ra.runs, ra.longest, ra.longest_window), (5, 1700, 3));
+}
+
+#[test]
+fn the_peak_of_a_stretched_window_is_its_share_of_its_own_length() {
+    let mut e = started(0);
+    let a = e.task_create(0, b"a");
+    let b = e.task_create(0, b"b");
+    e.switch_in(0, a);
+    e.switch_in(500, b);
+    e.tick(3500); // no hook for 3 windows: window 0 is 3500 long, b 3000 of it
+    e.switch_in(3600, a); // both charged in the window right after
+    e.tick(4500); // window 1: b 100, a 900
+    let (_, rows) = cumulative(&e);
+    let ra = row(&rows, a).unwrap();
+    assert_eq!((ra.peak, ra.peak_len, ra.peak_window), (900, 1000, 1));
+    let rb = row(&rows, b).unwrap();
+    assert_eq!((rb.peak, rb.peak_len, rb.peak_window), (3000, 3500, 0));
+}
+
+#[test]
+fn smoothed_loads_follow_the_fixed_point_formula() {
+    let mut e = started(0);
+    let idle = e.task_create(0, b"IDLE");
+    let a = e.task_create(0, b"a");
+    e.scheduler_start(idle);
+    // Kept of the old value at each window: none, 40000/65536, all (70000 is taken
+    // as 65536).
+    e.set_smoothing([0, 40_000, 70_000]);
+    let (s, _) = cumulative(&e);
+    assert_eq!(s.load_avg, [Smoothed::default(); 3]);
+    // Busy (a) 600, 250 and 1000 counts of 1000.
+    let mut t = 0;
+    let mut got = Vec::new();
+    for busy in [600, 250, 1000] {
+        e.switch_in(t, a);
+        e.switch_in(t + busy, idle);
+        t += 1000;
+        e.tick(t);
+        let (s, _) = window(&e);
+        let (c, _) = cumulative(&e);
+        assert_eq!(s.load_avg, c.load_avg);
+        got.push(s.load_avg);
+    }
+    // Each: new = (old * keep + counts * 2^16 * (2^16 - keep)) / 2^16, rounded down.
+    // keep 40000, window 1: (15321600 * 40000 + 250 * 2^16 * 25536) / 2^16 = 15735562.5
+    let sm = |busy, len| Smoothed { busy, len };
+    assert_eq!(got[0], [sm(600 << 16, 1000 << 16), sm(15_321_600, 25_536_000), sm(0, 0)]);
+    assert_eq!(got[1], [sm(250 << 16, 1000 << 16), sm(15_735_562, 41_121_937), sm(0, 0)]);
+    assert_eq!(got[2], [sm(1000 << 16, 1000 << 16), sm(35_140_224, 50_634_838), sm(0, 0)]);
+}
+
+/// Runs window `k` (of `LEN`) with `busy` counts of task `a` and the rest idle;
+/// returns what the tick that closes it says.
+fn busy_window(e: &mut Engine, k: u32, busy: u32, a: u32, idle: u32) -> bool {
+    e.switch_in(k * LEN, a);
+    e.switch_in(k * LEN + busy, idle);
+    e.tick((k + 1) * LEN)
+}
+
+#[test]
+fn the_load_watchdog_trips_once_after_its_windows_and_again_only_after_a_quiet_one() {
+    let mut e = started(0);
+    let idle = e.task_create(0, b"IDLE");
+    let a = e.task_create(0, b"a");
+    e.scheduler_start(idle);
+    e.set_load_watchdog(5000, 3); // above 50.00% for 3 windows in a row
+    assert_eq!(e.watchdogs(), (5000, 3, None));
+    let loads = [600, 700, 800, 900, 500, 600, 600, 600, 1000];
+    let mut tripped = Vec::new();
+    for (k, &busy) in loads.iter().enumerate() {
+        if busy_window(&mut e, k as u32, busy, a, idle) {
+            let got = alerts(&mut e);
+            assert_eq!(got.len(), 1);
+            tripped.push(got[0]);
+        }
+        assert_eq!(e.take_alert(), None);
+    }
+    let load = |window, value| Alert { kind: AlertKind::Load, window, value, limit: LEN, id: 0, name: [0; NAME_LEN] };
+    // Window 4 is at 50.00%, not above: it re-arms the watchdog.
+    assert_eq!(tripped, [load(2, 800), load(7, 600)]);
+}
+
+#[test]
+fn the_slice_watchdog_is_edge_triggered_names_the_longest_and_ignores_interrupts_and_sleep() {
+    let mut e = started(0);
+    let idle = e.task_create(0, b"IDLE");
+    let a = e.task_create(0, b"a");
+    let b = e.task_create(0, b"b");
+    let c = e.task_create(0, b"c");
+    e.scheduler_start(idle);
+    e.set_slice_watchdog(Some(300));
+    assert_eq!(e.watchdogs(), (0, 0, Some(300)));
+    // Short runs of a and b, switching every 100 counts.
+    let alternate = |e: &mut Engine, from: u32, to: u32| {
+        for (i, t) in (from..to).step_by(100).enumerate() {
+            e.switch_in(t, if i % 2 == 0 { a } else { b });
+        }
+    };
+    // Window 0: an interrupt of 400 and a sleep of 400, neither a task's slice; a
+    // runs 300 counts, not more than the limit.
+    e.switch_in(0, a);
+    e.isr_enter(100);
+    e.isr_exit(500);
+    e.switch_in(700, idle);
+    e.sleep_begin(700);
+    assert!(!e.tick(1000));
+    e.sleep_end(1100);
+    // Window 1: a runs 400, b 450: b is named.
+    e.switch_in(1100, a);
+    e.switch_in(1500, b);
+    e.switch_in(1950, a);
+    assert!(e.tick(2000));
+    let name = |s: &[u8]| {
+        let mut n = [0; NAME_LEN];
+        n[..s.len()].copy_from_slice(s);
+        n
+    };
+    let slice = |window, value, id: u32, n: &[u8]| Alert {
+        kind: AlertKind::Slice,
+        window,
+        value,
+        limit: 300,
+        id: id as u16,
+        name: name(n),
+    };
+    assert_eq!(alerts(&mut e), [slice(1, 450, b, b"b")]);
+    assert!(!e.tick(2000));
+    // Window 2: c runs 350, but window 1 had a slice over the limit already.
+    e.switch_in(2000, c);
+    e.switch_in(2350, a);
+    alternate(&mut e, 2400, 3000);
+    assert!(!e.tick(3000));
+    // Window 3: short runs only.
+    alternate(&mut e, 3000, 4000);
+    assert!(!e.tick(4000));
+    // Window 4: a runs 301.
+    e.switch_in(4000, a);
+    e.switch_in(4301, b);
+    alternate(&mut e, 4400, 5000);
+    assert!(e.tick(5000));
+    assert_eq!(alerts(&mut e), [slice(4, 301, a, b"a")]);
+}
+
+/// Fails on the engine as committed: the idle task's runs trip the slice watchdog,
+/// so any system idle for longer than the limit raises an alert naming IDLE.
+#[test]
+fn the_idle_task_running_long_is_not_a_slice() {
+    let mut e = started(0);
+    let idle = e.task_create(0, b"IDLE");
+    let a = e.task_create(0, b"a");
+    e.scheduler_start(idle);
+    e.set_slice_watchdog(Some(300));
+    e.switch_in(0, a);
+    e.switch_in(100, idle); // nothing else to do for the rest of the window
+    assert!(!e.tick(1000));
+    assert_eq!(e.take_alert(), None);
+    // The longest run is still shown.
+    let (_, rows) = window(&e);
+    assert_eq!(runs(row(&rows, idle).unwrap()), (900, 1, 900));
+}
+
+#[test]
+fn restart_clears_every_figure_and_keeps_the_watchdog_settings() {
+    let mut e = started(0);
+    let idle = e.task_create(0, b"IDLE");
+    let a = e.task_create(0, b"a");
+    e.scheduler_start(idle);
+    e.set_smoothing([0, 40_000, 65_536]);
+    e.set_load_watchdog(5000, 2);
+    e.set_slice_watchdog(Some(300));
+    e.switch_in(0, a);
+    e.isr_enter(100);
+    e.isr_exit(150);
+    assert!(e.tick(1000)); // a's run of 950 trips the slice; load 100%, 1 window of 2
+    assert!(e.tick(1500)); // not taken yet
+    e.restart(7);
+    assert_eq!(e.watchdogs(), (5000, 2, Some(300)));
+    assert_eq!(e.take_alert(), None, "alerts of the old clock are dropped");
+    let (s, rows) = cumulative(&e);
+    assert_eq!(s.load_avg, [Smoothed::default(); 3]);
+    for r in &rows {
+        assert_eq!((r.counts, r.runs, r.longest, r.peak, r.peak_len), (0, 0, 0, 0, 0), "{:?} {}", r.kind, r.id);
+    }
+    // The load streak starts again (one more window over the threshold would have
+    // tripped it), the slice watchdog trips in the first window.
+    assert!(e.tick(1007));
+    assert_eq!(alerts(&mut e).iter().map(|a| (a.kind, a.window)).collect::<Vec<_>>(), [(AlertKind::Slice, 0)]);
+    assert!(e.tick(2007));
+    assert_eq!(alerts(&mut e).iter().map(|a| (a.kind, a.window)).collect::<Vec<_>>(), [(AlertKind::Load, 1)]);
+    let (s, rows) = window(&e);
+    assert_eq!((s.window, runs(row(&rows, a).unwrap())), (1, (1000, 1, 2000)));
+    // The weights are kept too: keep 40000, two windows of 1000 from 0 (as in
+    // smoothed_loads_follow_the_fixed_point_formula): 25536000, then 41121937.
+    let sm = |busy, len| Smoothed { busy, len };
+    assert_eq!(s.load_avg, [sm(1000 << 16, 1000 << 16), sm(41_121_937, 41_121_937), sm(0, 0)]);
+}

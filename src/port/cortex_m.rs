@@ -4,15 +4,15 @@
 //! Default clock: the DWT cycle counter, one count per CPU cycle, read in one load.
 //! Some cores have no DWT, and QEMU's model of it neither counts nor keeps writes; at
 //! scheduler start the counter is tried, and if it does not advance the library
-//! falls back to a SysTick-extended count: the ticks seen by the tick hook times the
-//! SysTick period, plus how far the current period has run. Both count CPU cycles,
+//! falls back to a SysTick-extended count: the counter's reloads times the SysTick
+//! period, plus how far the current period has run. Both count CPU cycles,
 //! so their frequency is `configCPU_CLOCK_HZ`, which the hooks header passes in.
 //! The SysTick count assumes SysTick interrupts every tick: with tickless idle
 //! (`configUSE_TICKLESS_IDLE`), which reprograms it, set a clock of your own.
 
 use super::{Clock, ClockName};
 use core::ptr::{read_volatile, write_volatile};
-use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use core::sync::atomic::{AtomicU32, Ordering};
 
 const DEMCR: *mut u32 = 0xE000_EDFC as *mut u32;
 const DEMCR_TRCENA: u32 = 1 << 24;
@@ -22,11 +22,10 @@ const DWT_LAR: *mut u32 = 0xE000_1FB0 as *mut u32;
 const DWT_LAR_KEY: u32 = 0xC5AC_CE55;
 const SYST_RVR: *const u32 = 0xE000_E014 as *const u32;
 const SYST_CVR: *const u32 = 0xE000_E018 as *const u32;
-const ICSR: *const u32 = 0xE000_ED04 as *const u32;
-const ICSR_PENDSTSET: u32 = 1 << 26;
-const SYSTICK_EXCEPTION: u32 = 15;
+const SYST_CSR: *const u32 = 0xE000_E010 as *const u32;
+const SYST_CSR_COUNTFLAG: u32 = 1 << 16;
 
-/// Ticks seen by the tick hook, for the SysTick-extended clock.
+/// Reloads of the SysTick counter, for the SysTick-extended clock.
 static TICKS: AtomicU32 = AtomicU32::new(0);
 
 unsafe extern "C" fn dwt_cycles() -> u32 {
@@ -34,21 +33,30 @@ unsafe extern "C" fn dwt_cycles() -> u32 {
     unsafe { read_volatile(DWT_CYCCNT) }
 }
 
-/// `TICKS × (RVR + 1) + (RVR − CVR)`, modulo 2^32. SysTick pends its interrupt as
-/// the counter reaches 0 and reloads on the next cycle. If it is pending (the handler
-/// waits behind the context switch that is reading the clock), the counter is read
-/// again: reloaded, it belongs to the next tick; still 0, it is the last count of
-/// this one. Either way the reading never steps back.
+/// `TICKS × (RVR + 1) + (RVR − CVR)`, modulo 2^32, where `TICKS` counts the
+/// counter's reloads. They are counted here, by whichever reading first sees
+/// `COUNTFLAG` (set by the hardware when the counter reaches 0, cleared by reading
+/// the control register), not by the tick interrupt: a reading taken in a handler
+/// that runs before the tick's (an interrupt that preempts the SysTick handler's
+/// first instructions, or the handler's own `traceISR_ENTER`) would otherwise be a
+/// whole period behind the one before it. The hooks that read the clock run one at
+/// a time with interrupts masked, so the count needs no atomic update, and the tick
+/// hook reads it every period, so no reload goes unseen.
 unsafe extern "C" fn systick_cycles() -> u32 {
     // SAFETY: the SysTick registers exist on every M-profile core.
     unsafe {
         let reload = read_volatile(SYST_RVR);
         let mut ticks = TICKS.load(Ordering::Relaxed);
         let mut value = read_volatile(SYST_CVR);
-        if read_volatile(ICSR) & ICSR_PENDSTSET != 0 {
+        if read_volatile(SYST_CSR) & SYST_CSR_COUNTFLAG != 0 {
+            // The counter reached 0 since the last reading, perhaps after `value`
+            // was read: read it again, after the reload it is the new period's.
+            ticks = ticks.wrapping_add(1);
+            TICKS.store(ticks, Ordering::Relaxed);
             value = read_volatile(SYST_CVR);
-            if value != 0 {
-                ticks = ticks.wrapping_add(1);
+            if value == 0 {
+                // Not reloaded yet: the last count of the period just counted.
+                return ticks.wrapping_mul(reload.wrapping_add(1)).wrapping_sub(1);
             }
         }
         ticks.wrapping_mul(reload.wrapping_add(1)).wrapping_add(reload.wrapping_sub(value))
@@ -63,44 +71,13 @@ pub fn default_output(_bytes: &[u8]) -> bool {
     false
 }
 
-/// Ticks counted at the start of the SysTick handler (`traceISR_ENTER`) and not yet
-/// seen by the tick hook that follows it.
-static TICK_COUNTED: AtomicBool = AtomicBool::new(false);
-
-/// The exception being handled (IPSR): 0 in thread mode, 15 for SysTick.
+/// Nothing to count: the SysTick-extended clock counts reloads as it reads them.
 #[inline(always)]
-fn exception() -> u32 {
-    let ipsr: u32;
-    // SAFETY: reads the exception number; no memory is touched.
-    unsafe { core::arch::asm!("mrs {}, IPSR", out(reg) ipsr, options(nomem, nostack, preserves_flags)) };
-    ipsr & 0x1ff
-}
+pub fn on_isr_enter() {}
 
-/// An interrupt handler starts, before the clock is read for it. In the SysTick
-/// handler the counter has already reloaded and its pending bit is clear, so the
-/// tick must be counted now, or this reading would be a whole period behind the
-/// previous one (the kernel's `traceISR_ENTER` comes before the tick hook).
+/// Nothing to count: the SysTick-extended clock counts reloads as it reads them.
 #[inline(always)]
-pub fn on_isr_enter() {
-    if exception() == SYSTICK_EXCEPTION && !TICK_COUNTED.load(Ordering::Relaxed) {
-        TICKS.store(TICKS.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
-        TICK_COUNTED.store(true, Ordering::Relaxed);
-    }
-}
-
-/// Counts a tick for the SysTick-extended clock; runs in the tick hook before the
-/// clock is read, unless the handler's `traceISR_ENTER` counted it already. Only the
-/// SysTick interrupt counts (handler mode): the kernel also runs the tick hook from a
-/// task, in `xTaskResumeAll()`, to catch up on ticks that arrived while the scheduler
-/// was suspended, and those were counted when they arrived.
-#[inline(always)]
-pub fn on_tick() {
-    if TICK_COUNTED.load(Ordering::Relaxed) {
-        TICK_COUNTED.store(false, Ordering::Relaxed);
-    } else if exception() != 0 {
-        TICKS.store(TICKS.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
-    }
-}
+pub fn on_tick() {}
 
 /// Enables the DWT cycle counter and keeps it if it advances; otherwise SysTick.
 pub fn clock_at_scheduler_start(cpu_hz: u32) -> Clock {
