@@ -26,6 +26,12 @@ footprint=freertos-port/mps2-an385/footprint.txt
 
 SWITCHES=100000
 TASK_COUNTS="1 32 200"
+# The clocks on which the SysTick handler's whole sequence (scenario isr-tick) is
+# measured. Not on the SysTick-extended clock: there the library's traceISR_ENTER hook
+# reads the clock in the handler before the tick hook has counted the tick, a whole
+# tick period back, and the harness stops on the window that reading closes. Add
+# systick once that reading is right.
+ISR_TICK_CLOCKS="load1"
 
 fail() {
     echo "bench: $*" >&2
@@ -190,9 +196,12 @@ for ids in 32 256; do
             echo "bench: Cortex-M3, $ids IDs, clock $clock, $n tasks" >&2
             scenarios="common rollover release worst"
             [ "$n" -gt "$ids" ] && scenarios="$scenarios overflow"
+            scenarios="$scenarios isr sleep" # interrupts and sleep: section 3
+            [[ " $ISR_TICK_CLOCKS " == *" $clock "* ]] && scenarios="$scenarios isr-tick"
             for s in $scenarios; do
                 lines=$(cm3_run "$ids" "$clock" "$n" "$s")
                 first=$(head -n 1 <<<"$lines")
+                [ -n "$first" ] || fail "$ids/$clock/$n/$s: no interval was measured"
                 # Every interval of a scenario takes the same path: they must agree.
                 [ "$(awk '{ print $4 }' <<<"$lines" | sort -u | wc -l)" -eq 1 ] ||
                     fail "$ids/$clock/$n/$s: the intervals differ: $lines"
@@ -243,6 +252,22 @@ verdict() { awk -v k="$1" '$2 == k { print ($1 == "PASS" ? "met" : "**MISSED**")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%.2f", a / b }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%.0f%%", 100 * a / b }'; }
 g() { get "$1"; }
+cell() { # figure -> "count (clock)", or "-" where not measured
+    local v
+    v=$(g "$1")
+    if [ "$v" = n/a ]; then echo -; else echo "$v ($(g "$1.clock"))"; fi
+}
+# Whether scenario $1's figures are the same at every task count, for both ID counts
+# and every clock it ran on.
+flat_over_tasks() {
+    awk -v s="$1" '{
+        n = split($1, p, ".")
+        if (n != 5 || p[1] != "cm3" || p[5] != s) next
+        k = p[2] "." p[3]
+        if (k in v && v[k] != $2) diff = 1
+        v[k] = $2
+    } END { exit diff }' "$fig_tmp"
+}
 
 versions="valgrind $(valgrind --version | sed 's/valgrind-//'), QEMU $qemu_major.$qemu_minor, $(${BENCH_CC:-cc} --version | head -n 1), $(arm-none-eabi-gcc --version | head -n 1), $(rustc --version)"
 
@@ -348,7 +373,10 @@ instruction, which the core executes too) and must find 8. \`-icount\` makes Sys
 and so the clock, advance identically in every run.
 
 Paths: **common**: a task that already ran in this window is switched out, one with
-an ID of its own switched in. **rollover**: the switch finds the window elapsed and
+an ID of its own switched in; the run that ends is not the task's longest in this
+window (the harness gives it a longer one first: a new longest run costs a few
+instructions more, and how long a task runs on SysTick depends on the harness's
+waits). **rollover**: the switch finds the window elapsed and
 closes it. **release**: the switched-out task deleted itself; its ID goes to
 quarantine.
 **overflow**: the switched-in task shares ID 0 (there is one only with more tasks than
@@ -374,8 +402,7 @@ EOF
             for n in $TASK_COUNTS; do
                 row="| $([ "$clock" = load1 ] && echo 1-load || echo systick) | $n"
                 for s in common rollover release overflow worst; do
-                    v=$(g "cm3.ids$ids.$clock.n$n.$s")
-                    if [ "$v" = n/a ]; then row="$row | -"; else row="$row | $v ($(g "cm3.ids$ids.$clock.n$n.$s.clock"))"; fi
+                    row="$row | $(cell "cm3.ids$ids.$clock.n$n.$s")"
                 done
                 echo "$row |"
             done
@@ -383,7 +410,67 @@ EOF
         echo
     done
     cat <<EOF
-## 3. Reader: how long show_cpu_usage masks interrupts
+## 3. Interrupts and sleep on Cortex-M3
+
+The hooks that keep interrupts and tickless sleep apart from the tasks, counted as in
+section 2 (same image, clocks and method; everything they call, the clock included;
+the clock's share in brackets). Each is measured three times in one run, and the three
+counts must agree. All are the common case: the window runs on, and every slot the
+hooks charge already has time in this window (a warm-up did it).
+
+- **interrupt**: \`cpu_usage_hook_isr_enter()\` and, some 300 counts later,
+  \`cpu_usage_hook_isr_exit()\`: one interrupt handler bracketed by
+  \`CPU_USAGE_ISR_ENTER()\`/\`CPU_USAGE_ISR_EXIT()\`, or by the kernel's
+  \`traceISR_ENTER\`/\`traceISR_EXIT\`, taken while a task that already ran in this
+  window runs, after a first interrupt in this window. Called with interrupts masked;
+  the macros' own mask raise and restore around each call (BASEPRI: a few
+  instructions) is the caller's side and not counted, like the kernel's side of a
+  switch.
+- **sleep**: \`cpu_usage_hook_sleep_begin()\` and, some 3000 counts later,
+  \`cpu_usage_hook_sleep_end()\`: \`traceLOW_POWER_IDLE_BEGIN\`/\`_END\` around one
+  tickless sleep of the idle task, which already ran in this window, after a first
+  sleep in this window; the critical section the hooks header puts around each call
+  is not counted. Interrupts that wake the core, or run while it sleeps, are each an
+  interrupt pair as above.
+- **SysTick handler**: the kernel's tick interrupt (GCC/ARM_CM3 \`xPortSysTickHandler()\`)
+  as the hooks header makes it: \`traceISR_ENTER\`, the tick hook
+  (\`traceTASK_INCREMENT_TICK\`), \`traceISR_EXIT\` (\`traceISR_EXIT_TO_SCHEDULER\`
+  calls the same hook), counted inside the image's real SysTick handler, after two
+  warm-up ticks.
+EOF
+    if [[ " $ISR_TICK_CLOCKS " != *" systick "* ]]; then
+        cat <<EOF
+  Not measured on the SysTick clock: there \`cpu_usage_hook_isr_enter()\` reads the
+  clock in the SysTick handler before the tick hook has counted the tick (the
+  counter has reloaded and the interrupt is no longer pending), a whole tick period
+  back; the clock steps back, and the harness stops on the window that this closes.
+EOF
+    fi
+    echo
+    for ids in 32 256; do
+        echo "With $ids task IDs:"
+        echo
+        echo "| clock | tasks | interrupt | sleep | SysTick handler |"
+        echo "|---|---:|---:|---:|---:|"
+        for clock in systick load1; do
+            for n in $TASK_COUNTS; do
+                row="| $([ "$clock" = load1 ] && echo 1-load || echo systick) | $n"
+                for s in isr sleep isr-tick; do
+                    row="$row | $(cell "cm3.ids$ids.$clock.n$n.$s")"
+                done
+                echo "$row |"
+            done
+        done
+        echo
+    done
+    if flat_over_tasks isr && flat_over_tasks sleep && flat_over_tasks isr-tick; then
+        echo "Each figure is the same at every task count: these paths do not depend on the number of tasks."
+    else
+        echo "**Some of these figures differ with the task count**: these paths should not depend on it."
+    fi
+    cat <<EOF
+
+## 4. Reader: how long show_cpu_usage masks interrupts
 
 \`show_cpu_usage()\` copies what it reports inside a critical section (PRIMASK on
 Cortex-M) and formats after it. Same image and method as section 2, clock 1-load, a
@@ -407,7 +494,7 @@ EOF
 The copy walks every ID slot, used or not, so its length follows \`CPU_USAGE_MAX_TASKS\`
 more than the number of tasks; text and JSON differ only after the critical section.
 
-## 4. Footprint
+## 5. Footprint
 
 What the library adds to the mps2-an385 demo (Cortex-M3, 32 IDs), in bytes, from
 \`freertos-port/mps2-an385/footprint.txt\` as committed by \`make size\`:

@@ -10,12 +10,21 @@
  *  - Churn: batches of short-lived tasks, some batches larger than the library's slot
  *    table, half deleting themselves and half deleted by the churn task, so slot reuse,
  *    quarantine and the overflow bucket are exercised all the time.
- *  - A shell on the console to look at it all live.
+ *  - tick30 (off at boot): wakes on every tick and keeps the CPU for the first 30 % of
+ *    the wall time since the tick (30 % of the actual tick period), then blocks again
+ *    well before the next tick. Beside it,
+ *    a tick-sampled accounting of every task (vApplicationTickHook charges each tick
+ *    whole to the task it interrupted, as NuttX's SYSCLK mode and RT-Thread's tracer
+ *    do), printed by the 'sampled' command: it sees tick30 at about 0 %, since the task
+ *    running when a tick fires is never tick30 but whatever runs after it (the idle
+ *    task when nothing else does), while the library, charging every switch, shows 30 %.
+ *  - A shell on the console to look at it all live, plus the port's own commands.
  *
  * Priorities: everything that does work runs at priority 1 with time slicing off, so
- * no tick hands the CPU from one burning task to another. Only the shell is above
- * priority 1, and it only ever sleeps on the console or prints; prvBurn() keeps its
- * wake-ups out of a burn.
+ * no tick hands the CPU from one burning task to another. Above priority 1 are only
+ * the shell, which only ever sleeps on the console or prints (prvBurn() keeps its
+ * wake-ups out of a burn), and tick30, which must run right after each tick to be
+ * tick-synchronous and burns a fraction of a tick at a time.
  *
  * No libc beyond <string.h> is used: the Cortex-M build has no printf to spare, and the
  * console may only be written by the shell task, through port_console_write().
@@ -53,9 +62,10 @@
 #define demoWORK_PRIORITY      ( tskIDLE_PRIORITY + 1U )
 #define demoCHURN_PRIORITY     ( tskIDLE_PRIORITY + 1U )
 #define demoSHELL_PRIORITY     ( tskIDLE_PRIORITY + 2U )
+#define demoTICK30_PRIORITY    ( tskIDLE_PRIORITY + 3U )
 
-#if ( configMAX_PRIORITIES < 3 )
-    #error "demo.c needs configMAX_PRIORITIES >= 3 (idle, work, shell)"
+#if ( configMAX_PRIORITIES < 4 )
+    #error "demo.c needs configMAX_PRIORITIES >= 4 (idle, work, shell, tick30)"
 #endif
 
 #define demoWORK_PERIOD_MS     10U
@@ -74,6 +84,19 @@
 /* A burn runs in pieces of at most this long with the scheduler suspended (see
  * prvBurn()): short enough that the shell still answers promptly. */
 #define demoBURN_PIECE_US      1000U
+
+/* tick30: its share of the wall time, and the longest interval it makes up for after
+ * a stall (beyond a tick, its burn runs into the next tick). */
+#define demoTICK30_DUTY_PCT           30U
+#define demoTICK30_MAX_ELAPSED_US     10000U
+
+#if ( configUSE_TICK_HOOK != 1 )
+    #error "demo.c needs configUSE_TICK_HOOK 1 (the tick-sampled accounting of the 'sampled' command)"
+#endif
+
+#if ( INCLUDE_xTaskGetIdleTaskHandle != 1 ) || ( INCLUDE_xTaskGetCurrentTaskHandle != 1 )
+    #error "demo.c needs INCLUDE_xTaskGetIdleTaskHandle 1 and INCLUDE_xTaskGetCurrentTaskHandle 1"
+#endif
 
 #define demoLINE_MAX           128U
 #define demoARGS_MAX           16U
@@ -117,6 +140,51 @@ static uint32_t ulChurnCreateFailures = 0U;
 /* Children that block until the churn task deletes them. Only the churn task uses it. */
 static TaskHandle_t xChurnWaiters[ demoCHURN_MAX_BATCH ];
 static UBaseType_t uxChurnWaiterCount = 0U;
+
+/* ---- tick30 and the tick-sampled accounting -------------------------------------- */
+
+static TaskHandle_t xTick30Task = NULL;
+static volatile BaseType_t xTick30On = pdFALSE;
+/* Written by tick30 only; the shell, which tick30 preempts, reads them in a critical
+ * section. Wake-up latency: from the tick hook's timestamp to tick30's first reading
+ * of the clock (on POSIX that includes the host's hand-off between threads). */
+static uint32_t ulTick30Activations = 0U;
+static uint32_t ulTick30LatencySumUs = 0U;
+static uint32_t ulTick30LatencyMaxUs = 0U;
+static uint32_t ulTick30LatencyCount = 0U;
+
+/* port_time_us() at the latest tick, written by the tick hook (one aligned word). */
+static volatile uint32_t ulLastTickUs = 0U;
+
+/* The tasks the sampler tells apart; every other task (churn's children) counts under
+ * the last row. Handles are filled in by demo_start() and, for the idle task, which
+ * only exists once the scheduler starts, by the shell; the tick hook only reads them. */
+typedef enum
+{
+    eSampledWork10,
+    eSampledWork25,
+    eSampledWork40,
+    eSampledChurn,
+    eSampledTick30,
+    eSampledShell,
+    eSampledIdle,
+    eSampledOther,
+    eSampledRows
+} DemoSampledRow_t;
+
+static const char * const pcSampledNames[ eSampledRows ] =
+{
+    "work10", "work25", "work40", "churn", "tick30", "shell", "IDLE", "(other tasks)"
+};
+
+_Static_assert( demoWORKLOAD_COUNT == ( size_t ) eSampledChurn, "the sampler's first rows are the workloads, in order" );
+
+static TaskHandle_t xSampledHandles[ eSampledOther ];
+
+/* Ticks charged to each row since the last 'sampled'. Written by the tick hook (an
+ * interrupt on Cortex-M, the tick signal's handler on POSIX), read and cleared by the
+ * shell in a critical section. */
+static uint32_t ulSampledTicks[ eSampledRows ];
 
 /* ---- Shell ----------------------------------------------------------------------- */
 
@@ -193,6 +261,109 @@ static void prvWorkloadTask( void * pvParameters )
         /* At most 100000 * 100: no overflow. */
         prvBurn( ( ulElapsed * pxLoad->ulDutyPct ) / 100U );
     }
+}
+/*-----------------------------------------------------------*/
+
+/*
+ * Wakes on every tick and keeps the CPU until demoTICK30_DUTY_PCT of the wall time
+ * between the tick that woke it and the tick of its previous activation has passed
+ * since the tick that woke it, then blocks until the next tick: busy for the first
+ * 30 % of every tick period, idle for the rest, so no tick ever finds it running.
+ *
+ * Wall time, not a nominal tick: the POSIX tick lags the host clock (the tick thread
+ * sleeps a whole tick between signals, and longer when the host is busy), so 30 % of
+ * a nominal millisecond would be less than 30 % of the real period.
+ *
+ * Counted from the tick (vApplicationTickHook() takes its time), not from when this
+ * task got going: the kernel's work on its behalf between the tick and its first
+ * instruction (switching it in, returning from vTaskDelay(); on POSIX also the host's
+ * latency in handing the CPU to its thread) falls inside its 30 % instead of being
+ * added to it. What remains outside is the way out (vTaskDelay() and the switch to
+ * the next task) minus the rest of the tick interrupt: a few microseconds a tick.
+ *
+ * A plain spin, not prvBurn(): nothing but interrupts can take the CPU from the
+ * highest-priority task, and a spin against an absolute deadline needs no pieces.
+ * The workloads' burns suspend the scheduler for up to demoBURN_PIECE_US at a time,
+ * which delays tick30 past its tick, so it is tick-synchronous only with them at 0 %
+ * (as the end-to-end scenario sets them before turning it on).
+ */
+static void prvTick30Task( void * pvParameters )
+{
+    uint32_t ulPreviousTick = 0U;
+    uint32_t ulTick;
+    uint32_t ulPeriod;
+    uint32_t ulBudget;
+    uint32_t ulLatency;
+    BaseType_t xWasOn = pdFALSE;
+
+    ( void ) pvParameters;
+
+    for( ; ; )
+    {
+        if( xTick30On == pdFALSE )
+        {
+            xWasOn = pdFALSE;
+            ( void ) ulTaskNotifyTake( pdTRUE, portMAX_DELAY );
+            continue;
+        }
+
+        if( xWasOn == pdFALSE )
+        {
+            /* (Re)started: the first period is the one under way. */
+            xWasOn = pdTRUE;
+            ulPreviousTick = ulLastTickUs;
+        }
+
+        vTaskDelay( 1 );
+
+        ulTick = ulLastTickUs;
+        ulPeriod = ulTick - ulPreviousTick; /* uint32_t: right across the wrap */
+        ulPreviousTick = ulTick;
+
+        if( ulPeriod > demoTICK30_MAX_ELAPSED_US )
+        {
+            ulPeriod = demoTICK30_MAX_ELAPSED_US;
+        }
+
+        ulBudget = ( ulPeriod * demoTICK30_DUTY_PCT ) / 100U;
+        ulLatency = port_time_us() - ulTick;
+
+        ulTick30Activations++;
+        ulTick30LatencyCount++;
+        ulTick30LatencySumUs += ulLatency;
+
+        if( ulLatency > ulTick30LatencyMaxUs )
+        {
+            ulTick30LatencyMaxUs = ulLatency;
+        }
+
+        while( ( port_time_us() - ulTick ) < ulBudget )
+        {
+        }
+    }
+}
+/*-----------------------------------------------------------*/
+
+/*
+ * The tick-sampled accounting: each tick goes whole to the task that was running when
+ * it fired. xTaskGetCurrentTaskHandle() here is still the interrupted task: the switch
+ * this tick may cause comes after the hook. The kernel calls the hook once per tick,
+ * from the tick interrupt, also while the scheduler is suspended (not again when it
+ * catches up on the pended ticks).
+ */
+void vApplicationTickHook( void )
+{
+    const TaskHandle_t xCurrent = xTaskGetCurrentTaskHandle();
+    size_t x;
+
+    /* For tick30, which times its work from the tick. */
+    ulLastTickUs = port_time_us();
+
+    for( x = 0U; ( x < ( size_t ) eSampledOther ) && ( xSampledHandles[ x ] != xCurrent ); x++ )
+    {
+    }
+
+    ulSampledTicks[ x ]++;
 }
 /*-----------------------------------------------------------*/
 
@@ -424,6 +595,19 @@ static void prvOutUInt( uint32_t ulValue,
 }
 /*-----------------------------------------------------------*/
 
+void demo_print( const char * s )
+{
+    prvOutStr( s );
+}
+/*-----------------------------------------------------------*/
+
+void demo_print_uint( uint32_t value,
+                      size_t width )
+{
+    prvOutUInt( value, width );
+}
+/*-----------------------------------------------------------*/
+
 /* ---- Shell commands --------------------------------------------------------------- */
 
 typedef struct DemoCommand
@@ -445,6 +629,10 @@ static void prvCmdLoad( int argc,
                         char ** argv );
 static void prvCmdChurn( int argc,
                          char ** argv );
+static void prvCmdTick30( int argc,
+                          char ** argv );
+static void prvCmdSampled( int argc,
+                           char ** argv );
 static void prvCmdExit( int argc,
                         char ** argv );
 
@@ -460,6 +648,8 @@ static const DemoCommand_t xCommands[] =
     { "tasks",          "",                  "all tasks: library ID, state, stack",       prvCmdTasks        },
     { "load",           "[<task> <percent>]", "show or set a workload's duty (0..100)",   prvCmdLoad         },
     { "churn",          "on|off|status",     "the task-churn generator",                  prvCmdChurn        },
+    { "tick30",         "on|off|status",     "busy for the first 30% of every tick",      prvCmdTick30       },
+    { "sampled",        "",                  "tick-sampled shares since the last one",    prvCmdSampled      },
     #if ( configGENERATE_RUN_TIME_STATS == 1 )
         { "kernel_stats", "",                "the kernel's own run-time stats since boot", prvCmdKernelStats },
     #endif
@@ -470,32 +660,44 @@ static const DemoCommand_t xCommands[] =
 
 /*-----------------------------------------------------------*/
 
+static void prvOutHelpLine( const char * pcName,
+                            const char * pcArgs,
+                            const char * pcHelp )
+{
+    size_t xWidth = strlen( pcName );
+
+    prvOutStr( "  " );
+    prvOutStr( pcName );
+
+    if( pcArgs[ 0 ] != '\0' )
+    {
+        prvOutChar( ' ' );
+        prvOutStr( pcArgs );
+        xWidth += 1U + strlen( pcArgs );
+    }
+
+    prvOutPad( ( xWidth < 34U ) ? ( 34U - xWidth ) : 1U );
+    prvOutStr( pcHelp );
+    prvOutChar( '\n' );
+}
+/*-----------------------------------------------------------*/
+
 static void prvCmdHelp( int argc,
                         char ** argv )
 {
     size_t x;
-    size_t xWidth;
 
     ( void ) argc;
     ( void ) argv;
 
     for( x = 0U; x < demoCOMMAND_COUNT; x++ )
     {
-        prvOutStr( "  " );
-        prvOutStr( xCommands[ x ].pcName );
+        prvOutHelpLine( xCommands[ x ].pcName, xCommands[ x ].pcArgs, xCommands[ x ].pcHelp );
+    }
 
-        xWidth = strlen( xCommands[ x ].pcName );
-
-        if( xCommands[ x ].pcArgs[ 0 ] != '\0' )
-        {
-            prvOutChar( ' ' );
-            prvOutStr( xCommands[ x ].pcArgs );
-            xWidth += 1U + strlen( xCommands[ x ].pcArgs );
-        }
-
-        prvOutPad( ( xWidth < 34U ) ? ( 34U - xWidth ) : 1U );
-        prvOutStr( xCommands[ x ].pcHelp );
-        prvOutChar( '\n' );
+    for( x = 0U; x < port_command_count; x++ )
+    {
+        prvOutHelpLine( port_commands[ x ].pcName, port_commands[ x ].pcArgs, port_commands[ x ].pcHelp );
     }
 }
 /*-----------------------------------------------------------*/
@@ -808,6 +1010,123 @@ static void prvCmdChurn( int argc,
 }
 /*-----------------------------------------------------------*/
 
+static void prvCmdTick30( int argc,
+                          char ** argv )
+{
+    uint32_t ulActivations;
+    uint32_t ulSum;
+    uint32_t ulMax;
+    uint32_t ulCount;
+
+    if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "on" ) == 0 ) )
+    {
+        xTick30On = pdTRUE;
+        ( void ) xTaskNotifyGive( xTick30Task );
+    }
+    else if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "off" ) == 0 ) )
+    {
+        /* It notices at its next activation, within a tick. */
+        xTick30On = pdFALSE;
+    }
+    else if( !( ( argc == 2 ) && ( strcmp( argv[ 1 ], "status" ) == 0 ) ) )
+    {
+        prvOutStr( "usage: tick30 on|off|status\n" );
+        return;
+    }
+
+    /* The latency figures cover the time since the last 'tick30' command. */
+    taskENTER_CRITICAL();
+    {
+        ulActivations = ulTick30Activations;
+        ulSum = ulTick30LatencySumUs;
+        ulMax = ulTick30LatencyMaxUs;
+        ulCount = ulTick30LatencyCount;
+        ulTick30LatencySumUs = 0U;
+        ulTick30LatencyMaxUs = 0U;
+        ulTick30LatencyCount = 0U;
+    }
+    taskEXIT_CRITICAL();
+
+    prvOutStr( "tick30: " );
+    prvOutStr( ( xTick30On != pdFALSE ) ? "on" : "off" );
+    prvOutStr( ", busy for the first " );
+    prvOutUInt( demoTICK30_DUTY_PCT, 0U );
+    prvOutStr( "% of every tick period, activations " );
+    prvOutUInt( ulActivations, 0U );
+
+    if( ulCount > 0U )
+    {
+        prvOutStr( ", running after the tick: mean " );
+        prvOutUInt( ulSum / ulCount, 0U );
+        prvOutStr( " us, max " );
+        prvOutUInt( ulMax, 0U );
+        prvOutStr( " us" );
+    }
+
+    prvOutChar( '\n' );
+}
+/*-----------------------------------------------------------*/
+
+/* Part of total in tenths of a percent, rounded; 32-bit arithmetic only. */
+static uint32_t prvPermille( uint32_t ulPart,
+                             uint32_t ulTotal )
+{
+    /* Keep ulPart * 1000 within 32 bits (over an hour of 1 kHz ticks between reads). */
+    while( ulTotal > 4000000U )
+    {
+        ulPart >>= 1;
+        ulTotal >>= 1;
+    }
+
+    return ( ulTotal == 0U ) ? 0U : ( ( ulPart * 1000U ) + ( ulTotal / 2U ) ) / ulTotal;
+}
+/*-----------------------------------------------------------*/
+
+static void prvCmdSampled( int argc,
+                           char ** argv )
+{
+    uint32_t ulTicks[ eSampledRows ];
+    uint32_t ulTotal = 0U;
+    uint32_t ulPermille;
+    size_t x;
+
+    ( void ) argc;
+    ( void ) argv;
+
+    taskENTER_CRITICAL();
+    {
+        for( x = 0U; x < ( size_t ) eSampledRows; x++ )
+        {
+            ulTicks[ x ] = ulSampledTicks[ x ];
+            ulSampledTicks[ x ] = 0U;
+        }
+    }
+    taskEXIT_CRITICAL();
+
+    for( x = 0U; x < ( size_t ) eSampledRows; x++ )
+    {
+        ulTotal += ulTicks[ x ];
+    }
+
+    prvOutStr( "tick-sampled over the last " );
+    prvOutUInt( ulTotal, 0U );
+    prvOutStr( " ticks (each tick charged whole to the task running when it fired):\n" );
+
+    for( x = 0U; x < ( size_t ) eSampledRows; x++ )
+    {
+        ulPermille = prvPermille( ulTicks[ x ], ulTotal );
+        prvOutStr( "  " );
+        prvOutStrField( pcSampledNames[ x ], 14U );
+        prvOutUInt( ulPermille / 10U, 4U );
+        prvOutChar( '.' );
+        prvOutUInt( ulPermille % 10U, 0U );
+        prvOutStr( "%" );
+        prvOutUInt( ulTicks[ x ], 9U );
+        prvOutStr( " ticks\n" );
+    }
+}
+/*-----------------------------------------------------------*/
+
 #if ( configGENERATE_RUN_TIME_STATS == 1 )
 
 /* The kernel's own counters, for comparison: cumulative since boot, and a deleted
@@ -1025,6 +1344,16 @@ static void prvExecute( void )
         }
     }
 
+    for( x = 0U; x < port_command_count; x++ )
+    {
+        if( strcmp( argv[ 0 ], port_commands[ x ].pcName ) == 0 )
+        {
+            port_commands[ x ].pxRun( argc, argv );
+            prvOutFlush();
+            return;
+        }
+    }
+
     prvOutStr( "unknown command '" );
     prvOutStr( argv[ 0 ] );
     prvOutStr( "' (type 'help')\n" );
@@ -1037,16 +1366,28 @@ static void prvShellTask( void * pvParameters )
 
     ( void ) pvParameters;
 
+    /* The idle task exists now that the scheduler runs. One aligned word: the tick
+     * hook reads either NULL (a tick counted under "other tasks") or the handle. */
+    xSampledHandles[ eSampledIdle ] = xTaskGetIdleTaskHandle();
+
     prvOutStr( "freertos-cpu-usage demo on " );
     prvOutStr( port_name );
     prvOutStr( "\nworkloads work10, work25, work40; churn " );
     prvOutStr( ( xChurnOn != pdFALSE ) ? "on" : "off" );
+    prvOutStr( "; tick30 " );
+    prvOutStr( ( xTick30On != pdFALSE ) ? "on" : "off" );
     prvOutStr( "\ncommands:" );
 
     for( x = 0U; x < demoCOMMAND_COUNT; x++ )
     {
         prvOutChar( ' ' );
         prvOutStr( xCommands[ x ].pcName );
+    }
+
+    for( x = 0U; x < port_command_count; x++ )
+    {
+        prvOutChar( ' ' );
+        prvOutStr( port_commands[ x ].pcName );
     }
 
     prvOutChar( '\n' );
@@ -1091,16 +1432,22 @@ void demo_start( void )
     /* Kept for the shell to report: only the shell may write to the console. */
     lOutputStatus = cpu_usage_set_output( port_console_write );
 
-    /* Nothing can run yet, so a failure has no one to tell but the assert. */
+    /* Nothing can run yet, so a failure has no one to tell but the assert. The
+     * workloads are the first rows of the sampler's table, in the same order. */
     for( x = 0U; x < demoWORKLOAD_COUNT; x++ )
     {
         prvCreateOrAssert( xTaskCreate( prvWorkloadTask, xWorkloads[ x ].pcName, demoWORK_STACK_WORDS,
-                                        &xWorkloads[ x ], demoWORK_PRIORITY, NULL ) );
+                                        &xWorkloads[ x ], demoWORK_PRIORITY,
+                                        &xSampledHandles[ ( size_t ) eSampledWork10 + x ] ) );
     }
 
     prvCreateOrAssert( xTaskCreate( prvChurnTask, "churn", demoCHURN_STACK_WORDS, NULL,
                                     demoCHURN_PRIORITY, &xChurnTask ) );
+    xSampledHandles[ eSampledChurn ] = xChurnTask;
+    prvCreateOrAssert( xTaskCreate( prvTick30Task, "tick30", demoWORK_STACK_WORDS, NULL,
+                                    demoTICK30_PRIORITY, &xTick30Task ) );
+    xSampledHandles[ eSampledTick30 ] = xTick30Task;
     prvCreateOrAssert( xTaskCreate( prvShellTask, "shell", demoSHELL_STACK_WORDS, NULL,
-                                    demoSHELL_PRIORITY, NULL ) );
+                                    demoSHELL_PRIORITY, &xSampledHandles[ eSampledShell ] ) );
 }
 /*-----------------------------------------------------------*/

@@ -1,6 +1,7 @@
 /*
  * The demo application shared by every port: three workload tasks that burn a set
- * share of the CPU, a churn task that creates and deletes short-lived tasks, and a
+ * share of the CPU, a churn task that creates and deletes short-lived tasks, a
+ * tick-synchronous task (tick30) with a tick-sampled accounting beside it, and a
  * shell on the console. A port (freertos-port/<port>/) provides the functions in
  * the first block and calls demo_start() before vTaskStartScheduler().
  */
@@ -23,7 +24,8 @@ int port_console_getc(uint32_t timeout_ms);
 void port_console_write(const char *s, size_t n);
 
 /* A free-running wall clock in microseconds, independent of the library's clock,
- * used by the workloads to burn their share. Wraps at 2^32. */
+ * used by the workloads to burn their share. Wraps at 2^32. Also called from the tick
+ * interrupt (vApplicationTickHook), so it must be safe there. */
 uint32_t port_time_us(void);
 
 /* End the run with an exit status (the process on POSIX, QEMU via semihosting). */
@@ -32,9 +34,29 @@ void port_exit(int status);
 /* Human-readable name of the port, shown by the shell's banner. */
 extern const char *const port_name;
 
+/* Shell commands of the port's own (its peripherals), listed by 'help' after the
+ * demo's. pxRun runs in the shell task and prints with demo_print*(). A port without
+ * any sets port_command_count to 0 (port_commands may then be NULL). */
+typedef struct DemoPortCommand
+{
+    const char * pcName;
+    const char * pcArgs;
+    const char * pcHelp;
+    void ( * pxRun )( int argc,
+                      char ** argv );
+} DemoPortCommand_t;
+
+extern const DemoPortCommand_t * const port_commands;
+extern const size_t port_command_count;
+
 /* ---- Provided by the demo --------------------------------------------------- */
 
 /* Create the demo's tasks. Call once, before vTaskStartScheduler(). */
 void demo_start(void);
+
+/* Console output for port commands (shell task only): text, and a decimal number
+ * right-aligned in a field of width characters (0: no padding). */
+void demo_print(const char *s);
+void demo_print_uint(uint32_t value, size_t width);
 
 #endif /* DEMO_H */

@@ -21,6 +21,7 @@
  *          v
  *     +-> traceTASK_SWITCHED_IN                 -> time now runs on the task's ID
  *     |    | (tick hooks while it runs)
+ *     |    | ISR_ENTER ... ISR_EXIT             -> that stretch runs on "interrupts"
  *     +-- traceTASK_SWITCHED_OUT, then the next task's SWITCHED_IN
  *          |                                    -> time runs on the next task
  *     vTaskDelete(x)     traceTASK_DELETE       -> ID quarantined, time kept, marked deleted
@@ -30,6 +31,40 @@
  *     hand the same address to the next xTaskCreate(): that task gets a new ID.
  *     A quarantined ID is handed out again only after every window in which the dead
  *     task had time has been published and replaced.
+ *
+ * And in the idle task, with tickless idle (configUSE_TICKLESS_IDLE != 0):
+ *
+ *     IDLE --> traceLOW_POWER_IDLE_BEGIN        -> time runs on "sleep"
+ *                 | portSUPPRESS_TICKS_AND_SLEEP()  (an interrupt that wakes the core,
+ *                 |                                  or arrives meanwhile, still runs
+ *                 |                                  on "interrupts")
+ *     IDLE <-- traceLOW_POWER_IDLE_END          -> back on the idle task
+ *
+ * Interrupts. The kernel's own tick interrupt is covered (the Cortex-M ports call
+ * traceISR_ENTER/EXIT in their SysTick handler). An interrupt handler of your own is
+ * counted when it brackets its body:
+ *
+ *     void MyIRQHandler( void )
+ *     {
+ *         BaseType_t xWoken = pdFALSE;
+ *
+ *         CPU_USAGE_ISR_ENTER();               <- first thing
+ *         ...                                  (FromISR calls, &xWoken)
+ *         portYIELD_FROM_ISR( xWoken );        <- last thing; OR CPU_USAGE_ISR_EXIT()
+ *     }
+ *
+ * portYIELD_FROM_ISR() and portEND_SWITCHING_ISR() already end the interrupt (the
+ * kernel's portmacro.h calls traceISR_EXIT or traceISR_EXIT_TO_SCHEDULER in them):
+ * end with one of them or with CPU_USAGE_ISR_EXIT(), never both. An exit without an
+ * enter (a handler that calls portYIELD_FROM_ISR() but not CPU_USAGE_ISR_ENTER()) is
+ * ignored: its time stays with the task it interrupted. Nested handlers are counted
+ * once, from the outermost enter to the outermost exit.
+ *
+ * Interrupts that run above configMAX_SYSCALL_INTERRUPT_PRIORITY (numerically below it
+ * on Cortex-M) must not use these macros: the library's state has one writer at a
+ * time, guaranteed by masking interrupts up to that priority around every call (every
+ * macro here does it; the kernel calls the others with the mask already up), and
+ * nothing masks those interrupts. Their time stays with whatever they interrupted.
  */
 #ifndef FREERTOS_CPU_USAGE_HOOKS_H
 #define FREERTOS_CPU_USAGE_HOOKS_H
@@ -70,6 +105,21 @@
 #endif
 #ifdef traceSTARTING_SCHEDULER
     #error "traceSTARTING_SCHEDULER is already defined: remove that definition (freertos-cpu-usage defines it)"
+#endif
+#ifdef traceISR_ENTER
+    #error "traceISR_ENTER is already defined: remove that definition (freertos-cpu-usage defines it)"
+#endif
+#ifdef traceISR_EXIT
+    #error "traceISR_EXIT is already defined: remove that definition (freertos-cpu-usage defines it)"
+#endif
+#ifdef traceISR_EXIT_TO_SCHEDULER
+    #error "traceISR_EXIT_TO_SCHEDULER is already defined: remove that definition (freertos-cpu-usage defines it)"
+#endif
+#ifdef traceLOW_POWER_IDLE_BEGIN
+    #error "traceLOW_POWER_IDLE_BEGIN is already defined: remove that definition (freertos-cpu-usage defines it)"
+#endif
+#ifdef traceLOW_POWER_IDLE_END
+    #error "traceLOW_POWER_IDLE_END is already defined: remove that definition (freertos-cpu-usage defines it)"
 #endif
 
 #ifndef __ASSEMBLER__
@@ -124,6 +174,49 @@
     do {                                                                                    \
         cpu_usage_hook_scheduler_start( ( uint32_t ) ( xIdleTaskHandles )[ 0 ]->uxTaskNumber, \
                                         CPU_USAGE_CPU_CLOCK_HZ );                           \
+    } while( 0 )
+
+/* One library call with interrupts masked up to configMAX_SYSCALL_INTERRUPT_PRIORITY.
+ * portYIELD_FROM_ISR() calls traceISR_EXIT from a handler that runs with interrupts
+ * unmasked, and a more urgent handler could then enter the library half-way through
+ * the call. The port's macros expand where this one is used: a BASEPRI raise and
+ * restore on Cortex-M (a few instructions, also in the SysTick handler, which already
+ * masked them); nothing on the POSIX port, whose "interrupts" are signal handlers that
+ * run with every signal blocked. */
+#define CPU_USAGE_MASKED_CALL_( xCall )                                                     \
+    do {                                                                                    \
+        UBaseType_t uxCpuUsageSavedMask = ( UBaseType_t ) portSET_INTERRUPT_MASK_FROM_ISR(); \
+        xCall;                                                                              \
+        portCLEAR_INTERRUPT_MASK_FROM_ISR( uxCpuUsageSavedMask );                           \
+    } while( 0 )
+
+/* For your own interrupt handlers: see "Interrupts" at the top of this file. */
+#define CPU_USAGE_ISR_ENTER()    CPU_USAGE_MASKED_CALL_( cpu_usage_hook_isr_enter() )
+#define CPU_USAGE_ISR_EXIT()     CPU_USAGE_MASKED_CALL_( cpu_usage_hook_isr_exit() )
+
+/* The kernel's tick handler (Cortex-M ports), and portYIELD_FROM_ISR() /
+ * portEND_SWITCHING_ISR() at the end of any handler. Leaving to the scheduler is an
+ * exit like any other: the context switch that follows (PendSV on Cortex-M) is
+ * charged, as every switch is, by the next SWITCHED_IN. */
+#define traceISR_ENTER()                CPU_USAGE_ISR_ENTER()
+#define traceISR_EXIT()                 CPU_USAGE_ISR_EXIT()
+#define traceISR_EXIT_TO_SCHEDULER()    CPU_USAGE_ISR_EXIT()
+
+/* Tickless idle: called by the idle task with the scheduler suspended but interrupts
+ * enabled, so a critical section and not the ISR mask, which is empty on ports where
+ * only handlers are meant to use it (POSIX: the tick signal would land mid-call). */
+#define traceLOW_POWER_IDLE_BEGIN()                                                         \
+    do {                                                                                    \
+        portENTER_CRITICAL();                                                               \
+        cpu_usage_hook_sleep_begin();                                                       \
+        portEXIT_CRITICAL();                                                                \
+    } while( 0 )
+
+#define traceLOW_POWER_IDLE_END()                                                           \
+    do {                                                                                    \
+        portENTER_CRITICAL();                                                               \
+        cpu_usage_hook_sleep_end();                                                         \
+        portEXIT_CRITICAL();                                                                \
     } while( 0 )
 
 #endif /* __ASSEMBLER__ */

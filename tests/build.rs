@@ -1,9 +1,10 @@
 //! Builds the C side of the system tests from the same sources the simulator uses.
 //!
 //! - `libcu_kernel_posix.a`: the FreeRTOS kernel and its POSIX port, configured by
-//!   `freertos-port/posix/FreeRTOSConfig.h` exactly as the simulator is. `c_api_misuse`
-//!   links its C program against it, only for the port's critical section (the
-//!   scheduler never starts there).
+//!   `freertos-port/posix/FreeRTOSConfig.h` exactly as the simulator is, with empty
+//!   stand-ins for the application hooks that configuration names (the demo's tick
+//!   hook, the port's tickless sleep). `c_api_misuse` links its C program against it,
+//!   only for the port's critical section (the scheduler never starts there).
 //! - `libcu_cross_check.a`: the same kernel with its own run-time statistics on
 //!   (`-DDEMO_RUN_TIME_STATS=1`, the `posix-rts` variant of `port.mk`), plus the demo
 //!   and the POSIX port glue, whose `main` is renamed `posix_demo_main` so that the
@@ -86,12 +87,15 @@ fn main() {
         out: PathBuf::from(env::var("OUT_DIR").unwrap()),
     };
 
-    for dir in ["demo", "freertos-port/posix", "include"] {
+    for dir in ["demo", "freertos-port/posix", "include", "tests/c"] {
         println!("cargo:rerun-if-changed={}", paths.repo.join(dir).display());
     }
     println!("cargo:rerun-if-changed=build.rs");
 
-    posix_build(&paths, "kernel-posix").compile("cu_kernel_posix");
+    // The application hooks the configuration names, which the demo provides elsewhere.
+    posix_build(&paths, "kernel-posix")
+        .file(paths.repo.join("tests/c/kernel_posix_app_hooks.c"))
+        .compile("cu_kernel_posix");
 
     posix_build(&paths, "cross-check")
         .define("DEMO_RUN_TIME_STATS", "1")

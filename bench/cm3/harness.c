@@ -15,6 +15,9 @@
  *   tasks=N        tasks created before the scheduler starts (the first is the idle
  *                  task); beyond CPU_USAGE_MAX_TASKS they share ID 0
  *   scenario=      common | rollover | overflow | release | worst   (a switch pair)
+ *                  isr | sleep       (an interrupt's, or a sleep's, hook pair)
+ *                  isr-tick          (the kernel's SysTick handler: ISR enter, tick,
+ *                                     ISR exit, measured inside the real handler)
  *                  report-text | report-json | report-cum            (show_cpu_usage)
  *                  calib                            (the counting method's self-check)
  *
@@ -175,12 +178,81 @@ void Fault_Handler( void )
 }
 
 static volatile uint32_t ticks;
+static int load1;
 
-/* The kernel's tick: traceTASK_INCREMENT_TICK calls the tick hook from here. */
+/* Counts go by inside a hook pair (uncounted: this file's code is outside the
+ * measured range). */
+static void pass_counts( uint32_t counts )
+{
+    if( load1 )
+    {
+        bench_now += counts;
+    }
+    else
+    {
+        /* Roughly: an iteration is about 7 instructions, and a count (25 MHz) is 2.5
+         * instructions of -icount shift=4 (16 ns each). */
+        for( volatile uint32_t i = 0u; i < counts / 3u; i++ )
+        {
+        }
+    }
+}
+
+/* What SysTick_Handler calls. TICK_KERNEL: the sequence of the kernel's
+ * xPortSysTickHandler() with the hooks header (GCC/ARM_CM3 port.c): traceISR_ENTER,
+ * xTaskIncrementTick() with its traceTASK_INCREMENT_TICK, then traceISR_EXIT (or
+ * traceISR_EXIT_TO_SCHEDULER: the same hook). TICK_MEASURED: the same, between the
+ * markers (scenario isr-tick). TICK_HOOK_ONLY: the tick hook alone, in every other
+ * scenario: their ticks fall outside the measured intervals and only keep the
+ * clock's tick count, and their figures stay comparable with those measured before
+ * the library counted interrupts. */
+enum { TICK_HOOK_ONLY, TICK_KERNEL, TICK_MEASURED };
+static volatile int tick_mode = TICK_HOOK_ONLY;
+static volatile uint32_t ticks_measured;
+
 void SysTick_Handler( void )
 {
     ticks++;
+
+    if( tick_mode == TICK_HOOK_ONLY )
+    {
+        cpu_usage_hook_tick();
+        return;
+    }
+
+    int measured = ( tick_mode == TICK_MEASURED );
+
+    /* The port masks interrupts up to the kernel's priority for the whole handler
+     * (portDISABLE_INTERRUPTS, BASEPRI); PRIMASK does it here, as for the other hooks. */
+    __asm volatile ( "cpsid i" ::: "memory" );
+
+    if( load1 )
+    {
+        bench_now += 700u; /* since the last hook (the 1-load clock moves only here) */
+    }
+
+    if( measured )
+    {
+        bench_begin();
+    }
+
+    cpu_usage_hook_isr_enter();
+
+    pass_counts( 20u );
     cpu_usage_hook_tick();
+
+    /* The warm-up ticks take longer, so that no measured one is the interrupt
+     * slot's longest run (see long_run()). */
+    pass_counts( measured ? 20u : 300u );
+    cpu_usage_hook_isr_exit();
+
+    if( measured )
+    {
+        bench_end();
+        ticks_measured++;
+    }
+
+    __asm volatile ( "cpsie i" ::: "memory" );
 }
 
 static inline void irq_off( void )
@@ -218,7 +290,6 @@ static uint32_t tcb[ MAX_BENCH_TASKS ];
 static uint32_t id[ MAX_BENCH_TASKS ];
 static uint32_t n_tasks;
 static uint32_t running;
-static int load1;
 
 static void create( uint32_t i )
 {
@@ -344,29 +415,90 @@ static int window_published( void )
     return cpu_usage_format( NULL, 0u, 1, argv ) != CPU_USAGE_ERR_NO_WINDOW;
 }
 
-/* The measured pair. `rolls_over`: the pair must close the first window, and any
- * other pair must not; a harness whose timing went wrong fails rather than report
- * the wrong path. */
-static void measure_pair( uint32_t next,
-                          int rolls_over )
+/* A measured interval, opened and closed with interrupts off (the callers turned
+ * them off). `rolls_over`: the interval must close the first window, and any other
+ * must not; a harness whose timing went wrong fails rather than report the wrong
+ * path. */
+static void measure_open( void )
 {
-    /* Interrupts are off (the callers turned them off). */
     if( window_published() )
     {
-        fail( "a window closed before the measured pair" );
+        fail( "a window closed before the measured interval" );
     }
 
     bench_begin();
-    switch_pair( next );
+}
+
+static void measure_close( int rolls_over )
+{
     bench_end();
 
     if( window_published() != rolls_over )
     {
-        fail( rolls_over ? "the measured pair did not close the window"
-                         : "the measured pair closed a window" );
+        fail( rolls_over ? "the measured interval did not close the window"
+                         : "the measured interval closed a window" );
     }
 
     irq_on();
+}
+
+/* The measured switch pair. */
+static void measure_pair( uint32_t next,
+                          int rolls_over )
+{
+    measure_open();
+    switch_pair( next );
+    measure_close( rolls_over );
+}
+
+/* Interrupts off, and time goes by since the last hook: a few hundred counts (the
+ * 1-load clock), or whatever passed and SysTick quiet for the next half period. */
+static void settle( void )
+{
+    if( load1 )
+    {
+        irq_off();
+        bench_now += 700u;
+    }
+    else
+    {
+        systick_wait_quiet();
+    }
+}
+
+/* An interrupt's hook pair, as CPU_USAGE_ISR_ENTER/EXIT or the kernel's
+ * traceISR_ENTER/EXIT make it (interrupts are off). */
+static void isr_pair( uint32_t counts )
+{
+    cpu_usage_hook_isr_enter();
+    pass_counts( counts );
+    cpu_usage_hook_isr_exit();
+}
+
+/* Tickless idle's pair, traceLOW_POWER_IDLE_BEGIN/END (interrupts are off). */
+static void sleep_pair( uint32_t counts )
+{
+    cpu_usage_hook_sleep_begin();
+    pass_counts( counts );
+    cpu_usage_hook_sleep_end();
+}
+
+/* The hooks keep each slot's longest run in the window, which takes a few more
+ * instructions when a run is longer than any before it. The measured runs are never
+ * that: a warm-up runs longer first. On SysTick, how long a task runs before a
+ * measured switch depends on how long systick_wait_quiet() waited (up to half a
+ * tick), so the task first gets a run of two ticks, which a switch to itself ends.
+ * (The 1-load clock moves 700 counts per switch: every run is as long.) */
+static void long_run( uint32_t task )
+{
+    switch_to( task );
+
+    if( !load1 )
+    {
+        wait_tick();
+        wait_tick();
+        switch_to( task );
+    }
 }
 
 /* The running task deletes itself (vTaskDelete(NULL)): the next switch releases its ID. */
@@ -564,20 +696,14 @@ int main( void )
     {
         /* Three switches between tasks with IDs of their own (with a single task,
          * from it to itself). run.sh checks that the three counts agree. */
+        long_run( own_id_task( from ) );
+        long_run( from );
+
         for( uint32_t k = 0u; k < 3u; k++ )
         {
             uint32_t next = own_id_task( running );
 
-            if( load1 )
-            {
-                irq_off();
-                bench_now += 700u;
-            }
-            else
-            {
-                systick_wait_quiet();
-            }
-
+            settle();
             measure_pair( next, 0 );
         }
     }
@@ -591,16 +717,7 @@ int main( void )
             fail( "no task beyond the IDs" );
         }
 
-        if( load1 )
-        {
-            irq_off();
-            bench_now += 700u;
-        }
-        else
-        {
-            systick_wait_quiet();
-        }
-
+        settle();
         measure_pair( next, 0 );
     }
     else if( arg_is( line, "scenario=rollover" ) )
@@ -628,16 +745,7 @@ int main( void )
         self_delete_running();
         uint32_t next = own_id_task( running );
 
-        if( load1 )
-        {
-            irq_off();
-            bench_now += 700u;
-        }
-        else
-        {
-            systick_wait_quiet();
-        }
-
+        settle();
         measure_pair( next, 0 );
     }
     else if( arg_is( line, "scenario=worst" ) )
@@ -670,6 +778,82 @@ int main( void )
         }
 
         measure_pair( next, 1 );
+    }
+    else if( arg_is( line, "scenario=isr" ) )
+    {
+        /* An interrupt taken while a task that already ran in this window runs, after
+         * a first one (the warm-up) has charged the interrupt slot in this window too.
+         * Three times; run.sh checks that the counts agree. */
+        settle();
+        isr_pair( 600u );
+        irq_on();
+
+        for( uint32_t k = 0u; k < 3u; k++ )
+        {
+            settle();
+            measure_open();
+            isr_pair( 300u );
+            measure_close( 0 );
+        }
+    }
+    else if( arg_is( line, "scenario=sleep" ) )
+    {
+        /* The idle task, which already ran in this window, goes to sleep and wakes,
+         * after a first sleep (the warm-up) has charged the sleep slot in this window.
+         * Three times, as above. */
+        if( running != 0u )
+        {
+            switch_to( 0u );
+        }
+
+        settle();
+        sleep_pair( 6000u );
+        irq_on();
+
+        for( uint32_t k = 0u; k < 3u; k++ )
+        {
+            settle();
+            measure_open();
+            sleep_pair( 3000u );
+            measure_close( 0 );
+        }
+    }
+    else if( arg_is( line, "scenario=isr-tick" ) )
+    {
+        /* The SysTick handler as the kernel runs it, in the handler itself (so on the
+         * SysTick clock the counter has just reloaded and its pending bit is clear, as
+         * in the kernel). Two ticks of warm-up charge the interrupt slot in this
+         * window; the next three are measured, each interrupting the same task, which
+         * ran in this window. No window may close meanwhile. */
+        if( window_published() )
+        {
+            fail( "a window closed before the warm-up ticks" );
+        }
+
+        tick_mode = TICK_KERNEL;
+        wait_tick();
+        wait_tick();
+
+        if( window_published() )
+        {
+            fail( "a warm-up tick (ISR enter, tick, ISR exit) closed a window" );
+        }
+
+        tick_mode = TICK_MEASURED;
+
+        while( ticks_measured < 3u )
+        {
+            __asm volatile ( "wfi" );
+        }
+
+        irq_off();
+        tick_mode = TICK_HOOK_ONLY;
+        irq_on();
+
+        if( window_published() )
+        {
+            fail( "a measured tick closed a window" );
+        }
     }
     else if( arg_is( line, "scenario=report-text" ) )
     {

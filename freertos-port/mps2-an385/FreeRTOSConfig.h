@@ -16,7 +16,19 @@
  * task runs until it blocks or a higher-priority task wakes. */
 #define configUSE_TIME_SLICING                     0
 #define configIDLE_SHOULD_YIELD                    1
-#define configUSE_TICKLESS_IDLE                    0
+
+/* Tickless idle, the application's own way (2: the kernel calls the macro below and
+ * the port's vPortSuppressTicksAndSleep() is not built). When no task is due for at
+ * least two ticks the idle task waits for the next interrupt (the tick at the latest)
+ * with the SysTick left running: the library shows that time as "sleep", and its
+ * SysTick-based clock, which needs every tick interrupt, keeps working. main.c says
+ * why the wait is a poll and not WFI under QEMU. */
+#define configUSE_TICKLESS_IDLE                    2
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+void mps2_idle_sleep( uint32_t expected_idle_ticks );
+#endif
+#define portSUPPRESS_TICKS_AND_SLEEP( xExpectedIdleTime )    mps2_idle_sleep( xExpectedIdleTime )
 
 /* ---- Tasks and memory ------------------------------------------------------- */
 /* In words. The idle task gets this; 1 KiB leaves room for the create/delete hooks,
@@ -47,10 +59,12 @@
 #define configNUM_THREAD_LOCAL_STORAGE_POINTERS    0
 
 /* ---- Hooks and checks ------------------------------------------------------- */
-/* No idle hook, and no WFI in idle: the idle task's spin *is* idle time, and a busy
- * idle keeps QEMU's -icount timing deterministic. */
+/* No idle hook: the idle task sleeps only through portSUPPRESS_TICKS_AND_SLEEP above,
+ * and its wait executes instructions, which keeps QEMU's -icount timing as
+ * deterministic as a busy idle did. The tick hook is the demo's tick-sampled
+ * accounting (the shell's 'sampled' command). */
 #define configUSE_IDLE_HOOK                        0
-#define configUSE_TICK_HOOK                        0
+#define configUSE_TICK_HOOK                        1
 #define configUSE_MALLOC_FAILED_HOOK               1
 #define configCHECK_FOR_STACK_OVERFLOW             2
 #define configUSE_DAEMON_TASK_STARTUP_HOOK         0
@@ -100,6 +114,10 @@ void mps2_assert_failed( const char * file, int line ) __attribute__( ( noreturn
  * the same image without the library (demo-nolib.elf, for the footprint figures). */
 #ifndef CPU_USAGE_DISABLED
 #include "freertos_cpu_usage_hooks.h"
+#else
+/* The port's interrupt handlers call these; without the library they do nothing. */
+#define CPU_USAGE_ISR_ENTER()    do {} while( 0 )
+#define CPU_USAGE_ISR_EXIT()     do {} while( 0 )
 #endif
 
 #endif /* FREERTOS_CONFIG_H */

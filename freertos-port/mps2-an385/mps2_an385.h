@@ -23,6 +23,7 @@
 /* ---- System control block --------------------------------------------------- */
 #define SCB_ICSR                       MPS2_REG( 0xE000ED04u )
 #define SCB_ICSR_PENDSTSET             ( 1u << 26 )
+#define SCB_ICSR_VECTPENDING_MASK      ( 0x1FFu << 12 ) /* highest pending enabled exception */
 #define SCB_SHCSR                      MPS2_REG( 0xE000ED24u )
 #define SCB_CFSR                       MPS2_REG( 0xE000ED28u )
 #define SCB_HFSR                       MPS2_REG( 0xE000ED2Cu )
@@ -33,6 +34,7 @@
 #define NVIC_ISER0                     MPS2_REG( 0xE000E100u )
 #define NVIC_ICER0                     MPS2_REG( 0xE000E180u )
 #define NVIC_ISPR0                     MPS2_REG( 0xE000E200u )
+#define NVIC_ICPR0                     MPS2_REG( 0xE000E280u )
 #define NVIC_IPR_BYTE( irq )           ( *( volatile uint8_t * ) ( 0xE000E400u + ( irq ) ) )
 
 /* ---- SysTick ---------------------------------------------------------------- */
@@ -57,8 +59,21 @@
 #define UART_CTRL_RXIE                 ( 1u << 3 )
 #define UART_INT_RX                    ( 1u << 1 )
 
-/* External interrupt numbers: UART0 RX is IRQ0, UART0 TX IRQ1 (unused here). */
+/* ---- CMSDK APB TIMER0 (DDI0479: a 32-bit down-counter on the 25 MHz PCLK) ------
+ * VALUE counts down to 0, raises the interrupt and reloads RELOAD on the next clock,
+ * so the period is RELOAD + 1 clocks. Writing RELOAD also loads VALUE (QEMU). */
+#define TIMER0_BASE                    0x40000000u
+#define TIMER0_CTRL                    MPS2_REG( TIMER0_BASE + 0x00u )
+#define TIMER0_VALUE                   MPS2_REG( TIMER0_BASE + 0x04u )
+#define TIMER0_RELOAD                  MPS2_REG( TIMER0_BASE + 0x08u )
+#define TIMER0_INTCLEAR                MPS2_REG( TIMER0_BASE + 0x0Cu ) /* write 1 to clear */
+#define TIMER_CTRL_EN                  ( 1u << 0 )
+#define TIMER_CTRL_IRQEN               ( 1u << 3 )
+
+/* External interrupt numbers: UART0 RX is IRQ0, UART0 TX IRQ1 (unused here), TIMER0
+ * IRQ8. */
 #define MPS2_IRQ_UART0_RX              0u
+#define MPS2_IRQ_TIMER0                8u
 
 /* The system clock that drives the core, SysTick and the APB peripherals. */
 #define MPS2_SYSCLK_HZ                 25000000u
@@ -89,6 +104,9 @@ int mps2_console_rx_getc( uint32_t timeout_ms );
 
 /* clock.c: the SysTick-extended clock; see the comment at the top of clock.c. */
 uint64_t mps2_clock_cycles( void );
+
+/* irq_load.c: the TIMER0 interrupt load and its shell command. */
+void mps2_irq_load_command( int argc, char ** argv );
 
 /* semihosting.c: end the QEMU run with an exit status; never returns. */
 void mps2_exit( int status ) __attribute__( ( noreturn ) );

@@ -147,6 +147,9 @@ void UART0RX_Handler( void )
 {
     BaseType_t woken = pdFALSE;
 
+    /* Its time goes to the "interrupts" line; portYIELD_FROM_ISR() below ends it. */
+    CPU_USAGE_ISR_ENTER();
+
     UART0_INTSTATUS = UART_INT_RX;
 
     while( ( UART0_STATE & UART_STATE_RXFULL ) != 0u )

@@ -31,6 +31,14 @@
  * port's thread record, which needs a few hundred bytes. */
 #define configMINIMAL_STACK_SIZE                   256
 
+/* Tickless idle, the application's own way (2: the kernel calls the macro below and
+ * the port supplies nothing): when no task is due for at least two ticks, the idle
+ * task sleeps the host thread until the next tick signal (main.c), so the time shows
+ * as "sleep" instead of an idle spin. The tick keeps coming every millisecond. */
+#define configUSE_TICKLESS_IDLE                    2
+void vPosixIdleSleep( uint64_t ullExpectedIdleTicks );
+#define portSUPPRESS_TICKS_AND_SLEEP( xExpectedIdleTime )    vPosixIdleSleep( ( uint64_t ) ( xExpectedIdleTime ) )
+
 /* ---- Memory ------------------------------------------------------------------- */
 
 /* heap_3 hands every allocation to the host's malloc, so AddressSanitizer sees each
@@ -44,7 +52,9 @@
 /* ---- Hooks and checks --------------------------------------------------------- */
 
 #define configUSE_IDLE_HOOK                        0
-#define configUSE_TICK_HOOK                        0
+
+/* The demo's tick-sampled accounting (the shell's 'sampled' command). */
+#define configUSE_TICK_HOOK                        1
 #define configUSE_MALLOC_FAILED_HOOK               1
 
 /* The FreeRTOS stack of a task is never written by the task on this port (it runs on
@@ -67,6 +77,7 @@
 #define INCLUDE_vTaskSuspend                       1
 #define INCLUDE_uxTaskGetStackHighWaterMark        1
 #define INCLUDE_xTaskGetCurrentTaskHandle          1
+#define INCLUDE_xTaskGetIdleTaskHandle             1
 
 /* ---- Kernel run-time statistics (the posix-rts build) ------------------------- */
 

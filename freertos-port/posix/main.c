@@ -8,7 +8,9 @@
  *  - A task must never block its pthread in the host kernel while it is the running
  *    task: FreeRTOS would go on charging that time to it (the shell would show 100 %
  *    CPU while waiting for a key) and no other task could run meanwhile. The console
- *    is therefore polled, with a one-tick vTaskDelay() between polls.
+ *    is therefore polled, with a one-tick vTaskDelay() between polls. The one
+ *    deliberate exception is the idle task's tickless sleep (vPosixIdleSleep()),
+ *    which blocks only until the next tick and is reported as "sleep".
  *  - The tick is a SIGALRM installed without SA_RESTART, so a system call that sleeps
  *    (a write to a full pipe, say) can return EINTR at any time and must be retried.
  *  - A thread the tick switches out stays parked wherever it was, even inside the C
@@ -19,8 +21,10 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/select.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +34,10 @@
 #include "demo.h"
 
 const char * const port_name = "POSIX simulator (FreeRTOS " tskKERNEL_VERSION_NUMBER ")";
+
+/* No peripherals, so no commands of its own. */
+const DemoPortCommand_t * const port_commands = NULL;
+const size_t port_command_count = 0U;
 
 /*-----------------------------------------------------------*/
 
@@ -166,6 +174,51 @@ void port_console_write( const char * s,
             break;
         }
     }
+}
+/*-----------------------------------------------------------*/
+
+/* A bound on one sleep, in case no tick ever came to end it (the tick thread always
+ * sends one within a tick; this only keeps a lost one from stalling the idle task). */
+#define posixIDLE_SLEEP_MAX_TICKS    100U
+
+/*
+ * portSUPPRESS_TICKS_AND_SLEEP() (FreeRTOSConfig.h): the kernel calls it from the idle
+ * task with the scheduler suspended when no task is due for at least two ticks. The
+ * idle thread sleeps in the host until the next tick signal: the port's tick thread
+ * sends SIGALRM to the thread of the running task, which is this one, and the signal
+ * ends the wait once its handler has run (the handler only counts the tick: the
+ * scheduler is suspended, so it pends and switches nothing). The kernel then catches
+ * up on the pended tick in xTaskResumeAll() and runs whatever became due.
+ *
+ * Race-free: signals are blocked in the critical section, so a tick that arrives
+ * between the kernel's decision and the wait stays pending, eTaskConfirmSleepModeStatus()
+ * sees it if it was already counted, and pselect() unblocks SIGALRM only for the
+ * duration of the wait, atomically: a pending tick ends it at once. nanosleep() in its
+ * place could sleep through a tick that landed just before it.
+ */
+void vPosixIdleSleep( uint64_t ullExpectedIdleTicks )
+{
+    const uint64_t ullTicks = ( ullExpectedIdleTicks < posixIDLE_SLEEP_MAX_TICKS ) ?
+                              ullExpectedIdleTicks : posixIDLE_SLEEP_MAX_TICKS;
+    const uint64_t ullNs = ullTicks * ( 1000000000ULL / ( uint64_t ) configTICK_RATE_HZ );
+    struct timespec xTimeout;
+    sigset_t xWaitMask;
+
+    xTimeout.tv_sec = ( time_t ) ( ullNs / 1000000000ULL );
+    xTimeout.tv_nsec = ( long ) ( ullNs % 1000000000ULL );
+
+    portENTER_CRITICAL();
+    {
+        ( void ) pthread_sigmask( SIG_BLOCK, NULL, &xWaitMask );
+        ( void ) sigdelset( &xWaitMask, SIGALRM );
+
+        if( eTaskConfirmSleepModeStatus() != eAbortSleep )
+        {
+            /* Ends with EINTR after the tick's handler ran, or at the timeout. */
+            ( void ) pselect( 0, NULL, NULL, NULL, &xTimeout, &xWaitMask );
+        }
+    }
+    portEXIT_CRITICAL();
 }
 /*-----------------------------------------------------------*/
 

@@ -145,7 +145,7 @@ fn bad_arguments_are_reported_not_followed() {
 
 #[test]
 fn status_strings_exist_for_every_code() {
-    for code in [0, -7001, -7002, -7003, -7004, -7005, -7006, -7007, 12345] {
+    for code in [0, -7001, -7002, -7003, -7004, -7005, -7006, -7007, -7008, 12345] {
         // SAFETY: never NULL, always NUL-terminated.
         let text = unsafe { core::ffi::CStr::from_ptr(cpu_usage_status_str(code)) };
         assert!(!text.to_bytes().is_empty());

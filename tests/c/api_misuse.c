@@ -210,8 +210,9 @@ static void check_versions_and_status_strings(void)
     static const int32_t known[] = {
         CPU_USAGE_OK,           CPU_USAGE_ERR_NULL,      CPU_USAGE_ERR_OPTION,    CPU_USAGE_ERR_WINDOW,
         CPU_USAGE_ERR_CLOCK,    CPU_USAGE_ERR_NO_WINDOW, CPU_USAGE_ERR_NO_OUTPUT, CPU_USAGE_ERR_TASK_ID,
+        CPU_USAGE_ERR_RANGE,
     };
-    static const int32_t unknown[] = { 1, -1, -7000, -7008, INT32_MIN, INT32_MAX };
+    static const int32_t unknown[] = { 1, -1, -7000, -7009, INT32_MIN, INT32_MAX };
     const char *unknown_text = cpu_usage_status_str(unknown[0]);
     size_t n_known = sizeof(known) / sizeof(known[0]);
 
@@ -609,6 +610,75 @@ static void check_figures(void)
     CHECK(strstr(buf, "\"overflow_tasks\":2") != NULL, "two tasks share ID 0");
 }
 
+static int alerts_seen;
+
+static void on_alert(const cpu_usage_alert *alert, void *ctx)
+{
+    (void)alert;
+    (void)ctx;
+    alerts_seen++;
+}
+
+static void check_snapshot_cli_and_watchdogs(void)
+{
+    cpu_usage_summary_info summary;
+    cpu_usage_task_info *one;
+    Guarded g = guarded_new();
+    long more;
+    int n;
+
+    current = "snapshot with NULL";
+    CHECK_INT(cpu_usage_snapshot(NULL, 0, NULL), CPU_USAGE_ERR_NULL, "a NULL summary is refused");
+    CHECK_INT(cpu_usage_snapshot(NULL, 4, &summary), CPU_USAGE_ERR_NULL, "a NULL array with a length is refused");
+    CHECK_INT(cpu_usage_snapshot(NULL, 0, &summary), 0, "no array, length 0: the summary alone");
+    CHECK(summary.tasks >= 2 && summary.written == 0, "the summary counts the tasks it did not write");
+
+    /* One element, ending at a guard page: exactly one is written. */
+    current = "snapshot into one element at a guard page";
+    one = (cpu_usage_task_info *)guarded_tail(g, sizeof(*one));
+    n = cpu_usage_snapshot(one, 1, &summary);
+    CHECK_INT(n, 1, "one task written into room for one");
+    CHECK(one->name[CPU_USAGE_NAME_BUF - 1] == '\0', "the name is NUL-terminated");
+    CHECK(summary.tasks > 1 && summary.written == 1, "the others are counted");
+
+    /* The CLI command: buffers of 0, 1 and 2 bytes at a guard page, a NULL line. */
+    current = "cli with tiny buffers";
+    CHECK_INT(cpu_usage_cli_command(NULL, 0, "show_cpu_usage"), 0, "NULL buffer: done");
+    CHECK_INT(cpu_usage_cli_command((char *)guarded_tail(g, 1), 1, "show_cpu_usage"), 0, "1 byte: done");
+    CHECK(*guarded_tail(g, 1) == '\0', "1 byte: an empty string");
+    do {
+        more = cpu_usage_cli_command((char *)guarded_tail(g, 2), 2, "show_cpu_usage -m");
+        CHECK(guarded_tail(g, 2)[1] == '\0', "2 bytes: one character and a NUL");
+    } while (more == 1);
+    CHECK_INT(more, 0, "a report in 2-byte pieces ends");
+    current = "cli with a NULL line";
+    CHECK(cpu_usage_cli_command((char *)guarded_tail(g, 64), 64, NULL) >= 0, "a NULL line is the plain command");
+    while (cpu_usage_cli_command((char *)guarded_tail(g, 64), 64, NULL) == 1) {
+    }
+    current = "watchdog settings";
+    CHECK_INT(cpu_usage_watchdog_set_load(10001, 1), CPU_USAGE_ERR_RANGE, "a load above 100% is refused");
+    CHECK_INT(cpu_usage_watchdog_set_load(UINT32_MAX, UINT32_MAX), CPU_USAGE_ERR_RANGE, "a huge load is refused");
+    CHECK_INT(cpu_usage_watchdog_set_load(0, UINT32_MAX), 0, "any number of windows is fine");
+    CHECK_INT(cpu_usage_watchdog_set_load(0, 0), 0, "off");
+    CHECK_INT(cpu_usage_watchdog_set_slice_us(UINT32_MAX), 0, "the 1 kHz clock holds any slice in 32 bits");
+    CHECK_INT(cpu_usage_watchdog_set_slice_us(0), 0, "off");
+    CHECK_INT(cpu_usage_watchdog_set_callback(NULL, NULL), 0, "no callback");
+    CHECK_INT(cpu_usage_watchdog_set_callback(on_alert, NULL), 0, "a callback");
+    CHECK_INT(cpu_usage_watchdog_set_callback(NULL, NULL), 0, "no callback again");
+    CHECK_INT(alerts_seen, 0, "nothing tripped while everything was off");
+
+    current = "interrupt and sleep hooks out of order";
+    cpu_usage_hook_isr_exit();
+    cpu_usage_hook_sleep_end();
+    cpu_usage_hook_isr_enter();
+    cpu_usage_hook_sleep_begin(); /* refused inside an interrupt */
+    cpu_usage_hook_isr_exit();
+    cpu_usage_hook_isr_exit();
+    CHECK(1, "stray interrupt and sleep hooks are survived");
+
+    guarded_free(g);
+}
+
 int main(void)
 {
     struct sigaction sa;
@@ -638,6 +708,7 @@ int main(void)
     check_figures();
     check_buffers();
     check_arguments();
+    check_snapshot_cli_and_watchdogs();
 
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

@@ -9,10 +9,19 @@
 //!    exceed the 32 IDs. `churn off`; three windows later no ID may have leaked: the
 //!    pool adds up, nothing is left in quarantine or in the overflow bucket, and
 //!    every live task the kernel lists holds one ID of its own.
+//! 4. Where the port has a peripheral interrupt of known cost (`Port::irq`, QEMU's
+//!    TIMER0: 500 Hz, 100 µs each): `irq on`; a window later the "interrupts" line
+//!    must have grown by that share, and the tasks, which burn a share of the wall
+//!    time, must have lost it: each shows its duty times (1 − the interrupts' share).
+//! 5. Every workload at 0 %: the idle task's tickless sleep must show as "sleep".
+//! 6. `tick30 on`, a task that runs for the first 30 % of every tick period: the
+//!    library must show it at 30 %, while the demo's tick-sampled accounting (each
+//!    tick charged whole to the task it interrupted, the `sampled` command) must show
+//!    it far below, since a tick never finds it running.
 //!
 //! Every report read on the way is checked for exact bookkeeping: the counts of the
-//! tasks, idle and "other" add up to the window's length, the percentages to 100, and
-//! the ID pool's parts to its capacity.
+//! tasks, idle, interrupts, sleep and "other" add up to the window's length, the
+//! percentages to 100, and the ID pool's parts to its capacity.
 
 use std::thread;
 use std::time::{Duration, Instant};
@@ -34,6 +43,24 @@ pub struct Port {
     /// Largest distance, in percentage points, between a workload's measured share
     /// and its configured duty. The caller explains it by the port's physics.
     pub duty_tolerance_pp: f64,
+    /// Largest distance, in percentage points, between tick30's share (averaged over
+    /// the windows read) and 30 %. The caller explains it by the port's physics.
+    pub tick30_tolerance_pp: f64,
+    /// The port's peripheral interrupt of known cost, switched by `irq on|off`; `None`
+    /// where there is none (the POSIX simulator).
+    pub irq: Option<IrqLoad>,
+}
+
+/// A peripheral interrupt the demo can switch on, and what it must cost.
+#[derive(Clone, Copy, Debug)]
+pub struct IrqLoad {
+    /// Interrupts per second.
+    pub rate_hz: u64,
+    /// Its expected share of the time on the "interrupts" line, in percent.
+    pub share_pct: f64,
+    /// Largest distance, in percentage points, between the measured growth of the
+    /// "interrupts" line and `share_pct`. The caller explains it.
+    pub tolerance_pp: f64,
 }
 
 /// The demo's workloads and their duties at boot (demo/demo.c).
@@ -45,6 +72,31 @@ const AVERAGED_WINDOWS: usize = 3;
 /// Tasks the churn must have created before it is stopped: enough for every ID to
 /// have been reused several times over.
 const CHURN_MIN_CREATED: u64 = 300;
+
+/// tick30's share of every tick period (demo/demo.c).
+const TICK30_PCT: f64 = 30.0;
+
+/// Windows averaged for the tick30 check.
+const TICK30_WINDOWS: usize = 2;
+
+/// The most the tick-sampled accounting may credit tick30 with: half its real share.
+/// On QEMU a tick never finds it running (measured 0.0 %). On the POSIX port a tick
+/// can, when the host delays tick30's thread: the tick signal then lands while
+/// FreeRTOS already counts tick30 as running, though its thread has not started, or
+/// after a stall has pushed its 30 % past the next tick. Measured 0 to 4.6 % on a
+/// quiet host, up to 8 % with both host cores busy.
+const TICK30_SAMPLED_MAX_PCT: f64 = 15.0;
+
+/// With every workload at 0 %, the least share of a window the idle task must spend
+/// in tickless sleep. It sleeps only when no task is due within two ticks, and the
+/// three workloads (and, on POSIX, the shell's console poll) wake every 10 ms, each
+/// keeping it awake for the tick before: 70 to 90 % (QEMU) or 60 to 90 % (POSIX) can
+/// be sleep, depending on how their wake-ups line up. Measured: 68 to 88 % on QEMU;
+/// 51 to 77 % on the simulator on a quiet host, 35 % with the other core busy (the
+/// ticks it spends awake, spinning, then compete for the host and last longer, while
+/// the sleeping ones do not). A floor, not an expectation: it catches sleep hooks
+/// that never run.
+const QUIET_SLEEP_MIN_PCT: f64 = 10.0;
 
 /// The percentages of a report are apportioned in hundredths and add up to exactly
 /// 100.00; the tolerance only absorbs the decimal-to-binary rounding of the parsed
@@ -92,11 +144,14 @@ pub fn check_window(r: &Value) -> Result<(), String> {
     }
     let idle = uint(&r["idle"]["counts"], "idle.counts")?;
     let other = uint(&r["other_counts"], "other_counts")?;
+    let isr = uint(&r["interrupts_counts"], "interrupts_counts")?;
+    let sleep = uint(&r["sleep_counts"], "sleep_counts")?;
     let length = uint(&r["window_counts"], "window_counts")?;
-    if counts + idle + other != length {
+    let sum = counts + idle + other + isr + sleep;
+    if sum != length {
         return Err(format!(
-            "tasks ({counts}) + idle ({idle}) + other ({other}) = {} counts, but window_counts is {length}",
-            counts + idle + other
+            "tasks ({counts}) + idle ({idle}) + other ({other}) + interrupts ({isr}) + sleep ({sleep}) = {sum} \
+             counts, but window_counts is {length}"
         ));
     }
 
@@ -104,9 +159,13 @@ pub fn check_window(r: &Value) -> Result<(), String> {
     for t in tasks {
         pct += num(&t["usage_pct"], "tasks[].usage_pct")?;
     }
-    let pct = pct + num(&r["other_pct"], "other_pct")? + num(&r["idle_pct"], "idle_pct")?;
+    let pct = pct
+        + num(&r["other_pct"], "other_pct")?
+        + num(&r["idle_pct"], "idle_pct")?
+        + num(&r["interrupts_pct"], "interrupts_pct")?
+        + num(&r["sleep_pct"], "sleep_pct")?;
     if (pct - 100.0).abs() > PCT_SUM_TOLERANCE {
-        return Err(format!("tasks + other + idle add up to {pct:.4} %, not 100 %"));
+        return Err(format!("tasks + other + idle + interrupts + sleep add up to {pct:.4} %, not 100 %"));
     }
 
     let s = &r["slots"];
@@ -149,6 +208,27 @@ pub fn parse_tasks(answer: &str) -> Result<(Vec<TaskRow>, u64), String> {
     Ok((rows, total))
 }
 
+/// The `sampled` answer: each row's name and share in percent, and the ticks counted.
+pub fn parse_sampled(answer: &str) -> Result<(Vec<(String, f64)>, u64), String> {
+    let head = answer.lines().find(|l| l.starts_with("tick-sampled over the last ")).ok_or("no `tick-sampled` line")?;
+    let ticks = head
+        .trim_start_matches("tick-sampled over the last ")
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse::<u64>().ok())
+        .ok_or_else(|| format!("no tick count in {head:?}"))?;
+    let mut rows = Vec::new();
+    for line in answer.lines().filter(|l| l.starts_with("  ")) {
+        // "  <name>  <pct>%  <n> ticks"; "(other tasks)" has a space in its name.
+        let Some((name, rest)) = line.trim().rsplit_once('%') else { continue };
+        let Some((name, pct)) = name.trim_end().rsplit_once(' ') else { continue };
+        let pct = pct.trim().parse::<f64>().map_err(|e| format!("{line:?}: {e}"))?;
+        let _ = rest;
+        rows.push((name.trim().to_string(), pct));
+    }
+    Ok((rows, ticks))
+}
+
 /// `churn status`: whether it is on, and how many tasks it has created.
 fn parse_churn(answer: &str) -> Result<(bool, u64), String> {
     let line = answer.lines().find(|l| l.starts_with("churn: ")).ok_or("no `churn:` line")?;
@@ -163,10 +243,11 @@ fn parse_churn(answer: &str) -> Result<(bool, u64), String> {
 }
 
 /// How much of a host core the demo had while the duties were measured: a simulator
-/// whose idle task spins should have all of one. When the host is busy with other
-/// work, its threads are preempted in the middle of burns; the demo's burn loop skips
-/// those gaps but the task still held the CPU as far as FreeRTOS knows, so the shares
-/// come out inflated. A failure says so rather than leave it to be guessed.
+/// should have all of one whenever it is not asleep (its idle task spins unless it
+/// sleeps in tickless idle). When the host is busy with other work, its threads are
+/// preempted in the middle of burns; the demo's burn loop skips those gaps but the
+/// task still held the CPU as far as FreeRTOS knows, so the shares come out inflated.
+/// A failure says so rather than leave it to be guessed.
 struct HostShare(Option<(Instant, Duration)>);
 
 impl HostShare {
@@ -174,15 +255,19 @@ impl HostShare {
         HostShare(console.cpu_time().map(|cpu| (Instant::now(), cpu)))
     }
 
-    /// A note for failure messages ("" when the share cannot be read).
-    fn finish(self, console: &Console) -> String {
+    /// A note for failure messages ("" when the share cannot be read); `awake_pct`
+    /// is the share of the time the library saw outside tickless sleep.
+    fn finish(self, console: &Console, awake_pct: f64) -> String {
         let (Some((t0, cpu0)), Some(cpu1)) = (self.0, console.cpu_time()) else { return String::new() };
         let wall = t0.elapsed().as_secs_f64();
         let share = (cpu1.saturating_sub(cpu0)).as_secs_f64() / wall * 100.0;
-        println!("the demo process used {share:.0} % of a host core while the duties were measured");
+        println!(
+            "the demo process used {share:.0} % of a host core while it was measured, awake {awake_pct:.0} % of the time"
+        );
         format!(
-            " (meanwhile the demo process used {share:.0} % of a host core: on the POSIX simulator, \
-             well under 100 % means other processes competed for the CPU and the shares are inflated)"
+            " (meanwhile the demo process used {share:.0} % of a host core and was awake {awake_pct:.0} % of the \
+             time: on the POSIX simulator, well under that means other processes competed for the CPU and the \
+             shares are inflated)"
         )
     }
 }
@@ -259,6 +344,38 @@ impl Run<'_> {
         self.check(parsed)
     }
 
+    /// Waits for window `index` or a later one, then reads `count` consecutive windows.
+    fn windows(&mut self, index: u64, count: usize) -> Vec<Window> {
+        let mut windows = Vec::new();
+        let mut next = index;
+        while windows.len() < count {
+            let w = self.wait_window(next);
+            next = w.index + 1;
+            windows.push(w);
+        }
+        windows
+    }
+
+    /// The mean of `field` (a number at the top level of the report) over `windows`.
+    fn mean_of(&mut self, windows: &[Window], field: &str) -> f64 {
+        let mut sum = 0.0;
+        for w in windows {
+            let v = w.json[field].as_f64();
+            sum += self.check(v.ok_or_else(|| format!("window {} has no number {field}: {}", w.index, w.json)));
+        }
+        sum / windows.len() as f64
+    }
+
+    /// The mean share of task `name` over `windows`.
+    fn mean_share(&mut self, windows: &[Window], name: &str) -> f64 {
+        let mut sum = 0.0;
+        for w in windows {
+            let share = w.usage_of(name);
+            sum += self.check(share.ok_or_else(|| format!("window {} does not list {name}", w.index)));
+        }
+        sum / windows.len() as f64
+    }
+
     fn expect_share(&mut self, w: &Window, name: &str, duty: f64, label: &str) {
         let measured = w.usage_of(name);
         let measured = self.check(measured.ok_or_else(|| format!("window {} does not list {name}", w.index)));
@@ -300,7 +417,8 @@ pub fn run(console: &mut Console, port: Port) {
         next = w.index + 1;
         windows.push(w);
     }
-    let host = host_share.finish(run.console);
+    let awake = 100.0 - run.mean_of(&windows, "sleep_pct");
+    let host = host_share.finish(run.console, awake);
     for (name, duty) in WORKLOADS {
         let mut sum = 0.0;
         for w in &windows {
@@ -390,7 +508,138 @@ pub fn run(console: &mut Console, port: Port) {
         run.console.fail(&format!("slots.used is {used} but the kernel has {total} live tasks: {rows:?}"));
     }
 
+    // 4. A peripheral interrupt of known cost, against the window just read (the same
+    //    load, without it). The window under way at `irq on` is mixed; the next one
+    //    is not.
+    if let Some(irq) = port.irq {
+        interrupts(&mut run, &w, irq);
+    }
+
+    // 5. Nothing to do: the idle task sleeps.
+    for (name, _) in WORKLOADS {
+        let answer = run.ask(&format!("load {name} 0"));
+        if !answer.contains(&format!("{name}: 0%")) {
+            run.console.fail(&format!("`load {name} 0` answered {answer:?}"));
+        }
+    }
+    let at = run.current_window();
+    let quiet = run.wait_window(at + 2);
+    let (sleep, idle) = (quiet.json["sleep_pct"].as_f64(), quiet.json["idle_pct"].as_f64());
+    let (sleep, idle) = (sleep.unwrap_or(-1.0), idle.unwrap_or(-1.0));
+    println!("quiet: sleep {sleep:.2} %, idle {idle:.2} % in window #{}", quiet.index);
+    if sleep < QUIET_SLEEP_MIN_PCT {
+        run.console.fail(&format!(
+            "with every workload at 0 % the idle task slept {sleep:.2} % of window {} (idle {idle:.2} %), \
+             expected at least {QUIET_SLEEP_MIN_PCT} %",
+            quiet.index
+        ));
+    }
+
+    // 6. tick30 against tick sampling.
+    tick30(&mut run);
+
     run.console.exit(port.reply_secs);
+}
+
+/// Step 4: `irq on`, one window's worth of interrupts compared with `before`.
+fn interrupts(run: &mut Run<'_>, before: &Window, irq: IrqLoad) {
+    let answer = run.ask("irq on");
+    if !answer.contains("irq: on") {
+        run.console.fail(&format!("`irq on` answered {answer:?}"));
+    }
+    let at = run.current_window();
+    let w = run.wait_window(at + 2);
+    let answer = run.ask("irq off");
+    if !answer.contains("irq: off") {
+        run.console.fail(&format!("`irq off` answered {answer:?}"));
+    }
+
+    let field = |w: &Window, name: &str| w.json[name].as_f64().unwrap_or(f64::NAN);
+    let (share0, share1) = (field(before, "interrupts_pct"), field(&w, "interrupts_pct"));
+    let count = |w: &Window| w.json["interrupts"].as_u64().unwrap_or(0);
+    let (n0, n1) = (count(before), count(&w));
+    let grown = share1 - share0;
+    println!(
+        "irq: interrupts {share0:.2} % ({n0} interrupts) in window #{} without TIMER0, {share1:.2} % ({n1}) in #{} \
+         with it: +{grown:.2} pp (expected {} ± {} pp), longest {} us",
+        before.index, w.index, irq.share_pct, irq.tolerance_pp, w.json["longest_interrupt_us"]
+    );
+    if (grown - irq.share_pct).abs() > irq.tolerance_pp {
+        run.console.fail(&format!(
+            "the interrupts line grew by {grown:.2} pp with `irq on` (window {} against {}), expected {} ± {} pp",
+            w.index, before.index, irq.share_pct, irq.tolerance_pp
+        ));
+    }
+    // Every tick is an interrupt too (1 kHz on both ports), and each typed byte one
+    // of the UART's, whose number depends on the test's timing: the window must hold
+    // at least its ticks and the timer's interrupts (one of each may fall on either
+    // side of a window's edge).
+    let ticks = w.json["window_us"].as_u64().unwrap_or(0) / 1000;
+    let least = ticks + irq.rate_hz * w.json["window_us"].as_u64().unwrap_or(0) / 1_000_000;
+    if n1 + 2 < least {
+        run.console.fail(&format!(
+            "window {} counted {n1} interrupts with `irq on`, expected at least {least} ({ticks} ticks and {} \
+             a second from the timer)",
+            w.index, irq.rate_hz
+        ));
+    }
+    // Not charged to the tasks: each burns its duty of the wall time, interrupts
+    // included, so the library must show duty × (1 − the interrupts' share).
+    let keep = 1.0 - irq.share_pct / 100.0;
+    for (name, duty) in [("work10", 10.0), ("work25", 5.0), ("work40", 40.0)] {
+        run.expect_share(&w, name, duty * keep, "with `irq on`");
+    }
+}
+
+/// Step 6: tick30 on, its share in the library and in the tick-sampled accounting.
+fn tick30(run: &mut Run<'_>) {
+    run.ask("sampled");
+    let answer = run.ask("tick30 on");
+    if !answer.contains("tick30: on") {
+        run.console.fail(&format!("`tick30 on` answered {answer:?}"));
+    }
+    let at = run.current_window();
+    // The first full window with tick30 on is at + 2; the sampler's figure covers
+    // from `tick30 on` to the end of the last window read, the start-up included.
+    let windows = run.windows(at + 2, TICK30_WINDOWS);
+    let sampled = run.ask("sampled");
+    let status = run.ask("tick30 status");
+    let status = status.lines().find(|l| l.starts_with("tick30: ")).unwrap_or(status.trim()).to_string();
+    let answer = run.ask("tick30 off");
+    if !answer.contains("tick30: off") {
+        run.console.fail(&format!("`tick30 off` answered {answer:?}"));
+    }
+
+    let mean = run.mean_share(&windows, "tick30");
+    let (rows, ticks) = match parse_sampled(&sampled) {
+        Ok(parsed) => parsed,
+        Err(e) => run.console.fail(&format!("cannot read the `sampled` answer ({e}): {sampled:?}")),
+    };
+    let Some(&(_, by_sampling)) = rows.iter().find(|(name, _)| name == "tick30") else {
+        run.console.fail(&format!("the `sampled` answer has no tick30 row: {sampled:?}"));
+    };
+    let shares: Vec<String> = windows.iter().map(|w| format!("#{}: {:?}", w.index, w.usage_of("tick30"))).collect();
+    println!(
+        "tick30: {mean:.2} % averaged over windows {} (expected {TICK30_PCT} ± {} pp); tick-sampled {by_sampling:.1} % \
+         over {ticks} ticks; {}",
+        shares.join(", "),
+        run.port.tick30_tolerance_pp,
+        status
+    );
+    if (mean - TICK30_PCT).abs() > run.port.tick30_tolerance_pp {
+        run.console.fail(&format!(
+            "tick30 averaged {mean:.2} % over windows {}, expected {TICK30_PCT} ± {} pp ({})",
+            shares.join(", "),
+            run.port.tick30_tolerance_pp,
+            status
+        ));
+    }
+    if by_sampling > TICK30_SAMPLED_MAX_PCT {
+        run.console.fail(&format!(
+            "tick sampling credited tick30 with {by_sampling:.1} % over {ticks} ticks, expected under \
+             {TICK30_SAMPLED_MAX_PCT} %: {sampled}"
+        ));
+    }
 }
 
 #[cfg(test)]
@@ -398,7 +647,7 @@ mod tests {
     use super::*;
 
     /// A report as the simulator printed it.
-    const REPORT: &str = r#"{"mode":"window","window":1,"window_us":1000000,"window_counts":15625000,"clock":"monotonic","clock_hz":15625000,"slots":{"capacity":32,"used":6,"quarantined":26,"free":0,"overflow_tasks":1},"tasks":[{"id":0,"name":"(overflow)","counts":483369,"usage_pct":3.09,"deleted":false},{"id":1,"name":"work10","counts":2312350,"usage_pct":14.80,"deleted":false},{"id":2,"name":"work25","counts":4142565,"usage_pct":26.51,"deleted":false},{"id":3,"name":"work40","counts":6626722,"usage_pct":42.41,"deleted":false},{"id":4,"name":"churn","counts":110624,"usage_pct":0.71,"deleted":false},{"id":5,"name":"shell","counts":284680,"usage_pct":1.82,"deleted":false}],"idle":{"id":6,"name":"IDLE","counts":1663435},"other_counts":1255,"other_pct":0.01,"idle_pct":10.65,"load_pct":89.35}"#;
+    const REPORT: &str = r#"{"mode":"window","window":1,"window_us":1000000,"window_counts":15625000,"clock":"monotonic","clock_hz":15625000,"slots":{"capacity":32,"used":7,"quarantined":25,"free":0,"overflow_tasks":1},"tasks":[{"id":0,"name":"(overflow)","counts":336789,"usage_pct":2.16,"deleted":false,"switches":165,"longest_slice_us":1995},{"id":1,"name":"work10","counts":2039199,"usage_pct":13.05,"deleted":false,"switches":37,"longest_slice_us":17427},{"id":2,"name":"work25","counts":4695239,"usage_pct":30.05,"deleted":false,"switches":37,"longest_slice_us":22124},{"id":3,"name":"work40","counts":6666338,"usage_pct":42.67,"deleted":false,"switches":52,"longest_slice_us":23368},{"id":4,"name":"churn","counts":197170,"usage_pct":1.26,"deleted":false,"switches":11,"longest_slice_us":5127},{"id":5,"name":"tick30","counts":0,"usage_pct":0.00,"deleted":false,"switches":0,"longest_slice_us":0},{"id":6,"name":"shell","counts":871924,"usage_pct":5.58,"deleted":false,"switches":58,"longest_slice_us":41000}],"idle":{"id":7,"name":"IDLE","counts":367768,"switches":18,"longest_slice_us":4602},"interrupts_counts":0,"interrupts_pct":0.00,"interrupts":0,"longest_interrupt_us":0,"sleep_counts":450573,"sleep_pct":2.88,"sleeps":27,"other_counts":0,"other_pct":0.00,"idle_pct":2.35,"load_pct":94.77,"load_avg_pct":[91.93,89.76,89.54]}"#;
 
     fn report_with(from: &str, to: &str) -> Value {
         assert!(REPORT.contains(from), "{from} is not in the sample report");
@@ -412,13 +661,13 @@ mod tests {
 
     #[test]
     fn one_count_too_many_fails() {
-        let err = check_window(&report_with("\"other_counts\":1255", "\"other_counts\":1256")).unwrap_err();
+        let err = check_window(&report_with("\"sleep_counts\":450573", "\"sleep_counts\":450574")).unwrap_err();
         assert!(err.contains("window_counts is 15625000"), "{err}");
     }
 
     #[test]
     fn percentages_off_by_a_tenth_fail() {
-        let err = check_window(&report_with("\"idle_pct\":10.65", "\"idle_pct\":10.55")).unwrap_err();
+        let err = check_window(&report_with("\"idle_pct\":2.35", "\"idle_pct\":2.25")).unwrap_err();
         assert!(err.contains("not 100 %"), "{err}");
     }
 
@@ -430,7 +679,7 @@ mod tests {
 
     #[test]
     fn fractional_counts_fail() {
-        let err = check_window(&report_with("\"counts\":110624", "\"counts\":110624.5")).unwrap_err();
+        let err = check_window(&report_with("\"counts\":197170", "\"counts\":197170.5")).unwrap_err();
         assert!(err.contains("not an unsigned integer"), "{err}");
     }
 
@@ -442,6 +691,23 @@ mod tests {
         let ids: Vec<u64> = rows.iter().map(|r| r.id).collect();
         assert_eq!(ids, [0, 1, 6]);
         assert_eq!(rows[1].name, "work10");
+    }
+
+    #[test]
+    fn interrupts_are_part_of_the_sum() {
+        let err = check_window(&report_with("\"interrupts_counts\":0", "\"interrupts_counts\":1")).unwrap_err();
+        assert!(err.contains("interrupts (1)"), "{err}");
+    }
+
+    #[test]
+    fn sampled_answer_is_parsed() {
+        let answer = "tick-sampled over the last 2001 ticks (each tick charged whole to the task running when it fired):\n  work10           0.1%        2 ticks\n  tick30           0.0%        0 ticks\n  IDLE            99.9%     1999 ticks\n  (other tasks)    0.0%        0 ticks\n";
+        let (rows, ticks) = parse_sampled(answer).unwrap();
+        assert_eq!(ticks, 2001);
+        assert_eq!(rows.len(), 4);
+        assert_eq!(rows[1], ("tick30".to_string(), 0.0));
+        assert_eq!(rows[2], ("IDLE".to_string(), 99.9));
+        assert_eq!(rows[3].0, "(other tasks)");
     }
 
     #[test]

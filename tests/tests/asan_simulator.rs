@@ -53,10 +53,20 @@ fn sanitizers_stay_quiet_through_a_session() {
         "load nosuchtask 5",
         "load work10 101",
         "churn off",
+        "tick30 on",
+        "sampled",
+        "tick30 status",
+        "tick30 sideways",
         "no-such-command",
     ] {
         console.command(line, 10);
     }
+    // tick30 wakes on every tick for a while, with the tick hook's sampling beside it;
+    // then off, so that the idle task sleeps again (tickless idle) while churn winds
+    // down.
+    thread::sleep(Duration::from_millis(500));
+    console.command("sampled", 10);
+    console.command("tick30 off", 10);
     thread::sleep(Duration::from_millis(2500));
     let report = console.command("show_cpu_usage -m", 10);
     if !report.contains("\"quarantined\":0,") || !report.contains("\"overflow_tasks\":0}") {

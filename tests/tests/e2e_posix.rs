@@ -21,6 +21,24 @@ use freertos_cpu_usage_tests::{path_from_env, Console};
 /// core busy; 1.5 pp is the project's bound.
 const DUTY_TOLERANCE_PP: f64 = 1.5;
 
+/// tick30 tolerance on the simulator, in percentage points, on a 2-window average.
+///
+/// tick30 keeps the CPU until 30 % of the wall time between the last two ticks has
+/// passed since the tick that woke it (the tick hook takes the time), so the host's
+/// latency in handing the CPU to its thread after the tick is inside its 30 %, not
+/// added to it: the demo measures that latency (`tick30 status`) at 4 to 5 µs on
+/// average on a quiet host, 15 to 30 µs at most, against a budget of about 300 µs.
+/// What remains outside is the way out (vTaskDelay(), the switch to the next task,
+/// well under a microsecond) and the host taking the core away from tick30's thread
+/// in the middle of its 30 %: FreeRTOS, and so the library, charges that time to
+/// tick30, and a stall that ends after its deadline lengthens it. Measured on a quiet
+/// 2-core host: single windows 29.93 to 30.08 %, with rare ones up to +1.3 pp when the
+/// host stalled the thread; with both cores busy with other work, single windows up
+/// to +4.3 pp. The bound is the project's POSIX bound, 1.5 pp, which a quiet host
+/// meets with a wide margin and which a busy one can break: the failure message then
+/// quotes the demo's own latency figures.
+const TICK30_TOLERANCE_PP: f64 = 1.5;
+
 #[test]
 fn demo_on_posix_simulator() {
     let sim = path_from_env("CPU_USAGE_SIM", "build/posix/freertos-sim");
@@ -37,9 +55,12 @@ fn demo_on_posix_simulator() {
         Port {
             reply_secs: 10,
             boot_secs: 10,
-            // The scenario takes about 10 s (a window is 1 s of host time).
-            total_secs: 60,
+            // The scenario takes about 20 s (a window is 1 s of host time).
+            total_secs: 90,
             duty_tolerance_pp: DUTY_TOLERANCE_PP,
+            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
+            // No peripherals on the simulator.
+            irq: None,
         },
     );
 }

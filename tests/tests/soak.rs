@@ -134,6 +134,10 @@ fn check_window(w: &Value) -> Result<(), String> {
     let counts = |v: &Value| v["counts"].as_u64().ok_or_else(|| format!("no counts in {v}"));
     let tasks = w["tasks"].as_array().ok_or("no tasks")?;
     let mut sum = w["other_counts"].as_u64().ok_or("no other_counts")?;
+    // The idle task's tickless sleep and interrupts (none on this port) are lines of
+    // their own.
+    sum += w["sleep_counts"].as_u64().ok_or("no sleep_counts")?;
+    sum += w["interrupts_counts"].as_u64().ok_or("no interrupts_counts")?;
     if !w["idle"].is_null() {
         sum += counts(&w["idle"])?;
     }

@@ -1,0 +1,133 @@
+/*
+ * irq_load.c - a real peripheral interrupt with a known cost, for the library's
+ * "interrupts" line: CMSDK APB TIMER0 (IRQ8) at IRQ_LOAD_HZ, each interrupt busy for
+ * IRQ_LOAD_WORK_COUNTS of the timer's own 25 MHz counts. Off at boot; the shell's
+ * 'irq on|off|status' switches it.
+ *
+ * Why the expected share is exact: the work is measured on TIMER0's VALUE, the same
+ * 25 MHz clock that times the interrupts and (as the core clock) the library's
+ * SysTick-based clock, so the handler is busy for IRQ_LOAD_WORK_COUNTS counts in every
+ * period of IRQ_LOAD_PERIOD_COUNTS: 2500 / 50000 = 5.00 %, plus the few instructions
+ * between the library's enter and exit calls and the work loop (under 0.05 pp). The
+ * work is counted from the handler's first reading, not from the timer's reload, so a
+ * handler that starts late (interrupts masked by a critical section) still does all
+ * of it. Under QEMU's -icount, instruction count and timer agree in every run.
+ *
+ * The share is of the time the library sees: tasks interrupted by it lose that time
+ * to the "interrupts" line. A workload that burns a share of the wall time (demo.c)
+ * therefore shows its duty times (1 - 5 %) while this runs.
+ */
+#include "demo.h"
+#include "mps2_an385.h"
+
+#include <string.h>
+
+#include "FreeRTOS.h"
+#include "task.h"
+
+#define IRQ_LOAD_HZ                500u
+#define IRQ_LOAD_PERIOD_COUNTS     ( MPS2_SYSCLK_HZ / IRQ_LOAD_HZ )   /* 50000 */
+#define IRQ_LOAD_WORK_COUNTS       2500u                              /* 100 us */
+#define IRQ_LOAD_WORK_US           ( IRQ_LOAD_WORK_COUNTS / ( MPS2_SYSCLK_HZ / 1000000u ) )
+
+/* The expected share of the CPU in hundredths of a percent. */
+#define IRQ_LOAD_SHARE_BP          ( ( IRQ_LOAD_WORK_COUNTS * 10000u ) / IRQ_LOAD_PERIOD_COUNTS )
+
+/* Maskable by the kernel (numerically >= configMAX_SYSCALL_INTERRUPT_PRIORITY), as the
+ * library's hooks require, and as urgent as the UART: more than SysTick and PendSV, so
+ * it can interrupt the tick handler (the library counts nested handlers once). */
+#define IRQ_LOAD_PRIORITY          0xC0u
+
+_Static_assert( MPS2_SYSCLK_HZ % IRQ_LOAD_HZ == 0u, "a whole number of timer counts per period" );
+_Static_assert( ( IRQ_LOAD_WORK_COUNTS * 10000u ) % IRQ_LOAD_PERIOD_COUNTS == 0u, "the expected share shows exactly" );
+_Static_assert( IRQ_LOAD_WORK_COUNTS < IRQ_LOAD_PERIOD_COUNTS / 2u, "the work must leave time for everything else" );
+_Static_assert( IRQ_LOAD_PRIORITY >= configMAX_SYSCALL_INTERRUPT_PRIORITY,
+                "the handler calls the library's hooks: its priority must be maskable by the kernel" );
+_Static_assert( IRQ_LOAD_PRIORITY <= 0xFFu, "an NVIC priority is one byte" );
+
+static volatile uint32_t irq_count;
+static volatile uint8_t irq_on;
+
+/* IRQ8, named in the vector table in startup.c. */
+void TIMER0_Handler( void )
+{
+    uint32_t start;
+    uint32_t now;
+    uint32_t elapsed;
+
+    CPU_USAGE_ISR_ENTER();
+
+    start = TIMER0_VALUE;
+    TIMER0_INTCLEAR = 1u;
+
+    /* VALUE counts down and reloads to PERIOD - 1 after 0: the counts elapsed are
+     * start - now, or start + PERIOD - now once it has reloaded. */
+    do
+    {
+        now = TIMER0_VALUE;
+        elapsed = ( start >= now ) ? ( start - now ) : ( start + IRQ_LOAD_PERIOD_COUNTS - now );
+    } while( elapsed < IRQ_LOAD_WORK_COUNTS );
+
+    irq_count = irq_count + 1u;
+
+    /* Nothing to wake, so no portYIELD_FROM_ISR(), which would end it as well. */
+    CPU_USAGE_ISR_EXIT();
+}
+
+static void irq_load_start( void )
+{
+    TIMER0_CTRL = 0u;
+    TIMER0_RELOAD = IRQ_LOAD_PERIOD_COUNTS - 1u;
+    TIMER0_VALUE = IRQ_LOAD_PERIOD_COUNTS - 1u;
+    TIMER0_INTCLEAR = 1u;
+    NVIC_ICPR0 = 1u << MPS2_IRQ_TIMER0;
+    NVIC_IPR_BYTE( MPS2_IRQ_TIMER0 ) = ( uint8_t ) IRQ_LOAD_PRIORITY;
+    NVIC_ISER0 = 1u << MPS2_IRQ_TIMER0;
+    TIMER0_CTRL = TIMER_CTRL_EN | TIMER_CTRL_IRQEN;
+    irq_on = 1u;
+}
+
+static void irq_load_stop( void )
+{
+    TIMER0_CTRL = 0u;
+    NVIC_ICER0 = 1u << MPS2_IRQ_TIMER0;
+    TIMER0_INTCLEAR = 1u;
+    NVIC_ICPR0 = 1u << MPS2_IRQ_TIMER0;
+    irq_on = 0u;
+}
+
+/* 'irq on|off|status', from the shell task (demo.h's port commands). */
+void mps2_irq_load_command( int argc, char ** argv )
+{
+    if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "on" ) == 0 ) )
+    {
+        if( irq_on == 0u )
+        {
+            irq_load_start();
+        }
+    }
+    else if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "off" ) == 0 ) )
+    {
+        irq_load_stop();
+    }
+    else if( !( ( argc == 2 ) && ( strcmp( argv[ 1 ], "status" ) == 0 ) ) )
+    {
+        demo_print( "usage: irq on|off|status\n" );
+        return;
+    }
+
+    demo_print( "irq: " );
+    demo_print( ( irq_on != 0u ) ? "on" : "off" );
+    demo_print( ", TIMER0 (IRQ8) at " );
+    demo_print_uint( IRQ_LOAD_HZ, 0u );
+    demo_print( " Hz, " );
+    demo_print_uint( IRQ_LOAD_WORK_US, 0u );
+    demo_print( " us of work each: expected " );
+    demo_print_uint( IRQ_LOAD_SHARE_BP / 100u, 0u );
+    demo_print( "." );
+    demo_print_uint( ( IRQ_LOAD_SHARE_BP % 100u ) / 10u, 0u );
+    demo_print_uint( IRQ_LOAD_SHARE_BP % 10u, 0u );
+    demo_print( "% on the interrupts line (besides the tick's own), interrupts " );
+    demo_print_uint( irq_count, 0u );
+    demo_print( "\n" );
+}
