@@ -344,6 +344,10 @@ pub enum AlertKind {
     Slice,
 }
 
+/// Where each watchdog's alert waits in `Watch::alerts`: load first.
+const LOAD_ALERT: usize = 0;
+const SLICE_ALERT: usize = 1;
+
 /// A watchdog that tripped, waiting to be delivered (see [`Engine::take_alert`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Alert {
@@ -360,6 +364,10 @@ pub struct Alert {
     pub id: u16,
     /// Slice: the task's name.
     pub name: [u8; NAME_LEN],
+}
+
+impl Alert {
+    const NONE: Alert = Alert { kind: AlertKind::Load, window: 0, value: 0, limit: 0, id: 0, name: [0; NAME_LEN] };
 }
 
 /// The watchdogs' settings and state; all of it is touched only at rollover and
@@ -382,8 +390,11 @@ struct Watch {
     slice_slot: u16,
     slice_len: u32,
     /// Tripped, not yet taken: load, slice.
-    load_alert: Option<Alert>,
-    slice_alert: Option<Alert>,
+    /// (Not `Option`s: `None` would be a non-zero byte, and the engine's static
+    /// would move from `.bss` to `.data`, costing its whole size in flash.)
+    alerts: [Alert; 2],
+    /// Bit `1 << i`: `alerts[i]` is pending.
+    pending: u8,
 }
 
 impl Watch {
@@ -396,8 +407,8 @@ impl Watch {
         slice_before: false,
         slice_slot: 0,
         slice_len: 0,
-        load_alert: None,
-        slice_alert: None,
+        alerts: [Alert::NONE; 2],
+        pending: 0,
     };
 }
 
@@ -607,7 +618,11 @@ impl Engine {
 
     /// Takes a tripped watchdog's alert, if any (load first).
     pub fn take_alert(&mut self) -> Option<Alert> {
-        self.watch.load_alert.take().or_else(|| self.watch.slice_alert.take())
+        let w = &mut self.watch;
+        let i = w.pending.trailing_zeros() as usize;
+        let alert = w.alerts.get(i).copied().filter(|_| w.pending != 0)?;
+        w.pending &= w.pending - 1;
+        Some(alert)
     }
 
     // ---- Hot path ---------------------------------------------------------------
@@ -649,7 +664,7 @@ impl Engine {
         if !self.charge_fast(now) {
             self.advance(now);
         }
-        self.watch.load_alert.is_some() || self.watch.slice_alert.is_some()
+        self.watch.pending != 0
     }
 
     /// An interrupt handler starts. Only the outermost of nested ones counts: its
@@ -1035,14 +1050,8 @@ impl Engine {
             } else if w.load_streak < w.load_windows {
                 w.load_streak += 1;
                 if w.load_streak == w.load_windows {
-                    w.load_alert = Some(Alert {
-                        kind: AlertKind::Load,
-                        window: gen,
-                        value: busy,
-                        limit: len,
-                        id: 0,
-                        name: [0; NAME_LEN],
-                    });
+                    w.alerts[LOAD_ALERT] = Alert { kind: AlertKind::Load, window: gen, value: busy, limit: len, ..Alert::NONE };
+                    w.pending |= 1 << LOAD_ALERT;
                 }
             }
         }
@@ -1051,8 +1060,9 @@ impl Engine {
             let id = if slot == OVERFLOW { OVERFLOW_ID as u16 } else { slot as u16 };
             let name = self.meta.get(slot.wrapping_sub(1)).map_or([0; NAME_LEN], |m| m.name);
             let w = &mut self.watch;
-            w.slice_alert =
-                Some(Alert { kind: AlertKind::Slice, window: gen, value: w.slice_len, limit: !w.slice_inv, id, name });
+            w.alerts[SLICE_ALERT] =
+                Alert { kind: AlertKind::Slice, window: gen, value: w.slice_len, limit: !w.slice_inv, id, name };
+            w.pending |= 1 << SLICE_ALERT;
         }
         let w = &mut self.watch;
         w.slice_before = w.slice_now;
