@@ -26,12 +26,6 @@ footprint=freertos-port/mps2-an385/footprint.txt
 
 SWITCHES=100000
 TASK_COUNTS="1 32 200"
-# The clocks on which the SysTick handler's whole sequence (scenario isr-tick) is
-# measured. Not on the SysTick-extended clock: there the library's traceISR_ENTER hook
-# reads the clock in the handler before the tick hook has counted the tick, a whole
-# tick period back, and the harness stops on the window that reading closes. Add
-# systick once that reading is right.
-ISR_TICK_CLOCKS="load1"
 
 fail() {
     echo "bench: $*" >&2
@@ -196,8 +190,7 @@ for ids in 32 256; do
             echo "bench: Cortex-M3, $ids IDs, clock $clock, $n tasks" >&2
             scenarios="common rollover release worst"
             [ "$n" -gt "$ids" ] && scenarios="$scenarios overflow"
-            scenarios="$scenarios isr sleep" # interrupts and sleep: section 3
-            [[ " $ISR_TICK_CLOCKS " == *" $clock "* ]] && scenarios="$scenarios isr-tick"
+            scenarios="$scenarios isr sleep isr-tick" # interrupts and sleep: section 3
             for s in $scenarios; do
                 lines=$(cm3_run "$ids" "$clock" "$n" "$s")
                 first=$(head -n 1 <<<"$lines")
@@ -438,14 +431,6 @@ hooks charge already has time in this window (a warm-up did it).
   calls the same hook), counted inside the image's real SysTick handler, after two
   warm-up ticks.
 EOF
-    if [[ " $ISR_TICK_CLOCKS " != *" systick "* ]]; then
-        cat <<EOF
-  Not measured on the SysTick clock: there \`cpu_usage_hook_isr_enter()\` reads the
-  clock in the SysTick handler before the tick hook has counted the tick (the
-  counter has reloaded and the interrupt is no longer pending), a whole tick period
-  back; the clock steps back, and the harness stops on the window that this closes.
-EOF
-    fi
     echo
     for ids in 32 256; do
         echo "With $ids task IDs:"
