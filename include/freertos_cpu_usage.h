@@ -169,7 +169,7 @@ typedef struct {
    */
   uint32_t written;
   /**
-   * Time in interrupt handlers, and how many there were and the longest.
+   * Time in interrupt handlers.
    */
   uint32_t interrupts;
   /**

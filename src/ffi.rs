@@ -392,8 +392,10 @@ pub unsafe extern "C" fn cpu_usage_hook_sleep_end() {
     }
 }
 
-/// Calls the application's watchdog callback for each tripped watchdog, after
-/// letting go of the state: the callback may read the library's figures.
+/// Calls the application's watchdog callback for each tripped watchdog. (Out of
+/// the tick hook's line: it runs once per trip.)
+#[cold]
+#[inline(never)]
 fn deliver_alerts(st: State<'_>) {
     let Some(callback) = st.config.alert else {
         // Nobody to tell: drop them, so they are not delivered late.
@@ -969,7 +971,7 @@ pub struct cpu_usage_summary_info {
     pub tasks: u32,
     /// Tasks written to the caller's array.
     pub written: u32,
-    /// Time in interrupt handlers, and how many there were and the longest.
+    /// Time in interrupt handlers.
     pub interrupts: u32,
     /// Interrupts in the window.
     pub interrupt_count: u32,
