@@ -374,7 +374,8 @@ closes it. **release**: the switched-out task deleted itself; its ID goes to
 quarantine.
 **overflow**: the switched-in task shares ID 0 (there is one only with more tasks than
 IDs). **worst**: rollover and release in one switch and, on SysTick, the tick
-pending, so the clock reads SysTick twice; it switches in a task with an ID of its own,
+pending (the counter reloaded since the last reading, so the clock reads it twice);
+it switches in a task with an ID of its own,
 the longer of the two switch-in paths (compare common and overflow). With one task, the
 switch goes from the task to itself. The harness checks through the API that exactly
 the rollover and worst pairs close a window.
