@@ -18,7 +18,11 @@
  *    do), printed by the 'sampled' command: it sees tick30 at about 0 %, since the task
  *    running when a tick fires is never tick30 but whatever runs after it (the idle
  *    task when nothing else does), while the library, charging every switch, shows 30 %.
- *  - A shell on the console to look at it all live, plus the port's own commands.
+ *  - A shell on the console to look at it all live, plus the port's own commands. Besides
+ *    show_cpu_usage it uses the rest of the library's C API: cpu_usage_watchdog (the
+ *    alerts come to a callback in the tick interrupt, which queues them for the shell to
+ *    print), 'snapshot' (cpu_usage_snapshot()'s plain C structs, printed by the demo) and
+ *    'cli' (cpu_usage_cli_command() driven the way FreeRTOS+CLI drives a command).
  *
  * Priorities: everything that does work runs at priority 1 with time slicing off, so
  * no tick hands the CPU from one burning task to another. Above priority 1 are only
@@ -100,7 +104,22 @@
 
 #define demoLINE_MAX           128U
 #define demoARGS_MAX           16U
-#define demoSHELL_POLL_MS      1000U
+
+/* How long the shell waits for a console byte before it looks for watchdog alerts
+ * again: an alert reaches the console at most this long after the tick that raised it.
+ * (The POSIX port polls its stdin every 10 ms in any case.) */
+#define demoSHELL_POLL_MS      10U
+
+/* Watchdog alerts waiting for the shell to print them. More than two never pile up
+ * (one of each kind per window, printed within demoSHELL_POLL_MS), unless the shell is
+ * busy with a long command across several windows. */
+#define demoALERT_SLOTS        8U
+
+/* The 'cli' command's output buffer: deliberately small, so that a report takes many
+ * calls, as with a FreeRTOS+CLI console whose output buffer is small. The bound on the
+ * calls only keeps a misbehaving callback from hanging the shell. */
+#define demoCLI_PIECE_LEN      48U
+#define demoCLI_MAX_PIECES     1000U
 
 /* ---- Workloads ----------------------------------------------------------------- */
 
@@ -186,9 +205,33 @@ static TaskHandle_t xSampledHandles[ eSampledOther ];
  * shell in a critical section. */
 static uint32_t ulSampledTicks[ eSampledRows ];
 
+/* ---- Watchdog alerts ------------------------------------------------------------ */
+
+/* A ring of alerts, filled by prvWatchdogAlert() in the tick interrupt (the library
+ * calls it there, like vApplicationTickHook) and emptied by the shell, which alone may
+ * print. Single producer, single consumer: the callback only ever writes ulAlertHead
+ * and the shell only ulAlertTail, and the shell takes an alert in a critical section,
+ * which masks the tick, so it never sees one half written. The counters run freely;
+ * their difference is the number waiting. */
+static cpu_usage_alert xAlertRing[ demoALERT_SLOTS ];
+static volatile uint32_t ulAlertHead = 0U;
+static volatile uint32_t ulAlertTail = 0U;
+/* Alerts the ring had no room for; written by the callback, read and cleared by the
+ * shell in the same critical section. */
+static volatile uint32_t ulAlertsLost = 0U;
+
 /* ---- Shell ----------------------------------------------------------------------- */
 
 static int32_t lOutputStatus = CPU_USAGE_OK;
+static int32_t lAlertStatus = CPU_USAGE_OK;
+
+/* pdTRUE while the prompt is the last thing printed: alerts printed then, while the
+ * shell waits for a command, start a new line first. */
+static BaseType_t xAtPrompt = pdFALSE;
+
+/* cpu_usage_snapshot()'s copy: every ID's task and the overflow bucket. Only the shell
+ * uses it; static, because it is too large for the shell's stack on Cortex-M. */
+static cpu_usage_task_info xSnapshotTasks[ CPU_USAGE_MAX_TASKS + 1U ];
 static char cLine[ demoLINE_MAX ];
 
 /* Output is gathered into whole lines so a line reaches the console in one write. */
@@ -364,6 +407,31 @@ void vApplicationTickHook( void )
     }
 
     ulSampledTicks[ x ]++;
+}
+/*-----------------------------------------------------------*/
+
+/*
+ * The library's watchdog callback (cpu_usage_watchdog_set_callback()), called from
+ * the tick interrupt when a watchdog trips. It may neither print nor block: it copies
+ * the alert into the ring for the shell to print, or counts it as lost if the ring is
+ * full. *pxAlert is valid only during the call.
+ */
+static void prvWatchdogAlert( const cpu_usage_alert * pxAlert,
+                              void * pvContext )
+{
+    const uint32_t ulHead = ulAlertHead;
+
+    ( void ) pvContext;
+
+    if( ( ulHead - ulAlertTail ) < demoALERT_SLOTS )
+    {
+        xAlertRing[ ulHead % demoALERT_SLOTS ] = *pxAlert;
+        ulAlertHead = ulHead + 1U;
+    }
+    else
+    {
+        ulAlertsLost++;
+    }
 }
 /*-----------------------------------------------------------*/
 
@@ -595,6 +663,48 @@ static void prvOutUInt( uint32_t ulValue,
 }
 /*-----------------------------------------------------------*/
 
+/* Hundredths as "12.34", the whole part right-aligned in a field of xWidth characters
+ * (0: no padding). */
+static void prvOutHundredths( uint32_t ulHundredths,
+                              size_t xWidth )
+{
+    prvOutUInt( ulHundredths / 100U, xWidth );
+    prvOutChar( '.' );
+    prvOutChar( ( char ) ( '0' + ( ( ulHundredths / 10U ) % 10U ) ) );
+    prvOutChar( ( char ) ( '0' + ( ulHundredths % 10U ) ) );
+}
+/*-----------------------------------------------------------*/
+
+/* Microseconds as milliseconds with three decimals, "12.345", the whole part
+ * right-aligned in a field of xWidth characters (0: no padding). */
+static void prvOutMillis( uint32_t ulMicros,
+                          size_t xWidth )
+{
+    uint32_t ulFraction = ulMicros % 1000U;
+
+    prvOutUInt( ulMicros / 1000U, xWidth );
+    prvOutChar( '.' );
+    prvOutChar( ( char ) ( '0' + ( ulFraction / 100U ) ) );
+    prvOutChar( ( char ) ( '0' + ( ( ulFraction / 10U ) % 10U ) ) );
+    prvOutChar( ( char ) ( '0' + ( ulFraction % 10U ) ) );
+}
+/*-----------------------------------------------------------*/
+
+/* A name from the library: at most CPU_USAGE_NAME_LEN characters, whether or not a
+ * NUL comes first. */
+static size_t prvOutName( const char * pcName )
+{
+    size_t xLength = 0U;
+
+    while( ( xLength < ( size_t ) CPU_USAGE_NAME_LEN ) && ( pcName[ xLength ] != '\0' ) )
+    {
+        prvOutChar( pcName[ xLength++ ] );
+    }
+
+    return xLength;
+}
+/*-----------------------------------------------------------*/
+
 void demo_print( const char * s )
 {
     prvOutStr( s );
@@ -633,6 +743,12 @@ static void prvCmdTick30( int argc,
                           char ** argv );
 static void prvCmdSampled( int argc,
                            char ** argv );
+static void prvCmdWatchdog( int argc,
+                            char ** argv );
+static void prvCmdSnapshot( int argc,
+                            char ** argv );
+static void prvCmdCli( int argc,
+                       char ** argv );
 static void prvCmdExit( int argc,
                         char ** argv );
 
@@ -650,6 +766,9 @@ static const DemoCommand_t xCommands[] =
     { "churn",          "on|off|status",     "the task-churn generator",                  prvCmdChurn        },
     { "tick30",         "on|off|status",     "busy for the first 30% of every tick",      prvCmdTick30       },
     { "sampled",        "",                  "tick-sampled shares since the last one",    prvCmdSampled      },
+    { "cpu_usage_watchdog", "[load <pct> <n>|slice <us>|off]", "alerts on high load or long runs", prvCmdWatchdog },
+    { "snapshot",       "",                  "the last window, from cpu_usage_snapshot()", prvCmdSnapshot     },
+    { "cli",            "<command line>",    "run it as FreeRTOS+CLI would (48-byte pieces)", prvCmdCli       },
     #if ( configGENERATE_RUN_TIME_STATS == 1 )
         { "kernel_stats", "",                "the kernel's own run-time stats since boot", prvCmdKernelStats },
     #endif
@@ -702,20 +821,233 @@ static void prvCmdHelp( int argc,
 }
 /*-----------------------------------------------------------*/
 
-static void prvCmdShowCpuUsage( int argc,
-                                char ** argv )
+/* After a library shell command: the library explains its own failures (bad options,
+ * no window completed yet) through the output; only without an output is it mute. */
+static void prvOutLibraryStatus( const char * pcCommand,
+                                 int iStatus )
 {
-    int iStatus = show_cpu_usage( argc, argv );
-
-    /* The library explains its own failures (bad options, no window completed yet)
-     * through the output; only without an output is it mute. */
     if( iStatus == CPU_USAGE_ERR_NO_OUTPUT )
     {
-        prvOutStr( argv[ 0 ] );
+        prvOutStr( pcCommand );
         prvOutStr( ": " );
         prvOutStr( cpu_usage_status_str( ( int32_t ) iStatus ) );
         prvOutChar( '\n' );
     }
+}
+/*-----------------------------------------------------------*/
+
+static void prvCmdShowCpuUsage( int argc,
+                                char ** argv )
+{
+    prvOutLibraryStatus( argv[ 0 ], show_cpu_usage( argc, argv ) );
+}
+/*-----------------------------------------------------------*/
+
+/* The library's own command; its alerts come through prvWatchdogAlert() and are
+ * printed by the shell (prvOutAlerts()). */
+static void prvCmdWatchdog( int argc,
+                            char ** argv )
+{
+    prvOutLibraryStatus( argv[ 0 ], cpu_usage_watchdog( argc, argv ) );
+}
+/*-----------------------------------------------------------*/
+
+/*
+ * The last completed window through the plain-C API, cpu_usage_snapshot(), printed
+ * from its structs alone: what an application does that keeps the figures (a log, a
+ * display, a telemetry frame) rather than print the library's report.
+ */
+static void prvCmdSnapshot( int argc,
+                            char ** argv )
+{
+    cpu_usage_summary_info xSummary;
+    const cpu_usage_task_info * pxTask;
+    int32_t lWritten;
+    size_t xNameLength;
+    size_t x;
+
+    ( void ) argc;
+    ( void ) argv;
+
+    lWritten = cpu_usage_snapshot( xSnapshotTasks, sizeof( xSnapshotTasks ) / sizeof( xSnapshotTasks[ 0 ] ),
+                                   &xSummary );
+
+    if( lWritten < 0 )
+    {
+        prvOutStr( "snapshot: " );
+        prvOutStr( cpu_usage_status_str( lWritten ) );
+        prvOutChar( '\n' );
+        return;
+    }
+
+    prvOutStr( "snapshot of window #" );
+    prvOutUInt( xSummary.window, 0U );
+    prvOutStr( ": " );
+    prvOutMillis( xSummary.window_us, 0U );
+    prvOutStr( " ms, " );
+    prvOutUInt( xSummary.tasks, 0U );
+    prvOutStr( " tasks\n  ID  TASK               USAGE  SWITCHES      LONGEST\n" );
+
+    for( x = 0U; x < ( size_t ) lWritten; x++ )
+    {
+        pxTask = &xSnapshotTasks[ x ];
+        prvOutUInt( pxTask->id, 4U );
+        prvOutStr( "  " );
+        xNameLength = prvOutName( pxTask->name );
+        prvOutPad( ( xNameLength < 16U ) ? ( 16U - xNameLength ) : 1U );
+        prvOutHundredths( pxTask->usage, 3U );
+        prvOutChar( '%' );
+        prvOutUInt( pxTask->switches, 10U );
+        prvOutMillis( pxTask->longest_slice_us, 6U );
+        prvOutStr( " ms" );
+        prvOutStr( pxTask->idle ? "  idle" : "" );
+        prvOutStr( pxTask->deleted ? "  deleted" : "" );
+        prvOutChar( '\n' );
+    }
+
+    if( xSummary.written < xSummary.tasks )
+    {
+        prvOutStr( "  (" );
+        prvOutUInt( xSummary.tasks - xSummary.written, 0U );
+        prvOutStr( " more tasks not copied)\n" );
+    }
+
+    prvOutStr( "interrupts " );
+    prvOutHundredths( xSummary.interrupts, 0U );
+    prvOutStr( "% (" );
+    prvOutUInt( xSummary.interrupt_count, 0U );
+    prvOutStr( ", longest " );
+    prvOutMillis( xSummary.longest_interrupt_us, 0U );
+    prvOutStr( " ms), sleep " );
+    prvOutHundredths( xSummary.sleep, 0U );
+    prvOutStr( "%, other " );
+    prvOutHundredths( xSummary.other, 0U );
+    prvOutStr( "%, idle " );
+    prvOutHundredths( xSummary.idle, 0U );
+    prvOutStr( "%, load " );
+    prvOutHundredths( xSummary.load, 0U );
+    prvOutStr( "%\nload avg" );
+
+    for( x = 0U; x < 3U; x++ )
+    {
+        prvOutStr( ( x == 0U ) ? " 1 s " : ( ( x == 1U ) ? ", 10 s " : ", 60 s " ) );
+
+        if( xSummary.load_avg[ x ] == UINT32_MAX )
+        {
+            prvOutChar( '-' );
+        }
+        else
+        {
+            prvOutHundredths( xSummary.load_avg[ x ], 0U );
+            prvOutChar( '%' );
+        }
+    }
+
+    prvOutChar( '\n' );
+}
+/*-----------------------------------------------------------*/
+
+/* The commands a FreeRTOS+CLI build would register (FreeRTOS_CLIRegisterCommand()):
+ * the name and the pdCOMMAND_LINE_CALLBACK. */
+typedef struct DemoCliCommand
+{
+    const char * pcCommand;
+    long ( * pxCommandInterpreter )( char * pcWriteBuffer,
+                                     size_t xWriteBufferLen,
+                                     const char * pcCommandString );
+} DemoCliCommand_t;
+
+static const DemoCliCommand_t xCliCommands[] =
+{
+    { "show_cpu_usage", cpu_usage_cli_command },
+};
+
+/*
+ * What FreeRTOS+CLI's console task does with a line: find the command by its first
+ * word, then call its callback with the whole line and a small output buffer, writing
+ * out each piece, until the callback returns pdFALSE. A last line (not from
+ * FreeRTOS+CLI) says how many calls it took.
+ */
+static void prvCmdCli( int argc,
+                       char ** argv )
+{
+    char cPiece[ demoCLI_PIECE_LEN ];
+    char cCommandLine[ demoLINE_MAX ];
+    const DemoCliCommand_t * pxCommand = NULL;
+    size_t xLength = 0U;
+    size_t xWord;
+    uint32_t ulCalls = 0U;
+    long lMore;
+    char cLast = '\n';
+    int i;
+
+    if( argc < 2 )
+    {
+        prvOutStr( "usage: cli <command> [<arguments>] (commands: show_cpu_usage)\n" );
+        return;
+    }
+
+    /* The line again, without "cli": its words fit, since the whole line did. */
+    for( i = 1; i < argc; i++ )
+    {
+        xWord = strlen( argv[ i ] );
+
+        if( ( xLength + 1U + xWord ) >= sizeof( cCommandLine ) )
+        {
+            prvOutStr( "cli: line too long\n" );
+            return;
+        }
+
+        if( i > 1 )
+        {
+            cCommandLine[ xLength++ ] = ' ';
+        }
+
+        memcpy( &cCommandLine[ xLength ], argv[ i ], xWord );
+        xLength += xWord;
+    }
+
+    cCommandLine[ xLength ] = '\0';
+
+    for( i = 0; i < ( int ) ( sizeof( xCliCommands ) / sizeof( xCliCommands[ 0 ] ) ); i++ )
+    {
+        if( strcmp( argv[ 1 ], xCliCommands[ i ].pcCommand ) == 0 )
+        {
+            pxCommand = &xCliCommands[ i ];
+        }
+    }
+
+    if( pxCommand == NULL )
+    {
+        /* FreeRTOS+CLI's own answer. */
+        prvOutStr( "Command not recognised.  Enter 'help' to view a list of available commands.\n" );
+        return;
+    }
+
+    do
+    {
+        lMore = pxCommand->pxCommandInterpreter( cPiece, sizeof( cPiece ), cCommandLine );
+        ulCalls++;
+        prvOutStr( cPiece );
+
+        xWord = strlen( cPiece );
+
+        if( xWord > 0U )
+        {
+            cLast = cPiece[ xWord - 1U ];
+        }
+    } while( ( lMore != 0 ) && ( ulCalls < demoCLI_MAX_PIECES ) );
+
+    if( cLast != '\n' )
+    {
+        prvOutChar( '\n' );
+    }
+
+    prvOutStr( ( lMore != 0 ) ? "cli: stopped after " : "cli: " );
+    prvOutUInt( ulCalls, 0U );
+    prvOutStr( " calls with a " );
+    prvOutUInt( demoCLI_PIECE_LEN, 0U );
+    prvOutStr( "-byte buffer\n" );
 }
 /*-----------------------------------------------------------*/
 
@@ -1186,6 +1518,109 @@ static void prvCmdExit( int argc,
 
 /* ---- Shell ----------------------------------------------------------------------- */
 
+static void prvOutAlert( const cpu_usage_alert * pxAlert )
+{
+    prvOutStr( "watchdog: " );
+
+    if( pxAlert->kind == CPU_USAGE_ALERT_LOAD )
+    {
+        prvOutStr( "load " );
+        prvOutHundredths( pxAlert->value, 0U );
+        prvOutStr( "% > " );
+        prvOutHundredths( pxAlert->threshold, 0U );
+        prvOutChar( '%' );
+    }
+    else if( pxAlert->kind == CPU_USAGE_ALERT_SLICE )
+    {
+        prvOutStr( "slice " );
+        prvOutMillis( pxAlert->value, 0U );
+        prvOutStr( " ms > " );
+        prvOutMillis( pxAlert->threshold, 0U );
+        prvOutStr( " ms by task " );
+        prvOutUInt( pxAlert->task_id, 0U );
+        prvOutStr( " \"" );
+
+        /* The tasks sharing the overflow bucket have no one name. */
+        if( ( prvOutName( pxAlert->task_name ) == 0U ) && ( pxAlert->task_id == 0U ) )
+        {
+            prvOutStr( "(overflow)" );
+        }
+
+        prvOutChar( '"' );
+    }
+    else
+    {
+        prvOutStr( "alert of unknown kind " );
+        prvOutUInt( ( uint32_t ) pxAlert->kind, 0U );
+    }
+
+    prvOutStr( " in window #" );
+    prvOutUInt( pxAlert->window, 0U );
+    prvOutChar( '\n' );
+}
+/*-----------------------------------------------------------*/
+
+/*
+ * Prints the alerts prvWatchdogAlert() has queued, oldest first, then how many found
+ * no room. Called before each prompt, and while waiting at the prompt each time the
+ * console has been quiet for demoSHELL_POLL_MS (never in the middle of a line being
+ * typed). The prompt is not printed again after them: a program driving the shell
+ * then still sees exactly one prompt per command, and an alert line at the start of
+ * the next answer.
+ */
+static void prvOutAlerts( void )
+{
+    cpu_usage_alert xAlert;
+    uint32_t ulLost;
+    BaseType_t xTaken;
+
+    for( ; ; )
+    {
+        ulLost = 0U;
+
+        taskENTER_CRITICAL();
+        {
+            xTaken = ( ulAlertTail != ulAlertHead ) ? pdTRUE : pdFALSE;
+
+            if( xTaken == pdTRUE )
+            {
+                xAlert = xAlertRing[ ulAlertTail % demoALERT_SLOTS ];
+                ulAlertTail = ulAlertTail + 1U;
+            }
+            else
+            {
+                /* Lost alerts came after those kept: report them last. */
+                ulLost = ulAlertsLost;
+                ulAlertsLost = 0U;
+            }
+        }
+        taskEXIT_CRITICAL();
+
+        if( ( xTaken == pdFALSE ) && ( ulLost == 0U ) )
+        {
+            break;
+        }
+
+        if( xAtPrompt == pdTRUE )
+        {
+            prvOutChar( '\n' );
+            xAtPrompt = pdFALSE;
+        }
+
+        if( xTaken == pdTRUE )
+        {
+            prvOutAlert( &xAlert );
+        }
+        else
+        {
+            prvOutStr( "watchdog: " );
+            prvOutUInt( ulLost, 0U );
+            prvOutStr( " alerts lost (no room to keep them)\n" );
+        }
+    }
+}
+/*-----------------------------------------------------------*/
+
 /*
  * Reads one line into cLine. Returns its length, or -1 when the console closed with
  * nothing pending. CR, LF and CR LF all end a line; backspace and DEL erase (the
@@ -1210,6 +1645,11 @@ static int prvReadLine( void )
 
         if( c == PORT_CONSOLE_TIMEOUT )
         {
+            if( xLength == 0U )
+            {
+                prvOutAlerts();
+            }
+
             continue;
         }
 
@@ -1399,10 +1839,19 @@ static void prvShellTask( void * pvParameters )
         prvOutChar( '\n' );
     }
 
+    if( lAlertStatus != CPU_USAGE_OK )
+    {
+        prvOutStr( "warning: cpu_usage_watchdog_set_callback: " );
+        prvOutStr( cpu_usage_status_str( lAlertStatus ) );
+        prvOutChar( '\n' );
+    }
+
     for( ; ; )
     {
+        prvOutAlerts();
         prvOutStr( "> " );
         prvOutFlush();
+        xAtPrompt = pdTRUE;
 
         if( prvReadLine() < 0 )
         {
@@ -1411,6 +1860,7 @@ static void prvShellTask( void * pvParameters )
             port_exit( 0 );
         }
 
+        xAtPrompt = pdFALSE;
         prvExecute();
     }
 }
@@ -1431,6 +1881,7 @@ void demo_start( void )
 
     /* Kept for the shell to report: only the shell may write to the console. */
     lOutputStatus = cpu_usage_set_output( port_console_write );
+    lAlertStatus = cpu_usage_watchdog_set_callback( prvWatchdogAlert, NULL );
 
     /* Nothing can run yet, so a failure has no one to tell but the assert. The
      * workloads are the first rows of the sampler's table, in the same order. */

@@ -63,3 +63,40 @@ int cpu_usage_format( char * buf, size_t len, int argc, char ** argv )
 
     return CPU_USAGE_ERR_NO_OUTPUT;
 }
+
+int32_t cpu_usage_watchdog_set_callback( void ( * callback )( const cpu_usage_alert * alert, void * ctx ),
+                                         void * ctx )
+{
+    ( void ) callback;
+    ( void ) ctx;
+    return CPU_USAGE_OK;
+}
+
+int cpu_usage_watchdog( int argc, char ** argv )
+{
+    ( void ) argc;
+    ( void ) argv;
+    return CPU_USAGE_ERR_NO_OUTPUT;
+}
+
+int32_t cpu_usage_snapshot( cpu_usage_task_info * tasks,
+                            size_t max_tasks,
+                            cpu_usage_summary_info * summary )
+{
+    ( void ) tasks;
+    ( void ) max_tasks;
+    ( void ) summary;
+    return CPU_USAGE_ERR_NO_WINDOW;
+}
+
+long cpu_usage_cli_command( char * out, size_t len, const char * cmdline )
+{
+    ( void ) cmdline;
+
+    if( ( out != NULL ) && ( len > 0u ) )
+    {
+        out[ 0 ] = '\0';
+    }
+
+    return 0;
+}

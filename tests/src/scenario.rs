@@ -3,12 +3,25 @@
 //! 1. Wait until two windows have completed (the first ones hold the start-up), then
 //!    read the next three windows: each workload's share, averaged over them, must be
 //!    within the port's tolerance of its configured duty.
-//! 2. `load work25 5`; two windows later work25 must be at 5 %.
+//!    Meanwhile the load watchdog is set (`cpu_usage_watchdog load 50 2`, the
+//!    workloads alone keeping the load at 55 to 75 % until step 5): before step 5 the
+//!    demo must have printed exactly one load alert, naming the second window of the
+//!    streak and its load.
+//! 2. `load work25 5`; two windows later work25 must be at 5 %. In between, the slice
+//!    watchdog (`cpu_usage_watchdog slice 5000`): work40 is the only task that runs
+//!    longer than 5 ms in one go, so the alert must name it, with its longest run of
+//!    the window named, as that window's report gives it.
 //! 3. Churn (on from boot) must have created hundreds of tasks and have pushed some
 //!    into the shared overflow bucket (ID 0) along the way, since its largest batches
-//!    exceed the 32 IDs. `churn off`; three windows later no ID may have leaked: the
-//!    pool adds up, nothing is left in quarantine or in the overflow bucket, and
-//!    every live task the kernel lists holds one ID of its own.
+//!    exceed the 32 IDs. While the reports are full of tasks, the other ways of
+//!    reading a window must agree with `show_cpu_usage -m` on the same window:
+//!    `snapshot` (the demo's table of `cpu_usage_snapshot()`'s C structs), `-l`,
+//!    `-n 2`, `-s`; and `-c -l -m` must give each task its history. `churn off`;
+//!    three windows later no ID may have leaked: the pool adds up, nothing is left
+//!    in quarantine or in the overflow bucket, and every live task the kernel lists
+//!    holds one ID of its own. Then `cli show_cpu_usage ...`, the report fetched
+//!    through `cpu_usage_cli_command` in 47-byte pieces, must be the same text as
+//!    `show_cpu_usage ...` of the same window.
 //! 4. Where the port has a peripheral interrupt of known cost (`Port::irq`, QEMU's
 //!    TIMER0: 500 Hz, 100 µs each): `irq on`; a window later the "interrupts" line
 //!    must have grown by that share, and the tasks, which burn a share of the wall
@@ -23,10 +36,16 @@
 //! tasks, idle, interrupts, sleep and "other" add up to the window's length, the
 //! percentages to 100, and the ID pool's parts to its capacity.
 
+mod api;
+mod parse;
+
+use std::collections::BTreeMap;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+pub use parse::{parse_alert, parse_snapshot, parse_table, Alert, Snapshot, Table, TableRow, Usage};
 
 use crate::{Console, Deadline};
 
@@ -106,6 +125,9 @@ const PCT_SUM_TOLERANCE: f64 = 0.05;
 /// Pause between two polls of the demo while waiting for a window to complete.
 const POLL: Duration = Duration::from_millis(100);
 
+/// The report polled while waiting for windows.
+const REPORT: &str = "show_cpu_usage -m";
+
 /// One `show_cpu_usage -m` window report, parsed and checked.
 #[derive(Clone, Debug)]
 pub struct Window {
@@ -130,34 +152,51 @@ fn num(v: &Value, what: &str) -> Result<f64, String> {
     v.as_f64().ok_or_else(|| format!("{what} is not a number: {v}"))
 }
 
-/// The bookkeeping every window report must satisfy.
+/// The bookkeeping every report must satisfy: a window's (`-m`), or the figures since
+/// start (`-c -m`, where deleted tasks are one sum), also when `-n` sums the tasks
+/// past the first N (`more_tasks`).
 pub fn check_window(r: &Value) -> Result<(), String> {
-    if r["mode"] != "window" {
-        return Err(format!("mode is {}, not \"window\"", r["mode"]));
+    let cumulative = r["mode"] == "cumulative";
+    if r["mode"] != "window" && !cumulative {
+        return Err(format!("mode is {}, not \"window\" or \"cumulative\"", r["mode"]));
     }
     let tasks = r["tasks"].as_array().ok_or("no tasks array")?;
+    let more = r.get("more_tasks");
 
     // Counts are integers: every clock count is charged exactly once.
     let mut counts = 0u64;
     for t in tasks {
         counts += uint(&t["counts"], "tasks[].counts")?;
     }
+    if let Some(more) = more {
+        counts += uint(&more["counts"], "more_tasks.counts")?;
+    }
+    if cumulative {
+        counts += uint(&r["deleted_counts"], "deleted_counts")?;
+    }
     let idle = uint(&r["idle"]["counts"], "idle.counts")?;
     let other = uint(&r["other_counts"], "other_counts")?;
     let isr = uint(&r["interrupts_counts"], "interrupts_counts")?;
     let sleep = uint(&r["sleep_counts"], "sleep_counts")?;
-    let length = uint(&r["window_counts"], "window_counts")?;
+    let length_field = if cumulative { "uptime_counts" } else { "window_counts" };
+    let length = uint(&r[length_field], length_field)?;
     let sum = counts + idle + other + isr + sleep;
     if sum != length {
         return Err(format!(
             "tasks ({counts}) + idle ({idle}) + other ({other}) + interrupts ({isr}) + sleep ({sleep}) = {sum} \
-             counts, but window_counts is {length}"
+             counts, but {length_field} is {length}"
         ));
     }
 
     let mut pct = 0.0;
     for t in tasks {
         pct += num(&t["usage_pct"], "tasks[].usage_pct")?;
+    }
+    if let Some(more) = more {
+        pct += num(&more["usage_pct"], "more_tasks.usage_pct")?;
+    }
+    if cumulative {
+        pct += num(&r["deleted_pct"], "deleted_pct")?;
     }
     let pct = pct
         + num(&r["other_pct"], "other_pct")?
@@ -279,11 +318,48 @@ struct Run<'a> {
     deadline: Deadline,
     /// A report showed the overflow bucket in use.
     saw_overflow: bool,
+    /// Every watchdog alert the shell printed so far, in order.
+    alerts: Vec<Alert>,
+    /// Every window report read so far, by window number (the last read of each).
+    seen: BTreeMap<u64, Window>,
 }
 
 impl Run<'_> {
+    /// Types `line`; returns the answer without the watchdog alerts in it (kept in
+    /// `alerts`).
     fn ask(&mut self, line: &str) -> String {
-        self.console.command(line, self.port.reply_secs)
+        let answer = self.console.command(line, self.port.reply_secs);
+        self.take_alerts(answer)
+    }
+
+    /// The shell prints alerts on lines of their own: before its prompt, or while it
+    /// waits at the prompt, after a newline that ends the prompt's line. Either way
+    /// they reach the test inside some answer.
+    fn take_alerts(&mut self, answer: String) -> String {
+        if !answer.contains("watchdog: ") {
+            return answer;
+        }
+        let mut kept = String::new();
+        let mut found = false;
+        for line in answer.split_inclusive('\n') {
+            match parse_alert(line.trim_end_matches('\n')) {
+                None => kept.push_str(line),
+                Some(Ok(Alert::Lost(n))) => {
+                    self.console.fail(&format!("the demo lost {n} watchdog alerts (its queue was full)"))
+                }
+                Some(Ok(alert)) => {
+                    println!("{}", line.trim_end());
+                    self.alerts.push(alert);
+                    found = true;
+                }
+                Some(Err(e)) => self.console.fail(&e),
+            }
+        }
+        if found {
+            // The newline that ended the prompt's line.
+            kept = kept.trim_start_matches('\n').to_string();
+        }
+        kept
     }
 
     fn check<T>(&mut self, result: Result<T, String>) -> T {
@@ -295,9 +371,15 @@ impl Run<'_> {
 
     /// The last completed window, checked; `None` before the first one.
     fn show(&mut self) -> Option<Window> {
-        let answer = self.ask("show_cpu_usage -m");
+        self.show_with(REPORT)
+    }
+
+    /// The last completed window as `command` (a `show_cpu_usage -m` with options)
+    /// reports it, checked; `None` before the first one.
+    fn show_with(&mut self, command: &str) -> Option<Window> {
+        let answer = self.ask(command);
         let Some(line) = answer.lines().find(|l| l.starts_with('{')) else {
-            self.console.fail(&format!("no JSON line in the answer to show_cpu_usage -m: {answer:?}"));
+            self.console.fail(&format!("no JSON line in the answer to {command}: {answer:?}"));
         };
         let json: Value = match serde_json::from_str(line) {
             Ok(json) => json,
@@ -313,13 +395,20 @@ impl Run<'_> {
         self.saw_overflow |= s["overflow_tasks"].as_u64().unwrap_or(0) > 0 || overflow_row;
         let index = json["window"].as_u64();
         let index = self.check(index.ok_or_else(|| format!("no window number: {line}")));
-        Some(Window { index, json })
+        let window = Window { index, json };
+        self.seen.insert(index, window.clone());
+        Some(window)
     }
 
     /// Polls until window `index` or a later one has completed.
     fn wait_window(&mut self, index: u64) -> Window {
+        self.wait_window_with(REPORT, index)
+    }
+
+    /// `wait_window`, polling with `command` (see `show_with`).
+    fn wait_window_with(&mut self, command: &str, index: u64) -> Window {
         loop {
-            if let Some(w) = self.show() {
+            if let Some(w) = self.show_with(command) {
                 if w.index >= index {
                     return w;
                 }
@@ -393,7 +482,14 @@ impl Run<'_> {
 /// Drives the demo behind `console` through the whole scenario, then `exit`. Panics
 /// (killing the demo) at the first failed check.
 pub fn run(console: &mut Console, port: Port) {
-    let mut run = Run { console, port, deadline: Deadline::after_secs(port.total_secs), saw_overflow: false };
+    let mut run = Run {
+        console,
+        port,
+        deadline: Deadline::after_secs(port.total_secs),
+        saw_overflow: false,
+        alerts: Vec::new(),
+        seen: BTreeMap::new(),
+    };
 
     let banner = run.console.read_answer(port.boot_secs);
     if !banner.contains("freertos-cpu-usage demo") {
@@ -409,6 +505,8 @@ pub fn run(console: &mut Console, port: Port) {
     //    activation in one piece, so a 1 s window boundary falls inside some burn
     //    and hands part of it to the next window; averaging evens that out.
     let first = run.wait_window(1);
+    // (The load watchdog from here on: the load stays above 50 % until step 5.)
+    let load_watch = api::arm_load_watchdog(&mut run, first.index);
     let host_share = HostShare::start(run.console);
     let mut windows = Vec::new();
     let mut next = first.index + 1;
@@ -445,7 +543,11 @@ pub fn run(console: &mut Console, port: Port) {
         run.console.fail(&format!("`load work25 5` answered {answer:?}"));
     }
     let at = run.current_window();
-    let w = run.wait_window(at + 2);
+    // The slice watchdog in the windows waited for: once window at + 1 is over, so is
+    // work25's last burn at 25 %, and work40's are the only runs over the threshold.
+    let calm = run.wait_window(at + 1);
+    api::check_slice_alert(&mut run, calm.index);
+    let w = run.wait_window_with(api::SHORT_REPORT, at + 2);
     run.expect_share(&w, "work25", 5.0, "after `load work25 5`");
 
     // 3. Churn: hundreds of creates, then off, then nothing may be left behind.
@@ -465,6 +567,10 @@ pub fn run(console: &mut Console, port: Port) {
     }
     // Make sure a report during churn was read even if the loop above did not wait.
     run.show();
+    // The other ways to read a window, while churn fills the reports with tasks
+    // (deleted ones and the overflow bucket included).
+    api::check_snapshot(&mut run);
+    api::check_options(&mut run);
     if !run.saw_overflow {
         run.console.fail(
             "no report during churn showed the overflow bucket (overflow_tasks > 0 or a task with id 0), \
@@ -507,6 +613,11 @@ pub fn run(console: &mut Console, port: Port) {
     if used != total {
         run.console.fail(&format!("slots.used is {used} but the kernel has {total} live tasks: {rows:?}"));
     }
+    // FreeRTOS+CLI's way, now that no task comes or goes: a report's "slots" and
+    // "tasks without an ID" are the pool as it is now, not as it was in the window,
+    // and during churn they change from one command to the next.
+    api::check_cli(&mut run, "-m");
+    api::check_cli(&mut run, "-s -l -n 5");
 
     // 4. A peripheral interrupt of known cost, against the window just read (the same
     //    load, without it). The window under way at `irq on` is mixed; the next one
@@ -514,6 +625,9 @@ pub fn run(console: &mut Console, port: Port) {
     if let Some(irq) = port.irq {
         interrupts(&mut run, &w, irq);
     }
+
+    // The load watchdog has seen the load above 50 % since step 1: one alert only.
+    api::check_load_alert(&mut run, &load_watch);
 
     // 5. Nothing to do: the idle task sleeps.
     for (name, _) in WORKLOADS {

@@ -49,6 +49,16 @@ fn sanitizers_stay_quiet_through_a_session() {
         "show_cpu_usage -h",
         "show_cpu_usage -q",
         "show_cpu_usage -",
+        "cpu_usage_watchdog load 10 1",
+        "cpu_usage_watchdog slice 100",
+        "cpu_usage_watchdog slice 0",
+        "cpu_usage_watchdog",
+        "snapshot",
+        "cli show_cpu_usage -m",
+        "cli show_cpu_usage -s -l -n 3",
+        "cli show_cpu_usage -w",
+        "cli no-such-command",
+        "cli",
         "load work10 50",
         "load nosuchtask 5",
         "load work10 101",
@@ -65,6 +75,8 @@ fn sanitizers_stay_quiet_through_a_session() {
     // then off, so that the idle task sleeps again (tickless idle) while churn winds
     // down.
     thread::sleep(Duration::from_millis(500));
+    // The watchdogs have had windows to trip in; their alerts were printed by now.
+    console.command("cpu_usage_watchdog off", 10);
     console.command("sampled", 10);
     console.command("tick30 off", 10);
     thread::sleep(Duration::from_millis(2500));
