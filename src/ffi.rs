@@ -23,8 +23,9 @@
 use core::cell::UnsafeCell;
 use core::ffi::{c_char, c_int, c_long, c_void};
 use core::mem::MaybeUninit;
+use core::sync::atomic::{AtomicBool, Ordering};
 
-use crate::engine::{Alert, AlertKind, Engine, Row, RowKind, MAX_WINDOW_COUNTS, NAME_LEN, OVERFLOW_ID};
+use crate::engine::{Alert, AlertKind, Engine, Row, RowKind, Summary, MAX_WINDOW_COUNTS, NAME_LEN, OVERFLOW_ID};
 use crate::port::{self, Clock, ClockName};
 use crate::report::{self, BadArgs, ClockInfo, Options, Sink, WatchCmd, REPORT_ROWS};
 
@@ -142,15 +143,6 @@ struct Config {
     /// The slice watchdog's threshold in microseconds (0: off), kept to convert
     /// again when the clock changes.
     slice_us: u32,
-    /// Where `cpu_usage_cli_command` is in a report it is handing out piecewise.
-    cli: CliProgress,
-}
-
-/// A report handed out over several calls: bytes given so far and its window.
-#[derive(Clone, Copy)]
-struct CliProgress {
-    offset: usize,
-    window: u32,
 }
 
 /// One piece of the accounting state, shared between the hooks (the single writer,
@@ -171,7 +163,6 @@ static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
     alert: None,
     alert_ctx: core::ptr::null_mut(),
     slice_us: 0,
-    cli: CliProgress { offset: 0, window: 0 },
 }));
 
 /// The state.
@@ -416,8 +407,11 @@ fn deliver_alerts(st: State<'_>) {
 }
 
 fn alert_for_c(a: &Alert, hz: u32, load_pct: u32) -> cpu_usage_alert {
-    let mut name = [0 as c_char; CPU_USAGE_NAME_BUF];
-    for (dst, &src) in name.iter_mut().zip(a.name.iter()) {
+    // The tasks sharing ID 0 have no name of their own: they are "(overflow)", as
+    // in the reports.
+    let name: &[u8] = if a.kind == AlertKind::Slice && a.id == 0 { b"(overflow)" } else { &a.name };
+    let mut task_name = [0 as c_char; CPU_USAGE_NAME_BUF];
+    for (dst, &src) in task_name.iter_mut().zip(name.iter().take(NAME_LEN)) {
         *dst = src as c_char;
     }
     let us = |counts: u32| u32::try_from(report::counts_to_us(u64::from(counts), hz)).unwrap_or(u32::MAX);
@@ -428,7 +422,7 @@ fn alert_for_c(a: &Alert, hz: u32, load_pct: u32) -> cpu_usage_alert {
             value: u32::from(report::pct_of(u64::from(a.value), u64::from(a.limit))),
             threshold: load_pct,
             task_id: 0,
-            task_name: name,
+            task_name,
         },
         AlertKind::Slice => cpu_usage_alert {
             kind: cpu_usage_alert_kind::CPU_USAGE_ALERT_SLICE,
@@ -436,7 +430,7 @@ fn alert_for_c(a: &Alert, hz: u32, load_pct: u32) -> cpu_usage_alert {
             value: us(a.value),
             threshold: us(a.limit),
             task_id: u32::from(a.id),
-            task_name: name,
+            task_name,
         },
     }
 }
@@ -590,7 +584,10 @@ pub extern "C" fn cpu_usage_watchdog_set_slice_us(us: u32) -> i32 {
 /// Sets the function called when a watchdog trips, with `ctx` passed back; NULL
 /// stops the calls (tripped watchdogs are then dropped). It is called from the
 /// tick interrupt (within a tick of the window's end, as `vApplicationTickHook`
-/// is): keep it short and use only the `FromISR` kernel API there. Returns 0.
+/// is): keep it short and use only the `FromISR` kernel API there; of this
+/// library's functions it may call the `cpu_usage_watchdog_set_*` ones (to turn a
+/// watchdog off, say). The slice watchdog names the tasks sharing ID 0
+/// "(overflow)". Returns 0.
 #[no_mangle]
 pub extern "C" fn cpu_usage_watchdog_set_callback(
     callback: Option<unsafe extern "C" fn(alert: *const cpu_usage_alert, ctx: *mut c_void)>,
@@ -666,55 +663,87 @@ unsafe fn read_args(argc: c_int, argv: *const *const c_char) -> Result<Result<Op
     Ok(report::parse((1..last).map(|i| unsafe { arg(argv, i) }.unwrap_or(&[]))))
 }
 
-/// Writes the report the arguments ask for into `sink`. Returns 0 or a status,
-/// and the number of the window shown (for `cpu_usage_cli_command`).
-fn report(sink: &mut dyn Sink, args: Result<Result<Options, BadArgs>, St>, shown: &mut Option<u32>) -> i32 {
+/// What a report shows, copied out of the engine inside one critical section, so
+/// that everything in it is of one moment.
+struct Copy {
+    rows: [Row; REPORT_ROWS],
+    /// `None` before the first window has completed (window reports only).
+    summary: Option<Summary>,
+    clock: ClockInfo<'static>,
+    window_ms: u32,
+}
+
+impl Copy {
+    const EMPTY: Copy =
+        Copy { rows: [Row::EMPTY; REPORT_ROWS], summary: None, clock: ClockInfo { hz: 0, name: "" }, window_ms: 0 };
+
+    /// Takes the figures `opts` asks for.
+    fn take(&mut self, opts: &Options) {
+        with_state(|st| {
+            self.clock = ClockInfo { hz: st.config.clock.hz, name: st.config.clock.name.as_str() };
+            self.window_ms = st.config.window_ms;
+            self.summary = if opts.cumulative {
+                Some(st.engine.read_cumulative(&mut self.rows))
+            } else {
+                st.engine.read_window(&mut self.rows)
+            };
+        });
+    }
+
+    /// Writes the report of the copy. Returns 0 or `CPU_USAGE_ERR_NO_WINDOW`.
+    fn write(&mut self, sink: &mut dyn Sink, opts: Options) -> i32 {
+        match &self.summary {
+            Some(summary) => {
+                report::write_report(sink, opts, self.clock, summary, &mut self.rows);
+                St::CPU_USAGE_OK.code()
+            }
+            None => {
+                report::write_no_window(sink, opts, self.window_ms);
+                St::CPU_USAGE_ERR_NO_WINDOW.code()
+            }
+        }
+    }
+}
+
+/// What the arguments ask for: `Ok` with the options of a report; `Err` with the
+/// status once the text that answers them (help, or what is wrong) is written.
+fn options(sink: &mut dyn Sink, args: Result<Result<Options, BadArgs>, St>) -> Result<Options, i32> {
     let opts = match args {
         Ok(Ok(opts)) => opts,
         Ok(Err(bad)) => {
             report::write_error(sink, &bad);
-            return St::CPU_USAGE_ERR_OPTION.code();
+            return Err(St::CPU_USAGE_ERR_OPTION.code());
         }
         Err(status) => {
             write_bad_args(sink, b"show_cpu_usage", status);
-            return status.code();
+            return Err(status.code());
         }
     };
     if opts.help {
         report::write_usage(sink);
-        return St::CPU_USAGE_OK.code();
+        return Err(St::CPU_USAGE_OK.code());
     }
     if let Some(ms) = opts.window_ms {
         let status = cpu_usage_set_window_ms(ms);
         if status != St::CPU_USAGE_OK.code() {
             write_bad_args(sink, b"show_cpu_usage", St::CPU_USAGE_ERR_WINDOW);
-            return status;
+            return Err(status);
         }
         report::write_window_set(sink, ms);
     }
-    let mut rows = [Row::EMPTY; REPORT_ROWS];
-    // Copy inside the critical section; format after it.
-    let mut clock = ClockInfo { hz: 0, name: "" };
-    let mut window_ms = 0;
-    let summary = with_state(|st| {
-        clock = ClockInfo { hz: st.config.clock.hz, name: st.config.clock.name.as_str() };
-        window_ms = st.config.window_ms;
-        if opts.cumulative {
-            Some(st.engine.read_cumulative(&mut rows))
-        } else {
-            st.engine.read_window(&mut rows)
+    Ok(opts)
+}
+
+/// Writes the report the arguments ask for into `sink`. Returns 0 or a status.
+fn report(sink: &mut dyn Sink, args: Result<Result<Options, BadArgs>, St>) -> i32 {
+    match options(sink, args) {
+        Ok(opts) => {
+            // Copy inside the critical section; format after it.
+            let mut copy = Copy::EMPTY;
+            copy.take(&opts);
+            copy.write(sink, opts)
         }
-    });
-    match summary {
-        Some(summary) => {
-            *shown = Some(summary.window);
-            report::write_report(sink, opts, clock, &summary, &mut rows);
-            St::CPU_USAGE_OK.code()
-        }
-        None => {
-            report::write_no_window(sink, opts, window_ms);
-            St::CPU_USAGE_ERR_NO_WINDOW.code()
-        }
+        Err(status) => status,
     }
 }
 
@@ -783,7 +812,7 @@ pub unsafe extern "C" fn show_cpu_usage(argc: c_int, argv: *mut *mut c_char) -> 
     let output = with_state(|st| st.config.output);
     let mut sink = LineSink { line: [MaybeUninit::uninit(); 128], len: 0, output, failed: false };
     // SAFETY: forwarded contract.
-    let status = report(&mut sink, unsafe { read_args(argc, argv.cast_const().cast()) }, &mut None);
+    let status = report(&mut sink, unsafe { read_args(argc, argv.cast_const().cast()) });
     sink.flush();
     if sink.failed {
         return St::CPU_USAGE_ERR_NO_OUTPUT.code();
@@ -834,7 +863,7 @@ pub unsafe extern "C" fn cpu_usage_format(buf: *mut c_char, len: usize, argc: c_
     };
     let mut sink = BufSink { buf, needed: 0, skip: 0 };
     // SAFETY: forwarded contract.
-    let status = report(&mut sink, unsafe { read_args(argc, argv.cast_const().cast()) }, &mut None);
+    let status = report(&mut sink, unsafe { read_args(argc, argv.cast_const().cast()) });
     let end = sink.needed.min(sink.buf.len().saturating_sub(1));
     if let Some(nul) = sink.buf.get_mut(end) {
         *nul = 0;
@@ -860,14 +889,43 @@ fn cmdline_args(line: &[u8]) -> Result<Result<Options, BadArgs>, St> {
     Ok(report::parse(words()))
 }
 
+/// A report being handed out by `cpu_usage_cli_command`: the copy it is of, and
+/// how far it has got. Only linked into firmware that uses the function. (The copy
+/// starts uninitialised, so that the static is in `.bss` and costs no flash.)
+struct CliReport {
+    /// Initialised when `copied` is set.
+    copy: MaybeUninit<Copy>,
+    /// The report under way is of `copy` (not help or an error).
+    copied: bool,
+    /// Bytes handed out so far; 0: no report under way.
+    offset: usize,
+    /// A hash of the command line of the report under way: another line starts
+    /// another report.
+    line: u32,
+}
+
+static CLI: Shared<CliReport> =
+    Shared(UnsafeCell::new(CliReport { copy: MaybeUninit::uninit(), copied: false, offset: 0, line: 0 }));
+
+/// FNV-1a: tells command lines apart.
+fn line_hash(line: &[u8]) -> u32 {
+    line.iter().fold(0x811c_9dc5, |h: u32, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
+}
+
+/// Set while a call of `cpu_usage_cli_command` uses `CLI`.
+static CLI_BUSY: AtomicBool = AtomicBool::new(false);
+
 /// `show_cpu_usage` as a FreeRTOS+CLI command (`pdCOMMAND_LINE_CALLBACK`): register
 /// it with `FreeRTOS_CLIRegisterCommand` under the name `show_cpu_usage` and
 /// `cExpectedNumberOfParameters` -1. `cmdline` is the whole line typed, options
 /// as for `show_cpu_usage`. Writes at most `len - 1` bytes of the report and a NUL
 /// into `out`, and returns 1 (`pdTRUE`) while more is to come: FreeRTOS+CLI then
-/// calls again with the same line, and the report goes on where it stopped. If a
-/// window completes in between, the report ends with a line saying so. Returns 0
-/// (`pdFALSE`) with the last piece. `len` must be at least 2.
+/// calls again with the same line, and the report goes on where it stopped. Returns
+/// 0 (`pdFALSE`) with the last piece. The figures are copied at the first call, so
+/// the pieces are all of one moment, however long the console takes in between;
+/// each call formats the report again from that copy up to its piece, so give it a
+/// buffer of a few hundred bytes rather than a few dozen. `len` must be at least 2.
+/// One task at a time: a second caller meanwhile gets a line saying so.
 ///
 /// # Safety
 /// `out` must be writable for `len` bytes; `cmdline`, if not NULL, a C string.
@@ -893,34 +951,51 @@ pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmd
         // SAFETY: `line_len` bytes were just read.
         unsafe { core::slice::from_raw_parts(cmdline.cast::<u8>(), line_len) }
     };
-    let progress = with_state(|st| st.config.cli);
-    let mut sink = BufSink { buf, needed: 0, skip: progress.offset };
-    let mut shown = None;
-    let args = if line_len == MAX_CMDLINE { Err(St::CPU_USAGE_ERR_OPTION) } else { cmdline_args(line) };
-    // A continuation must not set the window again.
-    let args = args.map(|a| a.map(|o| Options { window_ms: o.window_ms.filter(|_| progress.offset == 0), ..o }));
-    report(&mut sink, args, &mut shown);
-    let room = sink.buf.len() - 1;
-    if progress.offset != 0 && shown != Some(progress.window) {
-        // The window changed under a report being handed out: what is left would
-        // be another window's figures.
-        sink = BufSink { buf: sink.buf, needed: 0, skip: 0 };
-        sink.put(b"\n(a new window completed: run the command again)\n");
+    if CLI_BUSY.swap(true, Ordering::Acquire) {
+        let mut sink = BufSink { buf, needed: 0, skip: 0 };
+        sink.put(b"show_cpu_usage: busy (another task is reading a report)\n");
         let given = sink.needed;
         finish_cli(&mut sink, given);
-        with_state(|st| st.config.cli = CliProgress { offset: 0, window: 0 });
         return 0;
     }
-    let given = sink.needed.saturating_sub(progress.offset).min(room);
-    let more = progress.offset + given < sink.needed;
-    finish_cli(&mut sink, given);
-    with_state(|st| {
-        st.config.cli = if more {
-            CliProgress { offset: progress.offset + given, window: shown.unwrap_or(0) }
-        } else {
-            CliProgress { offset: 0, window: 0 }
+    // SAFETY: CLI_BUSY gives this call the only reference.
+    let cli = unsafe { &mut *CLI.0.get() };
+    let args = if line_len == MAX_CMDLINE { Err(St::CPU_USAGE_ERR_OPTION) } else { cmdline_args(line) };
+    let hash = line_hash(line);
+    if hash != cli.line {
+        // Not the line of the report under way (or none is): start afresh.
+        cli.offset = 0;
+        cli.line = hash;
+    }
+    let mut sink = BufSink { buf, needed: 0, skip: cli.offset };
+    match args {
+        Ok(Ok(opts)) if cli.offset != 0 && cli.copied => {
+            // SAFETY: initialised by the call that gave out the first piece.
+            let copy = unsafe { cli.copy.assume_init_mut() };
+            // The same text again, from the same copy (the window is set already).
+            if let Some(ms) = opts.window_ms {
+                report::write_window_set(&mut sink, ms);
+            }
+            copy.write(&mut sink, opts);
         }
-    });
+        args => {
+            // A new report (or help, or what is wrong, which depend on the line
+            // alone): answer the options, and copy the figures once.
+            cli.copied = false;
+            if let Ok(opts) = options(&mut sink, args) {
+                let copy = cli.copy.write(Copy::EMPTY);
+                copy.take(&opts);
+                copy.write(&mut sink, opts);
+                cli.copied = true;
+            }
+        }
+    }
+    let room = sink.buf.len() - 1;
+    let given = sink.needed.saturating_sub(cli.offset).min(room);
+    let more = cli.offset + given < sink.needed;
+    finish_cli(&mut sink, given);
+    cli.offset = if more { cli.offset + given } else { 0 };
+    CLI_BUSY.store(false, Ordering::Release);
     c_long::from(more)
 }
 

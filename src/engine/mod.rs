@@ -606,8 +606,18 @@ impl Engine {
 
     /// Trips the slice watchdog on a task's run longer than `counts`; `None` turns it
     /// off.
+    /// The runs of the window under way count already: one over the new limit that
+    /// is not its task's longest would otherwise go unseen until the next window.
     pub fn set_slice_watchdog(&mut self, counts: Option<u32>) {
         self.watch.slice_inv = !counts.unwrap_or(u32::MAX);
+        self.watch.slice_now = false;
+        let Some(limit) = counts else { return };
+        for slot in 1..=OVERFLOW {
+            let a = self.acct(slot);
+            if a.gen == self.gen && a.long_cur > limit {
+                self.slice_over(slot, a.long_cur);
+            }
+        }
     }
 
     /// The watchdog settings: `(load hundredths, windows, slice limit)`.

@@ -335,13 +335,33 @@ fn the_cli_command_hands_a_long_report_out_in_pieces() {
     assert_eq!(calls, whole.len().div_ceil(49));
     let (text, _) = cli_pieces(c"show_cpu_usage   -m  ", 4096, || {});
     assert_eq!(text, whole, "extra spaces are fine, and one call is enough");
-    // A window completing between two pieces ends the report with a note.
-    let (text, _) = cli_pieces(c"show_cpu_usage", 64, || {
+    // Windows completing and tasks coming between two pieces change nothing: the
+    // pieces are of the copy taken at the first.
+    let (_, before) = format(&["show_cpu_usage", "-c", "-m"]);
+    let (text, _) = cli_pieces(c"show_cpu_usage -c -m", 64, || {
         advance(1_000_000);
-        // SAFETY: a hook.
-        unsafe { cpu_usage_hook_tick() };
+        // SAFETY: hooks, one at a time.
+        unsafe {
+            cpu_usage_hook_tick();
+            let id = cpu_usage_hook_task_create(0x5000 as *mut c_void, c"late".as_ptr());
+            assert_eq!(cpu_usage_hook_task_delete(0x5000 as *mut c_void, id), 0);
+        }
     });
-    assert!(text.ends_with("\n(a new window completed: run the command again)\n"), "{text}");
+    assert_eq!(text, before);
+    // Help and errors longer than a piece come in pieces too.
+    let (_, help) = format(&["show_cpu_usage", "-h"]);
+    assert_eq!(cli_pieces(c"show_cpu_usage -h", 20, || {}).0, help);
+    let (_, bad) = format(&["show_cpu_usage", "-w", "0"]);
+    assert_eq!(cli_pieces(c"show_cpu_usage -w 0", 20, || {}).0, bad);
+    // A report left half-way is dropped by another command line.
+    let mut buf = [0u8; 32];
+    // SAFETY: writable for 32 bytes; a C string.
+    assert_eq!(unsafe { cpu_usage_cli_command(buf.as_mut_ptr().cast(), 32, c"show_cpu_usage -m".as_ptr()) }, 1);
+    let (text, _) = cli_pieces(c"show_cpu_usage", 4096, || {});
+    assert!(text.starts_with("CPU usage"), "{text}");
+    // `-w` sets the window once, and its line is in the text once.
+    let (text, _) = cli_pieces(c"show_cpu_usage -w 1000 -m", 40, || {});
+    assert!(text.starts_with("window set to 1000 ms") && text.matches("window set").count() == 1, "{text}");
     let (text, _) = cli_pieces(c"show_cpu_usage -z", 512, || {});
     assert!(text.starts_with("show_cpu_usage: unknown option"), "{text}");
     // No room to make progress: an empty string, and done.
