@@ -12,10 +12,11 @@
 //!   shell arguments up to 64.
 //!
 //! The `cpu_usage_hook_*` functions are called by the macros of
-//! `freertos_cpu_usage_hooks.h` from inside the kernel, which calls them with
-//! interrupts masked up to the kernel's priority (from the tick interrupt, the
-//! context switch, or task creation and deletion inside a kernel critical section).
-//! They are the only writers of the accounting state. Every other function that
+//! `freertos_cpu_usage_hooks.h` with interrupts masked up to the kernel's priority:
+//! from the tick interrupt, the context switch, task creation and deletion inside a
+//! kernel critical section, interrupt handlers (the macros mask around the call),
+//! and the idle task going to sleep (inside a critical section). They are the only
+//! writers of the accounting state. Every other function that
 //! touches that state does so inside a critical section (`critical-section`, whose
 //! implementation this library provides on top of the FreeRTOS port), and formats
 //! reports only after copying what it needs out of it.
@@ -665,7 +666,7 @@ unsafe fn read_args(argc: c_int, argv: *const *const c_char) -> Result<Result<Op
 
 /// What a report shows, copied out of the engine inside one critical section, so
 /// that everything in it is of one moment.
-struct Copy {
+struct ReportCopy {
     rows: [Row; REPORT_ROWS],
     /// `None` before the first window has completed (window reports only).
     summary: Option<Summary>,
@@ -673,9 +674,9 @@ struct Copy {
     window_ms: u32,
 }
 
-impl Copy {
-    const EMPTY: Copy =
-        Copy { rows: [Row::EMPTY; REPORT_ROWS], summary: None, clock: ClockInfo { hz: 0, name: "" }, window_ms: 0 };
+impl ReportCopy {
+    const EMPTY: ReportCopy =
+        ReportCopy { rows: [Row::EMPTY; REPORT_ROWS], summary: None, clock: ClockInfo { hz: 0, name: "" }, window_ms: 0 };
 
     /// Takes the figures `opts` asks for.
     fn take(&mut self, opts: &Options) {
@@ -690,7 +691,9 @@ impl Copy {
         });
     }
 
-    /// Writes the report of the copy. Returns 0 or `CPU_USAGE_ERR_NO_WINDOW`.
+    /// Writes the report of the copy. Returns 0 or `CPU_USAGE_ERR_NO_WINDOW`. The
+    /// report sorts, cuts and rounds the rows in place: write a copy once only (or
+    /// see `write_again`).
     fn write(&mut self, sink: &mut dyn Sink, opts: Options) -> i32 {
         match &self.summary {
             Some(summary) => {
@@ -702,6 +705,15 @@ impl Copy {
                 St::CPU_USAGE_ERR_NO_WINDOW.code()
             }
         }
+    }
+}
+
+impl ReportCopy {
+    /// Writes the report of the copy, leaving the copy as it is (for
+    /// `cpu_usage_cli_command`, which writes the same report at every call).
+    fn write_again(&self, sink: &mut dyn Sink, opts: Options) -> i32 {
+        let mut once = ReportCopy { rows: self.rows, summary: self.summary, clock: self.clock, window_ms: self.window_ms };
+        once.write(sink, opts)
     }
 }
 
@@ -739,7 +751,7 @@ fn report(sink: &mut dyn Sink, args: Result<Result<Options, BadArgs>, St>) -> i3
     match options(sink, args) {
         Ok(opts) => {
             // Copy inside the critical section; format after it.
-            let mut copy = Copy::EMPTY;
+            let mut copy = ReportCopy::EMPTY;
             copy.take(&opts);
             copy.write(sink, opts)
         }
@@ -894,7 +906,7 @@ fn cmdline_args(line: &[u8]) -> Result<Result<Options, BadArgs>, St> {
 /// starts uninitialised, so that the static is in `.bss` and costs no flash.)
 struct CliReport {
     /// Initialised when `copied` is set.
-    copy: MaybeUninit<Copy>,
+    copy: MaybeUninit<ReportCopy>,
     /// The report under way is of `copy` (not help or an error).
     copied: bool,
     /// Bytes handed out so far; 0: no report under way.
@@ -976,16 +988,16 @@ pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmd
             if let Some(ms) = opts.window_ms {
                 report::write_window_set(&mut sink, ms);
             }
-            copy.write(&mut sink, opts);
+            copy.write_again(&mut sink, opts);
         }
         args => {
             // A new report (or help, or what is wrong, which depend on the line
             // alone): answer the options, and copy the figures once.
             cli.copied = false;
             if let Ok(opts) = options(&mut sink, args) {
-                let copy = cli.copy.write(Copy::EMPTY);
+                let copy = cli.copy.write(ReportCopy::EMPTY);
                 copy.take(&opts);
-                copy.write(&mut sink, opts);
+                copy.write_again(&mut sink, opts);
                 cli.copied = true;
             }
         }

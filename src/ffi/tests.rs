@@ -348,6 +348,10 @@ fn the_cli_command_hands_a_long_report_out_in_pieces() {
         }
     });
     assert_eq!(text, before);
+    // Sorted and cut: every piece is of the same text (the copy is not sorted in
+    // place for the next).
+    let (_, sorted) = format(&["show_cpu_usage", "-s", "-n", "1", "-l"]);
+    assert_eq!(cli_pieces(c"show_cpu_usage -s -n 1 -l", 30, || {}).0, sorted);
     // Help and errors longer than a piece come in pieces too.
     let (_, help) = format(&["show_cpu_usage", "-h"]);
     assert_eq!(cli_pieces(c"show_cpu_usage -h", 20, || {}).0, help);
