@@ -355,7 +355,10 @@ int32_t cpu_usage_watchdog_set_slice_us(uint32_t us);
  * Sets the function called when a watchdog trips, with `ctx` passed back; NULL
  * stops the calls (tripped watchdogs are then dropped). It is called from the
  * tick interrupt (within a tick of the window's end, as `vApplicationTickHook`
- * is): keep it short and use only the `FromISR` kernel API there. Returns 0.
+ * is): keep it short and use only the `FromISR` kernel API there; of this
+ * library's functions it may call the `cpu_usage_watchdog_set_*` ones (to turn a
+ * watchdog off, say). The slice watchdog names the tasks sharing ID 0
+ * "(overflow)". Returns 0.
  */
 int32_t cpu_usage_watchdog_set_callback(void (*callback)(const cpu_usage_alert *alert, void *ctx),
                                         void *ctx);
@@ -391,9 +394,12 @@ int cpu_usage_format(char *buf, size_t len, int argc, char **argv);
  * `cExpectedNumberOfParameters` -1. `cmdline` is the whole line typed, options
  * as for `show_cpu_usage`. Writes at most `len - 1` bytes of the report and a NUL
  * into `out`, and returns 1 (`pdTRUE`) while more is to come: FreeRTOS+CLI then
- * calls again with the same line, and the report goes on where it stopped. If a
- * window completes in between, the report ends with a line saying so. Returns 0
- * (`pdFALSE`) with the last piece. `len` must be at least 2.
+ * calls again with the same line, and the report goes on where it stopped. Returns
+ * 0 (`pdFALSE`) with the last piece. The figures are copied at the first call, so
+ * the pieces are all of one moment, however long the console takes in between;
+ * each call formats the report again from that copy up to its piece, so give it a
+ * buffer of a few hundred bytes rather than a few dozen. `len` must be at least 2.
+ * One task at a time: a second caller meanwhile gets a line saying so.
  *
  * # Safety
  * `out` must be writable for `len` bytes; `cmdline`, if not NULL, a C string.
