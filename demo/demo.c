@@ -1291,6 +1291,37 @@ static void prvCmdLoad( int argc,
 }
 /*-----------------------------------------------------------*/
 
+/* The switch of a command "<name> on|off|status": "on" sets *pxOn and wakes xTask,
+ * "off" clears it (the task notices at its next round). Returns pdFALSE, having
+ * printed pcUsage, for anything else; pdTRUE when the command should go on to print
+ * its status. */
+static BaseType_t prvOnOffStatus( int argc,
+                                  char ** argv,
+                                  const char * pcUsage,
+                                  volatile BaseType_t * pxOn,
+                                  TaskHandle_t xTask )
+{
+    const char * pcArg = ( argc == 2 ) ? argv[ 1 ] : "";
+
+    if( strcmp( pcArg, "on" ) == 0 )
+    {
+        *pxOn = pdTRUE;
+        ( void ) xTaskNotifyGive( xTask );
+    }
+    else if( strcmp( pcArg, "off" ) == 0 )
+    {
+        *pxOn = pdFALSE;
+    }
+    else if( strcmp( pcArg, "status" ) != 0 )
+    {
+        prvOutStr( pcUsage );
+        return pdFALSE;
+    }
+
+    return pdTRUE;
+}
+/*-----------------------------------------------------------*/
+
 static void prvCmdChurn( int argc,
                          char ** argv )
 {
@@ -1298,20 +1329,10 @@ static void prvCmdChurn( int argc,
     uint32_t ulDeleted;
     uint32_t ulFailures;
 
-    if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "on" ) == 0 ) )
+    /* Off, the churn task deletes its waiting children on its next round and then
+     * sleeps; self-deleting children finish on their own. */
+    if( prvOnOffStatus( argc, argv, "usage: churn on|off|status\n", &xChurnOn, xChurnTask ) == pdFALSE )
     {
-        xChurnOn = pdTRUE;
-        ( void ) xTaskNotifyGive( xChurnTask );
-    }
-    else if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "off" ) == 0 ) )
-    {
-        /* The churn task deletes its waiting children on its next round and then
-         * sleeps; self-deleting children finish on their own. */
-        xChurnOn = pdFALSE;
-    }
-    else if( !( ( argc == 2 ) && ( strcmp( argv[ 1 ], "status" ) == 0 ) ) )
-    {
-        prvOutStr( "usage: churn on|off|status\n" );
         return;
     }
 
@@ -1350,19 +1371,9 @@ static void prvCmdTick30( int argc,
     uint32_t ulMax;
     uint32_t ulCount;
 
-    if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "on" ) == 0 ) )
+    /* Off, it notices at its next activation, within a tick. */
+    if( prvOnOffStatus( argc, argv, "usage: tick30 on|off|status\n", &xTick30On, xTick30Task ) == pdFALSE )
     {
-        xTick30On = pdTRUE;
-        ( void ) xTaskNotifyGive( xTick30Task );
-    }
-    else if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "off" ) == 0 ) )
-    {
-        /* It notices at its next activation, within a tick. */
-        xTick30On = pdFALSE;
-    }
-    else if( !( ( argc == 2 ) && ( strcmp( argv[ 1 ], "status" ) == 0 ) ) )
-    {
-        prvOutStr( "usage: tick30 on|off|status\n" );
         return;
     }
 
