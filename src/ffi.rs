@@ -332,11 +332,7 @@ pub unsafe extern "C" fn cpu_usage_hook_tick() {
 pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
     port::on_isr_enter();
     // SAFETY: a hook.
-    let st = unsafe { state() };
-    if st.engine.is_started() {
-        let now = st.now();
-        st.engine.isr_enter(now);
-    }
+    unsafe { once_started(Engine::isr_enter) };
 }
 
 /// An interrupt handler ends: `traceISR_EXIT`, `traceISR_EXIT_TO_SCHEDULER` and
@@ -347,11 +343,7 @@ pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_isr_exit() {
     // SAFETY: a hook.
-    let st = unsafe { state() };
-    if st.engine.is_started() {
-        let now = st.now();
-        st.engine.isr_exit(now);
-    }
+    unsafe { once_started(Engine::isr_exit) };
 }
 
 /// `traceLOW_POWER_IDLE_BEGIN`: the idle task goes to sleep; until it wakes, time
@@ -363,11 +355,7 @@ pub unsafe extern "C" fn cpu_usage_hook_isr_exit() {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_sleep_begin() {
     // SAFETY: a hook.
-    let st = unsafe { state() };
-    if st.engine.is_started() {
-        let now = st.now();
-        st.engine.sleep_begin(now);
-    }
+    unsafe { once_started(Engine::sleep_begin) };
 }
 
 /// `traceLOW_POWER_IDLE_END`: the idle task woke up.
@@ -377,10 +365,21 @@ pub unsafe extern "C" fn cpu_usage_hook_sleep_begin() {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_sleep_end() {
     // SAFETY: a hook.
+    unsafe { once_started(Engine::sleep_end) };
+}
+
+/// Gives an interrupt or sleep hook's event to the engine at the clock's reading,
+/// once accounting has started (an interrupt may come before the scheduler does).
+///
+/// # Safety
+/// Only from a hook.
+#[inline(always)]
+unsafe fn once_started(event: fn(&mut Engine, u32)) {
+    // SAFETY: a hook, by the caller's contract.
     let st = unsafe { state() };
     if st.engine.is_started() {
         let now = st.now();
-        st.engine.sleep_end(now);
+        event(st.engine, now);
     }
 }
 
