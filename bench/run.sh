@@ -250,6 +250,21 @@ cell() { # figure -> "count (clock)", or "-" where not measured
     v=$(g "$1")
     if [ "$v" = n/a ]; then echo -; else echo "$v ($(g "$1.clock"))"; fi
 }
+# The rows of a Cortex-M3 table for $1 IDs: one per clock and task count, a cell per
+# scenario in $2...
+cm3_rows() {
+    local ids=$1 clock n s row
+    shift
+    for clock in systick load1; do
+        for n in $TASK_COUNTS; do
+            row="| $([ "$clock" = load1 ] && echo 1-load || echo systick) | $n"
+            for s in "$@"; do
+                row="$row | $(cell "cm3.ids$ids.$clock.n$n.$s")"
+            done
+            echo "$row |"
+        done
+    done
+}
 # Whether scenario $1's figures are the same at every task count, for both ID counts
 # and every clock it ran on.
 flat_over_tasks() {
@@ -392,15 +407,7 @@ EOF
         echo
         echo "| clock | tasks | common | rollover | release | overflow | worst |"
         echo "|---|---:|---:|---:|---:|---:|---:|"
-        for clock in systick load1; do
-            for n in $TASK_COUNTS; do
-                row="| $([ "$clock" = load1 ] && echo 1-load || echo systick) | $n"
-                for s in common rollover release overflow worst; do
-                    row="$row | $(cell "cm3.ids$ids.$clock.n$n.$s")"
-                done
-                echo "$row |"
-            done
-        done
+        cm3_rows "$ids" common rollover release overflow worst
         echo
     done
     cat <<EOF
@@ -438,15 +445,7 @@ EOF
         echo
         echo "| clock | tasks | interrupt | sleep | SysTick handler |"
         echo "|---|---:|---:|---:|---:|"
-        for clock in systick load1; do
-            for n in $TASK_COUNTS; do
-                row="| $([ "$clock" = load1 ] && echo 1-load || echo systick) | $n"
-                for s in isr sleep isr-tick; do
-                    row="$row | $(cell "cm3.ids$ids.$clock.n$n.$s")"
-                done
-                echo "$row |"
-            done
-        done
+        cm3_rows "$ids" isr sleep isr-tick
         echo
     done
     if flat_over_tasks isr && flat_over_tasks sleep && flat_over_tasks isr-tick; then

@@ -753,8 +753,7 @@ int main( void )
         /* All of it in one pair: a task that deleted itself is switched out just
          * after the window has elapsed, and on SysTick with the tick pending (the
          * counter reloaded since the last reading: the clock reads it twice). The
-         * switch-in charges "other" for the first
-         * time in the new window. */
+         * switch-in charges "other" for the first time in the new window. */
         switch_to( last_own_id_task() );
         self_delete_running();
         uint32_t next = own_id_task( running );

@@ -141,6 +141,11 @@ impl Acct {
         }
     }
 
+    /// Since start, the window under way included.
+    fn total_with_cur(&self) -> u64 {
+        self.total.get().wrapping_add(u64::from(self.cur))
+    }
+
     /// Adds window `self.gen`, `len` counts long, to the since-start figures and
     /// moves the slot on to window `gen`.
     fn fold(&mut self, gen: u32, len: u32) {
@@ -1322,13 +1327,6 @@ impl Engine {
             slots: self.slot_stats(),
             load_avg: self.load_avg,
         }
-    }
-}
-
-impl Acct {
-    /// Since start, the window under way included.
-    fn total_with_cur(&self) -> u64 {
-        self.total.get().wrapping_add(u64::from(self.cur))
     }
 }
 
