@@ -1633,6 +1633,48 @@ static void prvOutAlerts( void )
 /*-----------------------------------------------------------*/
 
 /*
+ * The console byte that ended a 'show_cpu_usage -f' (follow mode), kept for the
+ * shell's next line; PORT_CONSOLE_TIMEOUT when there is none.
+ */
+static int iConsoleHeld = PORT_CONSOLE_TIMEOUT;
+
+static int prvConsoleGetc( uint32_t ulTimeoutMs )
+{
+    int c = iConsoleHeld;
+
+    if( c == PORT_CONSOLE_TIMEOUT )
+    {
+        c = port_console_getc( ulTimeoutMs );
+    }
+    else
+    {
+        iConsoleHeld = PORT_CONSOLE_TIMEOUT;
+    }
+
+    return c;
+}
+
+/*
+ * The library's follow mode waits here between reports (shell task): watchdog alerts
+ * are printed meanwhile, and any input, or the console closing, ends the follow. The
+ * byte is kept for the shell, so the line typed to stop it still runs.
+ */
+static int prvFollowWait( uint32_t ulMs )
+{
+    int c = prvConsoleGetc( ulMs );
+
+    if( c == PORT_CONSOLE_TIMEOUT )
+    {
+        prvOutAlerts();
+        return 0;
+    }
+
+    iConsoleHeld = c;
+    return 1;
+}
+/*-----------------------------------------------------------*/
+
+/*
  * Reads one line into cLine. Returns its length, or -1 when the console closed with
  * nothing pending. CR, LF and CR LF all end a line; backspace and DEL erase (the
  * terminal has already echoed them). A line that does not fit is reported and dropped.
@@ -1652,7 +1694,7 @@ static int prvReadLine( void )
 
     for( ; ; )
     {
-        c = port_console_getc( demoSHELL_POLL_MS );
+        c = prvConsoleGetc( demoSHELL_POLL_MS );
 
         if( c == PORT_CONSOLE_TIMEOUT )
         {
@@ -1893,6 +1935,7 @@ void demo_start( void )
     /* Kept for the shell to report: only the shell may write to the console. */
     lOutputStatus = cpu_usage_set_output( port_console_write );
     lAlertStatus = cpu_usage_watchdog_set_callback( prvWatchdogAlert, NULL );
+    ( void ) cpu_usage_set_follow_wait( prvFollowWait ); /* cannot fail */
 
     /* Nothing can run yet, so a failure has no one to tell but the assert. The
      * workloads are the first rows of the sampler's table, in the same order. */

@@ -75,6 +75,11 @@ typedef enum {
    * for the clock).
    */
   CPU_USAGE_ERR_RANGE = -7008,
+  /**
+   * Follow mode (`-f`) needs `show_cpu_usage` (not a buffer) and a console wait
+   * function set with `cpu_usage_set_follow_wait`.
+   */
+  CPU_USAGE_ERR_FOLLOW = -7009,
 } cpu_usage_status;
 
 /**
@@ -316,6 +321,15 @@ int32_t cpu_usage_set_window_ms(uint32_t ms);
  * The window length in milliseconds.
  */
 uint32_t cpu_usage_window_ms(void);
+
+/**
+ * Lets `show_cpu_usage -f` (follow mode) run: `wait` waits up to `ms` milliseconds
+ * for input on the console the command runs from, leaving it unread for the shell,
+ * and returns nonzero when some arrived (or the console closed). Follow mode calls
+ * it from the shell's task between reports, so it may block that task; it stops at
+ * the first nonzero. NULL turns follow mode off again. Returns 0.
+ */
+int32_t cpu_usage_set_follow_wait(int (*wait)(uint32_t ms));
 
 /**
  * Sends `show_cpu_usage`'s output to `write`, which gets `n` bytes at `s` (not

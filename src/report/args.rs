@@ -2,7 +2,9 @@
 //!
 //! The grammar is getopt's, without long options: flags combine in one argument
 //! (`-ms`); a value option takes the rest of its argument (`-n5`) or, when that is
-//! empty, the next argument (`-n 5`), so in a group it comes last (`-sn 5`).
+//! empty, the next argument (`-n 5`), so in a group it comes last (`-sn 5`). The
+//! count of `-f` is optional: it is taken from the next argument only when that
+//! starts with a digit.
 
 /// What the user asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -21,6 +23,9 @@ pub struct Options {
     pub top: Option<u16>,
     /// `-w MS`: set the window length (the caller applies it).
     pub window_ms: Option<u32>,
+    /// `-f [N]`: a report per completed window, `N` of them, or with `Some(0)` until
+    /// input arrives (the caller waits for the windows).
+    pub follow: Option<u32>,
 }
 
 /// What is wrong with an argument.
@@ -69,7 +74,16 @@ impl BadArgs {
 
     /// An argument that is no option of the command.
     pub(super) fn unknown(arg: &[u8]) -> Self {
-        BadArgs::new(arg, Problem::Unknown, &Value { option: "", lo: 0, hi: 0, hundredths: false })
+        BadArgs::new(
+            arg,
+            Problem::Unknown,
+            &Value {
+                option: "",
+                lo: 0,
+                hi: 0,
+                hundredths: false,
+            },
+        )
     }
 
     /// The offending argument (its first 24 bytes).
@@ -91,10 +105,14 @@ impl Value {
     /// `value` read, or why not; `option` is the argument that asked for it (named
     /// when the value is missing).
     pub(super) fn read(&self, option: &[u8], value: Option<&[u8]>) -> Result<u32, BadArgs> {
-        let Some(text) = value else { return Err(BadArgs::new(option, Problem::MissingValue, self)) };
+        let Some(text) = value else {
+            return Err(BadArgs::new(option, Problem::MissingValue, self));
+        };
         let scale = if self.hundredths { 100 } else { 1 };
         match number(text, self.hundredths) {
-            Ok(n) if (self.lo.wrapping_mul(scale)..=self.hi.wrapping_mul(scale)).contains(&n) => Ok(n),
+            Ok(n) if (self.lo.wrapping_mul(scale)..=self.hi.wrapping_mul(scale)).contains(&n) => {
+                Ok(n)
+            }
             Ok(_) => Err(BadArgs::new(text, Problem::OutOfRange, self)),
             Err(problem) => Err(BadArgs::new(text, problem, self)),
         }
@@ -108,7 +126,10 @@ impl Value {
 fn number(text: &[u8], hundredths: bool) -> Result<u32, Problem> {
     let mut n: u32 = 0;
     let mut big = false;
-    let mut push = |digit: u8| match n.checked_mul(10).and_then(|n| n.checked_add(u32::from(digit))) {
+    let mut push = |digit: u8| match n
+        .checked_mul(10)
+        .and_then(|n| n.checked_add(u32::from(digit)))
+    {
         Some(m) => n = m,
         None => big = true,
     };
@@ -146,9 +167,27 @@ fn number(text: &[u8], hundredths: bool) -> Result<u32, Problem> {
 }
 
 /// `-n`: any count from one task up.
-const TOP: Value = Value { option: "-n", lo: 1, hi: u16::MAX as u32, hundredths: false };
+const TOP: Value = Value {
+    option: "-n",
+    lo: 1,
+    hi: u16::MAX as u32,
+    hundredths: false,
+};
 /// `-w`: from 1 ms to an hour, as `cpu_usage_set_window_ms` takes.
-const WINDOW: Value = Value { option: "-w", lo: 1, hi: 3_600_000, hundredths: false };
+const WINDOW: Value = Value {
+    option: "-w",
+    lo: 1,
+    hi: 3_600_000,
+    hundredths: false,
+};
+
+/// `-f N`: from one window to a million (at one a second, eleven days).
+const FOLLOW: Value = Value {
+    option: "-f",
+    lo: 1,
+    hi: 1_000_000,
+    hundredths: false,
+};
 
 /// Parses the arguments after the command name. Flags may be combined (`-mc`); see
 /// the module comment for values. The first bad argument is refused.
@@ -173,7 +212,9 @@ impl<'a, I: Iterator<Item = &'a [u8]>> Args<'a> for I {
 #[inline(never)]
 fn parse_from<'a>(args: &mut dyn Args<'a>) -> Result<Options, BadArgs> {
     let mut opts = Options::default();
-    while let Some(arg) = args.next_arg() {
+    // An argument read ahead by `-f` that was not its count.
+    let mut held: Option<&'a [u8]> = None;
+    while let Some(arg) = held.take().or_else(|| args.next_arg()) {
         if !matches!(arg, [b'-', _, ..]) {
             return Err(BadArgs::unknown(arg));
         }
@@ -187,12 +228,38 @@ fn parse_from<'a>(args: &mut dyn Args<'a>) -> Result<Options, BadArgs> {
                 b's' => opts.sort = true,
                 b'l' => opts.long = true,
                 b'n' | b'w' => {
-                    let value = if rest.is_empty() { args.next_arg() } else { Some(rest) };
+                    let value = if rest.is_empty() {
+                        args.next_arg()
+                    } else {
+                        Some(rest)
+                    };
                     if flag == b'n' {
                         opts.top = Some(TOP.read(arg, value)? as u16);
                     } else {
                         opts.window_ms = Some(WINDOW.read(arg, value)?);
                     }
+                    break;
+                }
+                b'f' => {
+                    // The count is optional: the rest of the argument, or the next
+                    // argument if that starts with a digit (`-f 5`, but `-f -m`).
+                    let value = if rest.is_empty() {
+                        match args.next_arg() {
+                            Some(next) if next.first().is_some_and(u8::is_ascii_digit) => {
+                                Some(next)
+                            }
+                            next => {
+                                held = next;
+                                None
+                            }
+                        }
+                    } else {
+                        Some(rest)
+                    };
+                    opts.follow = Some(match value {
+                        Some(_) => FOLLOW.read(arg, value)?,
+                        None => 0,
+                    });
                     break;
                 }
                 _ => return Err(BadArgs::unknown(arg)),

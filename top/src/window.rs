@@ -1,0 +1,181 @@
+//! One completed window as `show_cpu_usage -m` prints it, and the reading of the
+//! console's lines into windows.
+//!
+//! A console line carries at most one report, after whatever the shell put before it
+//! (a prompt, say): the report is the text from the line's first `{` to its end. A
+//! line with no `{` is the shell's own text and is passed on; one whose JSON does not
+//! parse, or parses to something other than a window report, is garbage: counted,
+//! never fatal.
+
+use serde::{Deserialize, Serialize};
+
+/// A task's line of a window.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Task {
+    /// The library's ID: 0 is the shared overflow bucket.
+    pub id: u32,
+    pub name: String,
+    /// Clock counts the task ran in the window.
+    pub counts: u64,
+    /// Its share of the window, in percent (two decimals on the device).
+    pub usage_pct: f64,
+    /// Deleted during the window.
+    #[serde(default)]
+    pub deleted: bool,
+    /// Runs that touched the window.
+    #[serde(default)]
+    pub switches: u64,
+    /// Its longest run in the window, in microseconds.
+    #[serde(default)]
+    pub longest_slice_us: u64,
+}
+
+/// The idle task's line.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Idle {
+    pub id: u32,
+    pub name: String,
+    pub counts: u64,
+    #[serde(default)]
+    pub switches: u64,
+    #[serde(default)]
+    pub longest_slice_us: u64,
+}
+
+/// The ID pool.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Slots {
+    pub capacity: u32,
+    pub used: u32,
+    pub quarantined: u32,
+    pub free: u32,
+    pub overflow_tasks: u32,
+}
+
+/// The tasks a `-n N` report summed on one line.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MoreTasks {
+    pub count: u32,
+    pub counts: u64,
+    pub usage_pct: f64,
+}
+
+/// One completed window (`"mode":"window"`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Window {
+    /// The window's number: windows completed since start.
+    pub window: u64,
+    pub window_us: u64,
+    pub window_counts: u64,
+    /// The clock's name and rate.
+    pub clock: String,
+    pub clock_hz: u64,
+    pub slots: Slots,
+    pub tasks: Vec<Task>,
+    #[serde(default)]
+    pub more_tasks: Option<MoreTasks>,
+    pub idle: Option<Idle>,
+    pub interrupts_counts: u64,
+    pub interrupts_pct: f64,
+    /// Interrupt entries in the window.
+    pub interrupts: u64,
+    pub longest_interrupt_us: u64,
+    pub sleep_counts: u64,
+    pub sleep_pct: f64,
+    pub sleeps: u64,
+    pub other_counts: u64,
+    pub other_pct: f64,
+    pub idle_pct: f64,
+    /// 100 % − idle − sleep.
+    pub load_pct: f64,
+    /// The load smoothed over 1, 10 and 60 s.
+    pub load_avg_pct: [f64; 3],
+}
+
+impl Window {
+    /// The task with this name, if it ran in the window (the first, if two share it).
+    pub fn task(&self, name: &str) -> Option<&Task> {
+        self.tasks.iter().find(|t| t.name == name)
+    }
+}
+
+/// What one console line holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Line {
+    /// A window report.
+    Window(Box<Window>),
+    /// The shell's own text (no report on the line).
+    Text(String),
+    /// A report that is cut, corrupted, or not a window's: why.
+    Garbage(String),
+}
+
+/// Reads one console line (without its line end).
+pub fn parse_line(line: &str) -> Line {
+    let line = line.trim_end_matches(['\r', '\n']);
+    let Some(start) = line.find('{') else {
+        return Line::Text(line.to_owned());
+    };
+    let json = &line[start..];
+    let value: serde_json::Value = match serde_json::from_str(json) {
+        Ok(v) => v,
+        Err(e) => return Line::Garbage(format!("not JSON ({e})")),
+    };
+    match value.get("mode").and_then(|m| m.as_str()) {
+        Some("window") => {}
+        Some(other) => return Line::Garbage(format!("a report of mode {other:?}, not a window")),
+        None if value.get("error").is_some() => {
+            return Line::Garbage(format!("an error report: {json}"))
+        }
+        None => return Line::Garbage("JSON without a \"mode\"".to_owned()),
+    }
+    if value.get("error").is_some() {
+        // `{"mode":"window","error":"no completed window yet",...}`: not garbage, but no
+        // window either; the shell's text.
+        return Line::Text(json.to_owned());
+    }
+    match serde_json::from_value::<Window>(value) {
+        Ok(w) => Line::Window(Box::new(w)),
+        Err(e) => Line::Garbage(format!("a window report with a bad field ({e})")),
+    }
+}
+
+/// Splits a byte stream into lines and reads them, counting what it skips.
+#[derive(Debug, Default)]
+pub struct LineReader {
+    pending: Vec<u8>,
+    /// Lines that were garbage, since start.
+    pub garbage: u64,
+    /// The last garbage line's reason.
+    pub last_garbage: Option<String>,
+}
+
+/// Longest line kept: a report of 256 tasks is about 40 KB; anything longer is noise.
+const MAX_LINE: usize = 256 * 1024;
+
+impl LineReader {
+    /// Feeds bytes; returns the lines they complete, read.
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<Line> {
+        let mut out = Vec::new();
+        for &b in bytes {
+            if b == b'\n' {
+                let text = String::from_utf8_lossy(&self.pending).into_owned();
+                self.pending.clear();
+                let line = parse_line(&text);
+                if let Line::Garbage(why) = &line {
+                    self.garbage += 1;
+                    self.last_garbage = Some(why.clone());
+                }
+                out.push(line);
+            } else if self.pending.len() < MAX_LINE {
+                self.pending.push(b);
+            }
+        }
+        out
+    }
+
+    /// Forgets a partial line (after a dropped connection: its rest will not come).
+    pub fn reset(&mut self) {
+        self.pending.clear();
+    }
+}
