@@ -26,9 +26,7 @@ use core::ffi::{c_char, c_int, c_long, c_void};
 use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use crate::engine::{
-    Alert, AlertKind, Engine, Row, RowKind, Summary, MAX_WINDOW_COUNTS, NAME_LEN, OVERFLOW_ID,
-};
+use crate::engine::{Alert, AlertKind, Engine, Row, RowKind, Summary, MAX_WINDOW_COUNTS, NAME_LEN, OVERFLOW_ID};
 use crate::port::{self, Clock, ClockName};
 use crate::report::{self, BadArgs, ClockInfo, Options, Sink, WatchCmd, REPORT_ROWS};
 
@@ -182,12 +180,7 @@ static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
 /// section, and the references must not outlive that.
 unsafe fn state() -> State<'static> {
     // SAFETY: exclusive by the caller's contract.
-    unsafe {
-        State {
-            engine: &mut *ENGINE.0.get(),
-            config: &mut *CONFIG.0.get(),
-        }
-    }
+    unsafe { State { engine: &mut *ENGINE.0.get(), config: &mut *CONFIG.0.get() } }
 }
 
 fn with_state<R>(f: impl FnOnce(State<'_>) -> R) -> R {
@@ -215,8 +208,7 @@ impl State<'_> {
     /// follow the window length.
     fn set_window(&mut self, counts: u32, ms: u32) {
         self.engine.set_window(counts);
-        self.engine
-            .set_smoothing(SMOOTHING_MS.map(|period| smoothing_keep(ms, period)));
+        self.engine.set_smoothing(SMOOTHING_MS.map(|period| smoothing_keep(ms, period)));
         self.apply_slice_watchdog();
     }
 
@@ -231,8 +223,7 @@ impl State<'_> {
         let counts = report::div_rem(u64::from(us) * u64::from(self.config.clock.hz), 1_000_000).0;
         let fits = u32::try_from(counts).ok();
         // No clock yet (bare metal before the scheduler starts): set then.
-        self.engine
-            .set_slice_watchdog(fits.filter(|_| self.config.clock.hz != 0).map(|c| c.max(1)));
+        self.engine.set_slice_watchdog(fits.filter(|_| self.config.clock.hz != 0).map(|c| c.max(1)));
         fits.is_some()
     }
 }
@@ -413,10 +404,7 @@ fn deliver_alerts(st: State<'_>) {
     let load_pct = st.engine.watchdogs().0;
     let mut pending = [None; 2];
     for p in pending.iter_mut() {
-        *p = st
-            .engine
-            .take_alert()
-            .map(|a| alert_for_c(&a, hz, load_pct));
+        *p = st.engine.take_alert().map(|a| alert_for_c(&a, hz, load_pct));
     }
     let ctx = st.config.alert_ctx;
     for alert in pending.iter().flatten() {
@@ -428,18 +416,12 @@ fn deliver_alerts(st: State<'_>) {
 fn alert_for_c(a: &Alert, hz: u32, load_pct: u32) -> cpu_usage_alert {
     // The tasks sharing ID 0 have no name of their own: they are "(overflow)", as
     // in the reports.
-    let name: &[u8] = if a.kind == AlertKind::Slice && a.id == 0 {
-        b"(overflow)"
-    } else {
-        &a.name
-    };
+    let name: &[u8] = if a.kind == AlertKind::Slice && a.id == 0 { b"(overflow)" } else { &a.name };
     let mut task_name = [0 as c_char; CPU_USAGE_NAME_BUF];
     for (dst, &src) in task_name.iter_mut().zip(name.iter().take(NAME_LEN)) {
         *dst = src as c_char;
     }
-    let us = |counts: u32| {
-        u32::try_from(report::counts_to_us(u64::from(counts), hz)).unwrap_or(u32::MAX)
-    };
+    let us = |counts: u32| u32::try_from(report::counts_to_us(u64::from(counts), hz)).unwrap_or(u32::MAX);
     match a.kind {
         AlertKind::Load => cpu_usage_alert {
             kind: cpu_usage_alert_kind::CPU_USAGE_ALERT_LOAD,
@@ -500,11 +482,7 @@ pub extern "C" fn cpu_usage_set_clock(read: Option<unsafe extern "C" fn() -> u32
         let Some(counts) = window_counts(st.config.window_ms, hz) else {
             return St::CPU_USAGE_ERR_WINDOW.code();
         };
-        st.config.clock = Clock {
-            read,
-            hz,
-            name: ClockName::Custom,
-        };
+        st.config.clock = Clock { read, hz, name: ClockName::Custom };
         st.set_window(counts, st.config.window_ms);
         let now = st.now();
         st.engine.restart(now);
@@ -546,9 +524,7 @@ pub extern "C" fn cpu_usage_window_ms() -> u32 {
 /// it from the shell's task between reports, so it may block that task; it stops at
 /// the first nonzero. NULL turns follow mode off again. Returns 0.
 #[no_mangle]
-pub extern "C" fn cpu_usage_set_follow_wait(
-    wait: Option<unsafe extern "C" fn(ms: u32) -> c_int>,
-) -> i32 {
+pub extern "C" fn cpu_usage_set_follow_wait(wait: Option<unsafe extern "C" fn(ms: u32) -> c_int>) -> i32 {
     with_state(|st| st.config.follow_wait = wait);
     St::CPU_USAGE_OK.code()
 }
@@ -557,9 +533,7 @@ pub extern "C" fn cpu_usage_set_follow_wait(
 /// NUL-terminated), a line or less at a time, from the calling task. Returns 0 or
 /// `CPU_USAGE_ERR_NULL`.
 #[no_mangle]
-pub extern "C" fn cpu_usage_set_output(
-    write: Option<unsafe extern "C" fn(s: *const c_char, n: usize)>,
-) -> i32 {
+pub extern "C" fn cpu_usage_set_output(write: Option<unsafe extern "C" fn(s: *const c_char, n: usize)>) -> i32 {
     match write {
         Some(write) => with_state(|st| {
             st.config.output = Some(write);
@@ -703,16 +677,11 @@ unsafe fn check_args(argc: c_int, argv: *const *const c_char) -> Result<usize, S
 ///
 /// # Safety
 /// As `check_args`.
-unsafe fn read_args(
-    argc: c_int,
-    argv: *const *const c_char,
-) -> Result<Result<Options, BadArgs>, St> {
+unsafe fn read_args(argc: c_int, argv: *const *const c_char) -> Result<Result<Options, BadArgs>, St> {
     // SAFETY: forwarded contract.
     let last = unsafe { check_args(argc, argv) }?;
     // SAFETY: as above; every argument was just found to be good.
-    Ok(report::parse(
-        (1..last).map(|i| unsafe { arg(argv, i) }.unwrap_or(&[])),
-    ))
+    Ok(report::parse((1..last).map(|i| unsafe { arg(argv, i) }.unwrap_or(&[]))))
 }
 
 /// What a report shows, copied out of the engine inside one critical section, so
@@ -736,10 +705,7 @@ impl ReportCopy {
     /// Takes the figures `opts` asks for.
     fn take(&mut self, opts: &Options) {
         with_state(|st| {
-            self.clock = ClockInfo {
-                hz: st.config.clock.hz,
-                name: st.config.clock.name.as_str(),
-            };
+            self.clock = ClockInfo { hz: st.config.clock.hz, name: st.config.clock.name.as_str() };
             self.window_ms = st.config.window_ms;
             self.summary = if opts.cumulative {
                 Some(st.engine.read_cumulative(&mut self.rows))
@@ -778,12 +744,8 @@ impl ReportCopy {
     /// Writes the report of the copy, leaving the copy as it is (for
     /// `cpu_usage_cli_command`, which writes the same report at every call).
     fn write_again(&self, sink: &mut dyn Sink, opts: Options) -> i32 {
-        let mut once = ReportCopy {
-            rows: self.rows,
-            summary: self.summary,
-            clock: self.clock,
-            window_ms: self.window_ms,
-        };
+        let mut once =
+            ReportCopy { rows: self.rows, summary: self.summary, clock: self.clock, window_ms: self.window_ms };
         once.write(sink, opts)
     }
 }
@@ -791,11 +753,7 @@ impl ReportCopy {
 /// What the arguments ask for: `Ok` with the options of a report; `Err` with the
 /// status once the text that answers them (help, or what is wrong) is written.
 /// `can_follow`: `-f` is possible here (else it is refused before anything is done).
-fn options(
-    sink: &mut dyn Sink,
-    args: Result<Result<Options, BadArgs>, St>,
-    can_follow: bool,
-) -> Result<Options, i32> {
+fn options(sink: &mut dyn Sink, args: Result<Result<Options, BadArgs>, St>, can_follow: bool) -> Result<Options, i32> {
     let opts = match args {
         Ok(Ok(opts)) => opts,
         Ok(Err(bad)) => {
@@ -898,12 +856,7 @@ impl Sink for LineSink {
 #[no_mangle]
 pub unsafe extern "C" fn show_cpu_usage(argc: c_int, argv: *mut *mut c_char) -> c_int {
     let (output, wait) = with_state(|st| (st.config.output, st.config.follow_wait));
-    let mut sink = LineSink {
-        line: [MaybeUninit::uninit(); 128],
-        len: 0,
-        output,
-        failed: false,
-    };
+    let mut sink = LineSink { line: [MaybeUninit::uninit(); 128], len: 0, output, failed: false };
     // SAFETY: forwarded contract.
     let args = unsafe { read_args(argc, argv.cast_const().cast()) };
     let status = match (options(&mut sink, args, wait.is_some()), wait) {
@@ -979,12 +932,7 @@ impl Sink for BufSink<'_> {
 /// # Safety
 /// `buf` must be writable for `len` bytes; `argv` as for `show_cpu_usage`.
 #[no_mangle]
-pub unsafe extern "C" fn cpu_usage_format(
-    buf: *mut c_char,
-    len: usize,
-    argc: c_int,
-    argv: *mut *mut c_char,
-) -> c_int {
+pub unsafe extern "C" fn cpu_usage_format(buf: *mut c_char, len: usize, argc: c_int, argv: *mut *mut c_char) -> c_int {
     if buf.is_null() && len != 0 {
         return St::CPU_USAGE_ERR_NULL.code();
     }
@@ -994,15 +942,9 @@ pub unsafe extern "C" fn cpu_usage_format(
         // SAFETY: non-NULL and writable for `len` bytes by the caller's contract.
         unsafe { core::slice::from_raw_parts_mut(buf.cast::<u8>(), len) }
     };
-    let mut sink = BufSink {
-        buf,
-        needed: 0,
-        skip: 0,
-    };
+    let mut sink = BufSink { buf, needed: 0, skip: 0 };
     // SAFETY: forwarded contract.
-    let status = report(&mut sink, unsafe {
-        read_args(argc, argv.cast_const().cast())
-    });
+    let status = report(&mut sink, unsafe { read_args(argc, argv.cast_const().cast()) });
     let end = sink.needed.min(sink.buf.len().saturating_sub(1));
     if let Some(nul) = sink.buf.get_mut(end) {
         *nul = 0;
@@ -1043,18 +985,12 @@ struct CliReport {
     line: u32,
 }
 
-static CLI: Shared<CliReport> = Shared(UnsafeCell::new(CliReport {
-    copy: MaybeUninit::uninit(),
-    copied: false,
-    offset: 0,
-    line: 0,
-}));
+static CLI: Shared<CliReport> =
+    Shared(UnsafeCell::new(CliReport { copy: MaybeUninit::uninit(), copied: false, offset: 0, line: 0 }));
 
 /// FNV-1a: tells command lines apart.
 fn line_hash(line: &[u8]) -> u32 {
-    line.iter().fold(0x811c_9dc5, |h: u32, &b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
+    line.iter().fold(0x811c_9dc5, |h: u32, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
 }
 
 /// Set while a call of `cpu_usage_cli_command` uses `CLI`.
@@ -1075,11 +1011,7 @@ static CLI_BUSY: AtomicBool = AtomicBool::new(false);
 /// # Safety
 /// `out` must be writable for `len` bytes; `cmdline`, if not NULL, a C string.
 #[no_mangle]
-pub unsafe extern "C" fn cpu_usage_cli_command(
-    out: *mut c_char,
-    len: usize,
-    cmdline: *const c_char,
-) -> c_long {
+pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmdline: *const c_char) -> c_long {
     if out.is_null() || len < 2 {
         if let (false, Some(nul)) = (out.is_null(), len.checked_sub(1)) {
             // SAFETY: writable for `len` bytes, and `len` is 1.
@@ -1101,11 +1033,7 @@ pub unsafe extern "C" fn cpu_usage_cli_command(
         unsafe { core::slice::from_raw_parts(cmdline.cast::<u8>(), line_len) }
     };
     if CLI_BUSY.swap(true, Ordering::Acquire) {
-        let mut sink = BufSink {
-            buf,
-            needed: 0,
-            skip: 0,
-        };
+        let mut sink = BufSink { buf, needed: 0, skip: 0 };
         sink.put(b"show_cpu_usage: busy (another task is reading a report)\n");
         let given = sink.needed;
         finish_cli(&mut sink, given);
@@ -1113,22 +1041,14 @@ pub unsafe extern "C" fn cpu_usage_cli_command(
     }
     // SAFETY: CLI_BUSY gives this call the only reference.
     let cli = unsafe { &mut *CLI.0.get() };
-    let args = if line_len == MAX_CMDLINE {
-        Err(St::CPU_USAGE_ERR_OPTION)
-    } else {
-        cmdline_args(line)
-    };
+    let args = if line_len == MAX_CMDLINE { Err(St::CPU_USAGE_ERR_OPTION) } else { cmdline_args(line) };
     let hash = line_hash(line);
     if hash != cli.line {
         // Not the line of the report under way (or none is): start afresh.
         cli.offset = 0;
         cli.line = hash;
     }
-    let mut sink = BufSink {
-        buf,
-        needed: 0,
-        skip: cli.offset,
-    };
+    let mut sink = BufSink { buf, needed: 0, skip: cli.offset };
     match args {
         Ok(Ok(opts)) if cli.offset != 0 && cli.copied => {
             // SAFETY: initialised by the call that gave out the first piece.
@@ -1257,17 +1177,8 @@ pub unsafe extern "C" fn cpu_usage_snapshot(
     let all = rows.get_mut(..n + 1).unwrap_or(&mut []);
     report::apportion(all);
     let us = |counts: u64| u32::try_from(report::counts_to_us(counts, hz)).unwrap_or(u32::MAX);
-    let pct_of = |kind| {
-        all.iter()
-            .find(|r| r.kind == kind)
-            .map_or(0, |r| u32::from(r.pct))
-    };
-    let count_of = |kind| {
-        all.iter()
-            .find(|r| r.kind == kind)
-            .copied()
-            .unwrap_or(Row::EMPTY)
-    };
+    let pct_of = |kind| all.iter().find(|r| r.kind == kind).map_or(0, |r| u32::from(r.pct));
+    let count_of = |kind| all.iter().find(|r| r.kind == kind).copied().unwrap_or(Row::EMPTY);
     let out: &mut [cpu_usage_task_info] = if max_tasks == 0 {
         &mut []
     } else {
@@ -1276,20 +1187,13 @@ pub unsafe extern "C" fn cpu_usage_snapshot(
     };
     let mut listed = 0u32;
     let mut written = 0usize;
-    for row in all
-        .iter()
-        .filter(|r| matches!(r.kind, RowKind::Task | RowKind::Idle | RowKind::Overflow))
-    {
+    for row in all.iter().filter(|r| matches!(r.kind, RowKind::Task | RowKind::Idle | RowKind::Overflow)) {
         listed += 1;
         let Some(slot) = out.get_mut(written) else {
             continue;
         };
         let mut name = [0 as c_char; CPU_USAGE_NAME_BUF];
-        let text: &[u8] = if row.kind == RowKind::Overflow {
-            b"(overflow)"
-        } else {
-            &row.name
-        };
+        let text: &[u8] = if row.kind == RowKind::Overflow { b"(overflow)" } else { &row.name };
         for (dst, &src) in name.iter_mut().zip(text.iter().take(NAME_LEN)) {
             *dst = src as c_char;
         }
@@ -1319,11 +1223,7 @@ pub unsafe extern "C" fn cpu_usage_snapshot(
         sleep,
         other: pct_of(RowKind::Other),
         idle,
-        load: if s.length == 0 {
-            0
-        } else {
-            10_000u32.saturating_sub(idle + sleep)
-        },
+        load: if s.length == 0 { 0 } else { 10_000u32.saturating_sub(idle + sleep) },
         load_avg: s.load_avg.map(|a| {
             if a.len == 0 {
                 u32::MAX
@@ -1350,12 +1250,7 @@ pub unsafe extern "C" fn cpu_usage_snapshot(
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_watchdog(argc: c_int, argv: *mut *mut c_char) -> c_int {
     let output = with_state(|st| st.config.output);
-    let mut sink = LineSink {
-        line: [MaybeUninit::uninit(); 128],
-        len: 0,
-        output,
-        failed: false,
-    };
+    let mut sink = LineSink { line: [MaybeUninit::uninit(); 128], len: 0, output, failed: false };
     // SAFETY: forwarded contract; every argument is checked before any is parsed.
     let status = match unsafe { check_args(argc, argv.cast_const().cast()) } {
         Err(status) => {
@@ -1364,8 +1259,7 @@ pub unsafe extern "C" fn cpu_usage_watchdog(argc: c_int, argv: *mut *mut c_char)
         }
         Ok(last) => {
             // SAFETY: as above; every argument was just found to be good.
-            let args =
-                (1..last).map(|i| unsafe { arg(argv.cast_const().cast(), i) }.unwrap_or(&[]));
+            let args = (1..last).map(|i| unsafe { arg(argv.cast_const().cast(), i) }.unwrap_or(&[]));
             watchdog_command(&mut sink, report::parse_watchdog(args))
         }
     };
@@ -1399,10 +1293,7 @@ fn watchdog_command(sink: &mut dyn Sink, cmd: Result<WatchCmd, BadArgs>) -> i32 
     }
     let (load, slice_us) = with_state(|st| {
         let (pct, windows, _) = st.engine.watchdogs();
-        (
-            (windows != 0).then_some((pct, windows)),
-            (st.config.slice_us != 0).then_some(st.config.slice_us),
-        )
+        ((windows != 0).then_some((pct, windows)), (st.config.slice_us != 0).then_some(st.config.slice_us))
     });
     report::write_watchdog_status(sink, load, slice_us);
     0

@@ -29,14 +29,7 @@ fn format(args: &[&str]) -> (i32, String) {
     let mut argv: Vec<*mut c_char> = owned.iter().map(|a| a.as_ptr().cast_mut()).collect();
     let mut buf = vec![0u8; 8192];
     // SAFETY: valid buffer and argv for the call.
-    let n = unsafe {
-        cpu_usage_format(
-            buf.as_mut_ptr().cast(),
-            buf.len(),
-            argv.len() as c_int,
-            argv.as_mut_ptr(),
-        )
-    };
+    let n = unsafe { cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), argv.len() as c_int, argv.as_mut_ptr()) };
     let end = buf.iter().position(|&b| b == 0).unwrap();
     (n, String::from_utf8(buf[..end].to_vec()).unwrap())
 }
@@ -49,38 +42,19 @@ fn advance(counts: u32) {
 fn windows_are_rejected_when_zero_huge_or_too_long_for_the_clock() {
     let _g = lock();
     assert_eq!(cpu_usage_set_window_ms(0), St::CPU_USAGE_ERR_WINDOW.code());
-    assert_eq!(
-        cpu_usage_set_window_ms(3_600_001),
-        St::CPU_USAGE_ERR_WINDOW.code()
-    );
-    assert_eq!(
-        cpu_usage_set_window_ms(u32::MAX),
-        St::CPU_USAGE_ERR_WINDOW.code()
-    );
-    assert_eq!(
-        cpu_usage_window_ms(),
-        1000,
-        "a refused window changes nothing"
-    );
+    assert_eq!(cpu_usage_set_window_ms(3_600_001), St::CPU_USAGE_ERR_WINDOW.code());
+    assert_eq!(cpu_usage_set_window_ms(u32::MAX), St::CPU_USAGE_ERR_WINDOW.code());
+    assert_eq!(cpu_usage_window_ms(), 1000, "a refused window changes nothing");
     // At 1 MHz a window may be 2^31 counts: 2147 s.
     assert_eq!(cpu_usage_set_window_ms(2_147_483), 0);
-    assert_eq!(
-        cpu_usage_set_window_ms(2_147_484),
-        St::CPU_USAGE_ERR_WINDOW.code()
-    );
+    assert_eq!(cpu_usage_set_window_ms(2_147_484), St::CPU_USAGE_ERR_WINDOW.code());
     assert_eq!(cpu_usage_set_window_ms(1), 0);
     assert_eq!(cpu_usage_window_ms(), 1);
     // A clock too fast for the window in force is refused, and changes nothing.
     assert_eq!(cpu_usage_set_window_ms(2000), 0);
-    assert_eq!(
-        cpu_usage_set_clock(Some(fake_clock), 2_000_000_000),
-        St::CPU_USAGE_ERR_WINDOW.code()
-    );
+    assert_eq!(cpu_usage_set_clock(Some(fake_clock), 2_000_000_000), St::CPU_USAGE_ERR_WINDOW.code());
     assert_eq!(cpu_usage_set_clock(None, HZ), St::CPU_USAGE_ERR_NULL.code());
-    assert_eq!(
-        cpu_usage_set_clock(Some(fake_clock), 0),
-        St::CPU_USAGE_ERR_CLOCK.code()
-    );
+    assert_eq!(cpu_usage_set_clock(Some(fake_clock), 0), St::CPU_USAGE_ERR_CLOCK.code());
     assert_eq!(cpu_usage_set_output(None), St::CPU_USAGE_ERR_NULL.code());
     assert_eq!(cpu_usage_set_window_ms(1000), 0);
 }
@@ -111,21 +85,10 @@ fn a_report_of_hooked_tasks() {
             )),
             "{json}"
         );
-        assert!(
-            json.contains(
-                "\"idle_pct\":75.00,\"load_pct\":25.00,\"load_avg_pct\":[25.00,25.00,25.00]}"
-            ),
-            "{json}"
-        );
+        assert!(json.contains("\"idle_pct\":75.00,\"load_pct\":25.00,\"load_avg_pct\":[25.00,25.00,25.00]}"), "{json}");
         assert_eq!(cpu_usage_hook_task_delete(tcb, id), 0);
-        assert_eq!(
-            cpu_usage_hook_task_delete(tcb, id),
-            St::CPU_USAGE_ERR_TASK_ID.code()
-        );
-        assert_eq!(
-            cpu_usage_hook_task_delete(core::ptr::null_mut(), idle),
-            St::CPU_USAGE_ERR_NULL.code()
-        );
+        assert_eq!(cpu_usage_hook_task_delete(tcb, id), St::CPU_USAGE_ERR_TASK_ID.code());
+        assert_eq!(cpu_usage_hook_task_delete(core::ptr::null_mut(), idle), St::CPU_USAGE_ERR_NULL.code());
         assert_eq!(cpu_usage_hook_task_delete(0x2000 as *mut c_void, idle), 0);
     }
 }
@@ -146,21 +109,12 @@ fn buffers_get_snprintf_semantics() {
         let kept = (len - 1).min(full_len as usize);
         assert_eq!(&buf[..kept], &full.as_bytes()[..kept]);
         assert_eq!(buf[kept], 0, "NUL-terminated at {kept}");
-        assert!(
-            buf[len..].iter().all(|&b| b == 0xAA),
-            "nothing written past len {len}"
-        );
+        assert!(buf[len..].iter().all(|&b| b == 0xAA), "nothing written past len {len}");
     }
     // SAFETY: NULL with length 0 asks for the length only; NULL with a length is refused.
     unsafe {
-        assert_eq!(
-            cpu_usage_format(core::ptr::null_mut(), 0, 2, argv.as_mut_ptr()),
-            full_len
-        );
-        assert_eq!(
-            cpu_usage_format(core::ptr::null_mut(), 5, 2, argv.as_mut_ptr()),
-            St::CPU_USAGE_ERR_NULL.code()
-        );
+        assert_eq!(cpu_usage_format(core::ptr::null_mut(), 0, 2, argv.as_mut_ptr()), full_len);
+        assert_eq!(cpu_usage_format(core::ptr::null_mut(), 5, 2, argv.as_mut_ptr()), St::CPU_USAGE_ERR_NULL.code());
     }
 }
 
@@ -169,30 +123,18 @@ fn bad_arguments_are_reported_not_followed() {
     let _g = lock();
     let (status, text) = format(&["show_cpu_usage", "-z"]);
     assert_eq!(status, St::CPU_USAGE_ERR_OPTION.code());
-    assert!(
-        text.starts_with("show_cpu_usage: unknown option \"-z\"\nusage:"),
-        "{text}"
-    );
+    assert!(text.starts_with("show_cpu_usage: unknown option \"-z\"\nusage:"), "{text}");
     let mut buf = [0u8; 256];
     let long = [b'-'; 100]; // no NUL within the 64 bytes the library reads
-    let mut argv = [
-        c"show_cpu_usage".as_ptr().cast_mut(),
-        long.as_ptr().cast_mut().cast(),
-    ];
+    let mut argv = [c"show_cpu_usage".as_ptr().cast_mut(), long.as_ptr().cast_mut().cast()];
     // SAFETY: `long` is readable for 100 bytes; the library stops at 64.
-    let status =
-        unsafe { cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), 2, argv.as_mut_ptr()) };
+    let status = unsafe { cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), 2, argv.as_mut_ptr()) };
     assert_eq!(status, St::CPU_USAGE_ERR_OPTION.code());
     let mut with_null = [c"show_cpu_usage".as_ptr().cast_mut(), core::ptr::null_mut()];
     // SAFETY: NULL arguments are refused before use.
     unsafe {
         assert_eq!(
-            cpu_usage_format(
-                buf.as_mut_ptr().cast(),
-                buf.len(),
-                2,
-                with_null.as_mut_ptr()
-            ),
+            cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), 2, with_null.as_mut_ptr()),
             St::CPU_USAGE_ERR_NULL.code()
         );
         assert_eq!(
@@ -201,12 +143,7 @@ fn bad_arguments_are_reported_not_followed() {
         );
         // argc 0 or 1 needs no argv at all.
         for argc in [0, 1] {
-            let status = cpu_usage_format(
-                buf.as_mut_ptr().cast(),
-                buf.len(),
-                argc,
-                core::ptr::null_mut(),
-            );
+            let status = cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), argc, core::ptr::null_mut());
             assert_ne!(status, St::CPU_USAGE_ERR_NULL.code());
         }
     }
@@ -214,9 +151,7 @@ fn bad_arguments_are_reported_not_followed() {
 
 #[test]
 fn status_strings_exist_for_every_code() {
-    for code in [
-        0, -7001, -7002, -7003, -7004, -7005, -7006, -7007, -7008, -7009, 12345,
-    ] {
+    for code in [0, -7001, -7002, -7003, -7004, -7005, -7006, -7007, -7008, -7009, 12345] {
         // SAFETY: never NULL, always NUL-terminated.
         let text = unsafe { core::ffi::CStr::from_ptr(cpu_usage_status_str(code)) };
         assert!(!text.to_bytes().is_empty());
@@ -226,42 +161,11 @@ fn status_strings_exist_for_every_code() {
 
 #[test]
 fn window_counts_are_exact_without_a_64_bit_division() {
-    for ms in [
-        0,
-        1,
-        7,
-        999,
-        1000,
-        1001,
-        2_147_483,
-        2_147_484,
-        MAX_WINDOW_MS,
-        MAX_WINDOW_MS + 1,
-        u32::MAX,
-    ] {
-        for hz in [
-            0,
-            1,
-            999,
-            1000,
-            1001,
-            32_768,
-            1_000_000,
-            25_000_000,
-            999_999_999,
-            2_000_000_000,
-            u32::MAX,
-        ] {
+    for ms in [0, 1, 7, 999, 1000, 1001, 2_147_483, 2_147_484, MAX_WINDOW_MS, MAX_WINDOW_MS + 1, u32::MAX] {
+        for hz in [0, 1, 999, 1000, 1001, 32_768, 1_000_000, 25_000_000, 999_999_999, 2_000_000_000, u32::MAX] {
             let counts = u64::from(ms) * u64::from(hz) / 1000;
-            let valid = ms != 0
-                && ms <= MAX_WINDOW_MS
-                && counts != 0
-                && counts <= u64::from(MAX_WINDOW_COUNTS);
-            assert_eq!(
-                window_counts(ms, hz),
-                valid.then_some(counts as u32),
-                "{ms} ms at {hz} Hz"
-            );
+            let valid = ms != 0 && ms <= MAX_WINDOW_MS && counts != 0 && counts <= u64::from(MAX_WINDOW_COUNTS);
+            assert_eq!(window_counts(ms, hz), valid.then_some(counts as u32), "{ms} ms at {hz} Hz");
         }
     }
 }
@@ -270,33 +174,19 @@ fn window_counts_are_exact_without_a_64_bit_division() {
 fn every_argument_is_checked_before_any_is_parsed() {
     let _g = lock();
     let mut buf = [0u8; 512];
-    let mut bad_then_null = [
-        c"show_cpu_usage".as_ptr().cast_mut(),
-        c"-z".as_ptr().cast_mut(),
-        core::ptr::null_mut(),
-    ];
+    let mut bad_then_null = [c"show_cpu_usage".as_ptr().cast_mut(), c"-z".as_ptr().cast_mut(), core::ptr::null_mut()];
     let mut nine = [c"-m".as_ptr().cast_mut(); 10];
     // SAFETY: readable argv arrays of the lengths given; NULL entries are refused before use.
     unsafe {
-        let status = cpu_usage_format(
-            buf.as_mut_ptr().cast(),
-            buf.len(),
-            3,
-            bad_then_null.as_mut_ptr(),
-        );
+        let status = cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), 3, bad_then_null.as_mut_ptr());
         assert_eq!(status, St::CPU_USAGE_ERR_NULL.code());
         let status = cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), 9, nine.as_mut_ptr());
         // (No window has completed since `lock` set the clock.)
-        assert_eq!(
-            status,
-            St::CPU_USAGE_ERR_NO_WINDOW.code(),
-            "8 arguments are fine"
-        );
+        assert_eq!(status, St::CPU_USAGE_ERR_NO_WINDOW.code(), "8 arguments are fine");
         let status = cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), 10, nine.as_mut_ptr());
         assert_eq!(status, St::CPU_USAGE_ERR_OPTION.code(), "9 are too many");
     }
-    let text =
-        String::from_utf8_lossy(&buf[..buf.iter().position(|&b| b == 0).unwrap()]).into_owned();
+    let text = String::from_utf8_lossy(&buf[..buf.iter().position(|&b| b == 0).unwrap()]).into_owned();
     assert_eq!(text, "show_cpu_usage: bad arguments: unknown option\n");
 }
 
@@ -305,10 +195,7 @@ static ALERTS: Mutex<Vec<cpu_usage_alert>> = Mutex::new(Vec::new());
 unsafe extern "C" fn record_alert(alert: *const cpu_usage_alert, ctx: *mut c_void) {
     assert_eq!(ctx as usize, 0x5a5a, "the context comes back");
     // SAFETY: the library passes a valid alert for the call.
-    ALERTS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push(unsafe { *alert });
+    ALERTS.lock().unwrap_or_else(|e| e.into_inner()).push(unsafe { *alert });
 }
 
 /// One window of 1 s at 1 MHz, from scheduler start: worker 250 ms (an interrupt of
@@ -367,10 +254,7 @@ fn snapshot() -> (i32, Vec<cpu_usage_task_info>, cpu_usage_summary_info) {
 fn cleanup(ids: &[(usize, u32)]) {
     for &(tcb, id) in ids {
         // SAFETY: a hook, as the kernel would call it.
-        assert_eq!(
-            unsafe { cpu_usage_hook_task_delete(tcb as *mut c_void, id) },
-            0
-        );
+        assert_eq!(unsafe { cpu_usage_hook_task_delete(tcb as *mut c_void, id) }, 0);
     }
 }
 
@@ -382,24 +266,12 @@ fn interrupts_and_sleep_are_charged_apart_from_tasks() {
     assert!(n >= 2);
     let w = tasks.iter().find(|t| t.id == worker).unwrap();
     let i = tasks.iter().find(|t| t.id == idle).unwrap();
-    assert_eq!(
-        (w.usage, w.counts, w.switches, w.longest_slice_us),
-        (2500, 250_000, 1, 250_000)
-    );
+    assert_eq!((w.usage, w.counts, w.switches, w.longest_slice_us), (2500, 250_000, 1, 250_000));
     assert!(i.idle && !w.idle);
     // The idle task's run goes on at the window's end: 100 ms before its sleep, 300 after.
-    assert_eq!(
-        (i.usage, i.switches, i.longest_slice_us),
-        (4000, 1, 400_000)
-    );
-    assert_eq!(
-        (s.interrupts, s.interrupt_count, s.longest_interrupt_us),
-        (600, 2, 50_000)
-    );
-    assert_eq!(
-        (s.sleep, s.idle, s.load, s.window_us, s.window),
-        (2900, 4000, 3100, 1_000_000, 0)
-    );
+    assert_eq!((i.usage, i.switches, i.longest_slice_us), (4000, 1, 400_000));
+    assert_eq!((s.interrupts, s.interrupt_count, s.longest_interrupt_us), (600, 2, 50_000));
+    assert_eq!((s.sleep, s.idle, s.load, s.window_us, s.window), (2900, 4000, 3100, 1_000_000, 0));
     let all: u32 = tasks.iter().map(|t| t.usage).sum::<u32>() + s.interrupts + s.sleep + s.other;
     assert_eq!(all, 10_000, "every share adds up to 100.00%");
     // One window in, every average is that window's load.
@@ -413,18 +285,9 @@ fn snapshot_refuses_null_and_counts_what_did_not_fit() {
     let mut summary = cpu_usage_summary_info::default();
     // SAFETY: NULL pointers are refused before use.
     unsafe {
-        assert_eq!(
-            cpu_usage_snapshot(core::ptr::null_mut(), 0, core::ptr::null_mut()),
-            St::CPU_USAGE_ERR_NULL.code()
-        );
-        assert_eq!(
-            cpu_usage_snapshot(core::ptr::null_mut(), 3, &mut summary),
-            St::CPU_USAGE_ERR_NULL.code()
-        );
-        assert_eq!(
-            cpu_usage_snapshot(core::ptr::null_mut(), 0, &mut summary),
-            St::CPU_USAGE_ERR_NO_WINDOW.code()
-        );
+        assert_eq!(cpu_usage_snapshot(core::ptr::null_mut(), 0, core::ptr::null_mut()), St::CPU_USAGE_ERR_NULL.code());
+        assert_eq!(cpu_usage_snapshot(core::ptr::null_mut(), 3, &mut summary), St::CPU_USAGE_ERR_NULL.code());
+        assert_eq!(cpu_usage_snapshot(core::ptr::null_mut(), 0, &mut summary), St::CPU_USAGE_ERR_NO_WINDOW.code());
     }
     let (worker, idle) = interrupts_and_sleep_window();
     // SAFETY: no array, length 0: only the summary.
@@ -458,10 +321,7 @@ fn cli_pieces(line: &std::ffi::CStr, len: usize, between: impl Fn()) -> (String,
         // SAFETY: writable for `len` bytes; a C string.
         let more = unsafe { cpu_usage_cli_command(buf.as_mut_ptr().cast(), len, line.as_ptr()) };
         let end = buf.iter().position(|&b| b == 0).unwrap();
-        assert!(
-            end < len && buf[len..].iter().all(|&b| b == 0xAA),
-            "stays within the buffer"
-        );
+        assert!(end < len && buf[len..].iter().all(|&b| b == 0xAA), "stays within the buffer");
         text.push_str(std::str::from_utf8(&buf[..end]).unwrap());
         calls += 1;
         if more == 0 {
@@ -497,10 +357,7 @@ fn the_cli_command_hands_a_long_report_out_in_pieces() {
     // Sorted and cut: every piece is of the same text (the copy is not sorted in
     // place for the next).
     let (_, sorted) = format(&["show_cpu_usage", "-s", "-n", "1", "-l"]);
-    assert_eq!(
-        cli_pieces(c"show_cpu_usage -s -n 1 -l", 30, || {}).0,
-        sorted
-    );
+    assert_eq!(cli_pieces(c"show_cpu_usage -s -n 1 -l", 30, || {}).0, sorted);
     // Help and errors longer than a piece come in pieces too.
     let (_, help) = format(&["show_cpu_usage", "-h"]);
     assert_eq!(cli_pieces(c"show_cpu_usage -h", 20, || {}).0, help);
@@ -509,35 +366,21 @@ fn the_cli_command_hands_a_long_report_out_in_pieces() {
     // A report left half-way is dropped by another command line.
     let mut buf = [0u8; 32];
     // SAFETY: writable for 32 bytes; a C string.
-    assert_eq!(
-        unsafe {
-            cpu_usage_cli_command(buf.as_mut_ptr().cast(), 32, c"show_cpu_usage -m".as_ptr())
-        },
-        1
-    );
+    assert_eq!(unsafe { cpu_usage_cli_command(buf.as_mut_ptr().cast(), 32, c"show_cpu_usage -m".as_ptr()) }, 1);
     let (text, _) = cli_pieces(c"show_cpu_usage", 4096, || {});
     assert!(text.starts_with("CPU usage"), "{text}");
     // `-w` sets the window once, and its line is in the text once.
     let (text, _) = cli_pieces(c"show_cpu_usage -w 1000 -m", 40, || {});
-    assert!(
-        text.starts_with("window set to 1000 ms") && text.matches("window set").count() == 1,
-        "{text}"
-    );
+    assert!(text.starts_with("window set to 1000 ms") && text.matches("window set").count() == 1, "{text}");
     let (text, _) = cli_pieces(c"show_cpu_usage -z", 512, || {});
     assert!(text.starts_with("show_cpu_usage: unknown option"), "{text}");
     // No room to make progress: an empty string, and done.
     let mut one = [0xAAu8; 1];
     // SAFETY: writable for 1 byte.
-    assert_eq!(
-        unsafe { cpu_usage_cli_command(one.as_mut_ptr().cast(), 1, c"show_cpu_usage".as_ptr()) },
-        0
-    );
+    assert_eq!(unsafe { cpu_usage_cli_command(one.as_mut_ptr().cast(), 1, c"show_cpu_usage".as_ptr()) }, 0);
     assert_eq!(one[0], 0);
     // SAFETY: NULL buffer: nothing written.
-    assert_eq!(
-        unsafe { cpu_usage_cli_command(core::ptr::null_mut(), 10, core::ptr::null()) },
-        0
-    );
+    assert_eq!(unsafe { cpu_usage_cli_command(core::ptr::null_mut(), 10, core::ptr::null()) }, 0);
     cleanup(&[(0x3000, worker), (0x4000, idle)]);
 }
 
@@ -545,24 +388,15 @@ fn the_cli_command_hands_a_long_report_out_in_pieces() {
 fn watchdogs_call_back_once_per_crossing() {
     let _g = lock();
     ALERTS.lock().unwrap().clear();
-    assert_eq!(
-        cpu_usage_watchdog_set_load(10_001, 1),
-        St::CPU_USAGE_ERR_RANGE.code()
-    );
+    assert_eq!(cpu_usage_watchdog_set_load(10_001, 1), St::CPU_USAGE_ERR_RANGE.code());
     // 2000 s of a 4 MHz clock do not fit 32 bits (of a 1 MHz clock, any u32 does).
     assert_eq!(cpu_usage_set_clock(Some(fake_clock), 4 * HZ), 0);
-    assert_eq!(
-        cpu_usage_watchdog_set_slice_us(2_000_000_000),
-        St::CPU_USAGE_ERR_RANGE.code()
-    );
+    assert_eq!(cpu_usage_watchdog_set_slice_us(2_000_000_000), St::CPU_USAGE_ERR_RANGE.code());
     assert_eq!(cpu_usage_watchdog_set_slice_us(1_000_000_000), 0);
     assert_eq!(cpu_usage_set_clock(Some(fake_clock), HZ), 0);
     assert_eq!(cpu_usage_watchdog_set_load(3000, 2), 0);
     assert_eq!(cpu_usage_watchdog_set_slice_us(100_000), 0);
-    assert_eq!(
-        cpu_usage_watchdog_set_callback(Some(record_alert), 0x5a5a as *mut c_void),
-        0
-    );
+    assert_eq!(cpu_usage_watchdog_set_callback(Some(record_alert), 0x5a5a as *mut c_void), 0);
     let (worker, idle) = interrupts_and_sleep_window();
     {
         let alerts = ALERTS.lock().unwrap();
@@ -573,20 +407,10 @@ fn watchdogs_call_back_once_per_crossing() {
         let a = alerts[0];
         assert_eq!(
             (a.kind, a.window, a.value, a.threshold),
-            (
-                cpu_usage_alert_kind::CPU_USAGE_ALERT_SLICE,
-                0,
-                250_000,
-                100_000
-            )
+            (cpu_usage_alert_kind::CPU_USAGE_ALERT_SLICE, 0, 250_000, 100_000)
         );
         assert_eq!(a.task_id, worker);
-        let name: Vec<u8> = a
-            .task_name
-            .iter()
-            .take_while(|&&c| c != 0)
-            .map(|&c| c as u8)
-            .collect();
+        let name: Vec<u8> = a.task_name.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
         assert_eq!(name, b"worker2");
     }
     // SAFETY: hooks, one at a time. A second window like the first: the task ran
@@ -602,11 +426,7 @@ fn watchdogs_call_back_once_per_crossing() {
     }
     {
         let alerts = ALERTS.lock().unwrap();
-        assert_eq!(
-            alerts.len(),
-            2,
-            "the slice watchdog does not fire again in a row: {alerts:?}"
-        );
+        assert_eq!(alerts.len(), 2, "the slice watchdog does not fire again in a row: {alerts:?}");
         let a = alerts[1];
         assert_eq!(
             (a.kind, a.window, a.value, a.threshold, a.task_id),
@@ -615,46 +435,29 @@ fn watchdogs_call_back_once_per_crossing() {
     }
     assert_eq!(cpu_usage_watchdog_set_load(0, 0), 0);
     assert_eq!(cpu_usage_watchdog_set_slice_us(0), 0);
-    assert_eq!(
-        cpu_usage_watchdog_set_callback(None, core::ptr::null_mut()),
-        0
-    );
+    assert_eq!(cpu_usage_watchdog_set_callback(None, core::ptr::null_mut()), 0);
     cleanup(&[(0x3000, worker), (0x4000, idle)]);
 }
 
 #[test]
 fn smoothing_weights_are_e_to_the_minus_window_over_period() {
-    for (window, period) in [
-        (1000u32, 1000u32),
-        (1000, 10_000),
-        (1000, 60_000),
-        (100, 1000),
-        (5000, 1000),
-        (1, 60_000),
-        (3_600_000, 1000),
-    ] {
+    for (window, period) in
+        [(1000u32, 1000u32), (1000, 10_000), (1000, 60_000), (100, 1000), (5000, 1000), (1, 60_000), (3_600_000, 1000)]
+    {
         let exact = (-(f64::from(window) / f64::from(period))).exp() * 65536.0;
         let got = f64::from(smoothing_keep(window, period));
-        assert!(
-            (got - exact).abs() <= 0.0005 * 65536.0,
-            "{window}/{period}: {got} vs {exact}"
-        );
+        assert!((got - exact).abs() <= 0.0005 * 65536.0, "{window}/{period}: {got} vs {exact}");
     }
 }
 
 /// Runs a shell command of the library with `args` (its name first), its output
 /// collected.
-fn shell(
-    command: unsafe extern "C" fn(c_int, *mut *mut c_char) -> c_int,
-    args: &[&str],
-) -> (i32, String) {
+fn shell(command: unsafe extern "C" fn(c_int, *mut *mut c_char) -> c_int, args: &[&str]) -> (i32, String) {
     static OUT: Mutex<String> = Mutex::new(String::new());
     unsafe extern "C" fn collect(s: *const c_char, n: usize) {
         // SAFETY: the library passes `n` readable bytes.
         let bytes = unsafe { core::slice::from_raw_parts(s.cast::<u8>(), n) };
-        OUT.lock()
-            .unwrap()
-            .push_str(std::str::from_utf8(bytes).unwrap());
+        OUT.lock().unwrap().push_str(std::str::from_utf8(bytes).unwrap());
     }
     OUT.lock().unwrap().clear();
     assert_eq!(cpu_usage_set_output(Some(collect)), 0);
@@ -673,29 +476,17 @@ fn watchdog_cmd(args: &[&str]) -> (i32, String) {
 #[test]
 fn the_watchdog_command_sets_and_shows_the_thresholds() {
     let _g = lock();
-    assert_eq!(
-        watchdog_cmd(&["cpu_usage_watchdog", "load", "72.5", "3"]).0,
-        0
-    );
+    assert_eq!(watchdog_cmd(&["cpu_usage_watchdog", "load", "72.5", "3"]).0, 0);
     assert_eq!(watchdog_cmd(&["cpu_usage_watchdog", "slice", "5000"]).0, 0);
     let (status, text) = watchdog_cmd(&["cpu_usage_watchdog"]);
     assert_eq!(status, 0);
-    assert_eq!(
-        text,
-        "watchdog: load > 72.50% for 3 windows; slice > 5000 us\n"
-    );
+    assert_eq!(text, "watchdog: load > 72.50% for 3 windows; slice > 5000 us\n");
     let (status, text) = watchdog_cmd(&["cpu_usage_watchdog", "load", "101", "1"]);
     assert_eq!(status, St::CPU_USAGE_ERR_OPTION.code(), "{text}");
     let (status, text) = watchdog_cmd(&["cpu_usage_watchdog", "off"]);
-    assert_eq!(
-        (status, text.as_str()),
-        (0, "watchdog: load off; slice off\n")
-    );
+    assert_eq!((status, text.as_str()), (0, "watchdog: load off; slice off\n"));
     // SAFETY: NULL argv with arguments is refused.
-    assert_eq!(
-        unsafe { cpu_usage_watchdog(2, core::ptr::null_mut()) },
-        St::CPU_USAGE_ERR_NULL.code()
-    );
+    assert_eq!(unsafe { cpu_usage_watchdog(2, core::ptr::null_mut()) }, St::CPU_USAGE_ERR_NULL.code());
 }
 
 #[test]
@@ -733,10 +524,7 @@ unsafe extern "C" fn wait_simulated(ms: u32) -> c_int {
 fn window_numbers(text: &str) -> Vec<u64> {
     text.lines()
         .map(|line| {
-            let at = line
-                .find("\"window\":")
-                .unwrap_or_else(|| panic!("not a window report: {line}"))
-                + 9;
+            let at = line.find("\"window\":").unwrap_or_else(|| panic!("not a window report: {line}")) + 9;
             line[at..].split(',').next().unwrap().parse().unwrap()
         })
         .collect()

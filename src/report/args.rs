@@ -74,16 +74,7 @@ impl BadArgs {
 
     /// An argument that is no option of the command.
     pub(super) fn unknown(arg: &[u8]) -> Self {
-        BadArgs::new(
-            arg,
-            Problem::Unknown,
-            &Value {
-                option: "",
-                lo: 0,
-                hi: 0,
-                hundredths: false,
-            },
-        )
+        BadArgs::new(arg, Problem::Unknown, &Value { option: "", lo: 0, hi: 0, hundredths: false })
     }
 
     /// The offending argument (its first 24 bytes).
@@ -110,9 +101,7 @@ impl Value {
         };
         let scale = if self.hundredths { 100 } else { 1 };
         match number(text, self.hundredths) {
-            Ok(n) if (self.lo.wrapping_mul(scale)..=self.hi.wrapping_mul(scale)).contains(&n) => {
-                Ok(n)
-            }
+            Ok(n) if (self.lo.wrapping_mul(scale)..=self.hi.wrapping_mul(scale)).contains(&n) => Ok(n),
             Ok(_) => Err(BadArgs::new(text, Problem::OutOfRange, self)),
             Err(problem) => Err(BadArgs::new(text, problem, self)),
         }
@@ -126,10 +115,7 @@ impl Value {
 fn number(text: &[u8], hundredths: bool) -> Result<u32, Problem> {
     let mut n: u32 = 0;
     let mut big = false;
-    let mut push = |digit: u8| match n
-        .checked_mul(10)
-        .and_then(|n| n.checked_add(u32::from(digit)))
-    {
+    let mut push = |digit: u8| match n.checked_mul(10).and_then(|n| n.checked_add(u32::from(digit))) {
         Some(m) => n = m,
         None => big = true,
     };
@@ -167,27 +153,12 @@ fn number(text: &[u8], hundredths: bool) -> Result<u32, Problem> {
 }
 
 /// `-n`: any count from one task up.
-const TOP: Value = Value {
-    option: "-n",
-    lo: 1,
-    hi: u16::MAX as u32,
-    hundredths: false,
-};
+const TOP: Value = Value { option: "-n", lo: 1, hi: u16::MAX as u32, hundredths: false };
 /// `-w`: from 1 ms to an hour, as `cpu_usage_set_window_ms` takes.
-const WINDOW: Value = Value {
-    option: "-w",
-    lo: 1,
-    hi: 3_600_000,
-    hundredths: false,
-};
+const WINDOW: Value = Value { option: "-w", lo: 1, hi: 3_600_000, hundredths: false };
 
 /// `-f N`: from one window to a million (at one a second, eleven days).
-const FOLLOW: Value = Value {
-    option: "-f",
-    lo: 1,
-    hi: 1_000_000,
-    hundredths: false,
-};
+const FOLLOW: Value = Value { option: "-f", lo: 1, hi: 1_000_000, hundredths: false };
 
 /// Parses the arguments after the command name. Flags may be combined (`-mc`); see
 /// the module comment for values. The first bad argument is refused.
@@ -228,11 +199,7 @@ fn parse_from<'a>(args: &mut dyn Args<'a>) -> Result<Options, BadArgs> {
                 b's' => opts.sort = true,
                 b'l' => opts.long = true,
                 b'n' | b'w' => {
-                    let value = if rest.is_empty() {
-                        args.next_arg()
-                    } else {
-                        Some(rest)
-                    };
+                    let value = if rest.is_empty() { args.next_arg() } else { Some(rest) };
                     if flag == b'n' {
                         opts.top = Some(TOP.read(arg, value)? as u16);
                     } else {
@@ -245,9 +212,7 @@ fn parse_from<'a>(args: &mut dyn Args<'a>) -> Result<Options, BadArgs> {
                     // argument if that starts with a digit (`-f 5`, but `-f -m`).
                     let value = if rest.is_empty() {
                         match args.next_arg() {
-                            Some(next) if next.first().is_some_and(u8::is_ascii_digit) => {
-                                Some(next)
-                            }
+                            Some(next) if next.first().is_some_and(u8::is_ascii_digit) => Some(next),
                             next => {
                                 held = next;
                                 None

@@ -164,10 +164,7 @@ const fn named(label: &str) -> [u8; NAME_LEN] {
 }
 
 /// The table's heading, in a row so that it goes through the name column.
-const HEADING: Row = Row {
-    name: named("TASK"),
-    ..Row::EMPTY
-};
+const HEADING: Row = Row { name: named("TASK"), ..Row::EMPTY };
 /// The name of the "load" line (not a row of the engine's, so not known by its kind).
 const LOAD: [u8; NAME_LEN] = named("load");
 
@@ -265,10 +262,7 @@ impl Report<'_> {
                 };
                 match code {
                     _ if !known => out.put(b"null"),
-                    b'e' => out.pct(
-                        u64::from(pct_of(u64::from(row.peak), u64::from(row.peak_len))),
-                        0,
-                    ),
+                    b'e' => out.pct(u64::from(pct_of(u64::from(row.peak), u64::from(row.peak_len))), 0),
                     b'a' => out.pct(u64::from(row.pct), 0),
                     _ => {}
                 }
@@ -314,11 +308,7 @@ impl Report<'_> {
             b'M' => {
                 out.byte(b'(');
                 let digits = out.num(u64::from(self.more), 0, b' ');
-                let label: &[u8] = if self.more == 1 {
-                    b" more task)"
-                } else {
-                    b" more tasks)"
-                };
+                let label: &[u8] = if self.more == 1 { b" more task)" } else { b" more tasks)" };
                 out.put(label);
                 // Not cut to the name column, unlike a name: the count must show.
                 for _ in (1 + digits + label.len())..NAME_LEN {
@@ -379,14 +369,7 @@ impl Report<'_> {
     #[inline(never)]
     fn averages(&mut self, templates: [&str; 3]) {
         for (a, template) in self.summary.load_avg.iter().zip(templates) {
-            self.fmt(
-                template,
-                &Row {
-                    counts: a.len,
-                    pct: pct_of(a.busy, a.len),
-                    ..Row::EMPTY
-                },
-            );
+            self.fmt(template, &Row { counts: a.len, pct: pct_of(a.busy, a.len), ..Row::EMPTY });
         }
     }
 
@@ -502,13 +485,7 @@ fn cut(rows: &mut [Row], top: Option<u16>) -> (usize, u32) {
 /// `rows` must have room for the two summary lines ("other", and "deleted" since
 /// start), which are appended here. The rows are reordered (`-s`) and cut (`-n`) in
 /// place.
-pub fn write_report(
-    sink: &mut dyn Sink,
-    opts: Options,
-    clock: ClockInfo<'_>,
-    summary: &Summary,
-    rows: &mut [Row],
-) {
+pub fn write_report(sink: &mut dyn Sink, opts: Options, clock: ClockInfo<'_>, summary: &Summary, rows: &mut [Row]) {
     // The summary lines take part in the apportionment, so that all lines add up to
     // exactly 100%.
     let mut n = summary.rows;
@@ -527,9 +504,7 @@ pub fn write_report(
         sort_tasks(rows);
     }
     let (kept, more) = cut(rows, opts.top);
-    let rows = rows
-        .get_mut(..kept + usize::from(more != 0))
-        .unwrap_or(&mut []);
+    let rows = rows.get_mut(..kept + usize::from(more != 0)).unwrap_or(&mut []);
     apportion(rows);
     let rows: &[Row] = rows;
     let more_row = rows.get(kept).filter(|_| more != 0);
@@ -544,32 +519,11 @@ pub fn write_report(
     // "load" is 100% - idle - sleep, from the shares shown so that the line says
     // exactly that, and its cell follows the rule of every other: `0` when nothing
     // else ran (or no time passed), `<0.01%` when too little to show.
-    let busy = summary
-        .length
-        .saturating_sub(idle_or_none.counts)
-        .saturating_sub(sleep.counts);
-    let load_pct = if busy == 0 {
-        0
-    } else {
-        10_000u16
-            .saturating_sub(idle_or_none.pct)
-            .saturating_sub(sleep.pct)
-    };
-    let load = Row {
-        counts: busy,
-        pct: load_pct,
-        name: LOAD,
-        ..Row::EMPTY
-    };
+    let busy = summary.length.saturating_sub(idle_or_none.counts).saturating_sub(sleep.counts);
+    let load_pct = if busy == 0 { 0 } else { 10_000u16.saturating_sub(idle_or_none.pct).saturating_sub(sleep.pct) };
+    let load = Row { counts: busy, pct: load_pct, name: LOAD, ..Row::EMPTY };
     let us = counts_to_us(summary.length, clock.hz);
-    let r = &mut Report {
-        out: Out(sink),
-        summary,
-        clock,
-        opts,
-        us,
-        more,
-    };
+    let r = &mut Report { out: Out(sink), summary, clock, opts, us, more };
 
     if opts.json {
         r.fmt(
@@ -592,23 +546,16 @@ pub fn write_report(
         } else {
             ",\"switches\":{r},\"longest_slice_us\":{x}}"
         };
-        const TASK: &str =
-            ",{\"id\":{i},\"name\":{n},\"counts\":{c},\"usage_pct\":{p},\"deleted\":{d}";
+        const TASK: &str = ",{\"id\":{i},\"name\":{n},\"counts\":{c},\"usage_pct\":{p},\"deleted\":{d}";
         let mut comma = 1; // the first task goes without its leading comma
-        for row in rows
-            .iter()
-            .filter(|r| matches!(r.kind, RowKind::Task | RowKind::Overflow))
-        {
+        for row in rows.iter().filter(|r| matches!(r.kind, RowKind::Task | RowKind::Overflow)) {
             r.fmt(TASK.get(comma..).unwrap_or(TASK), row);
             r.fmt(tail, row);
             comma = 0;
         }
         r.out.put(b"]");
         if let Some(row) = more_row {
-            r.fmt(
-                ",\"more_tasks\":{\"count\":{j},\"counts\":{c},\"usage_pct\":{p}}",
-                row,
-            );
+            r.fmt(",\"more_tasks\":{\"count\":{j},\"counts\":{c},\"usage_pct\":{p}}", row);
         }
         if opts.cumulative {
             r.fmt(",\"deleted_counts\":{c},\"deleted_pct\":{p}", deleted);
@@ -624,10 +571,7 @@ pub fn write_report(
             ",\"interrupts_counts\":{c},\"interrupts_pct\":{p},\"interrupts\":{r},\"longest_interrupt_us\":{x}",
             interrupts,
         );
-        r.fmt(
-            ",\"sleep_counts\":{c},\"sleep_pct\":{p},\"sleeps\":{r}",
-            sleep,
-        );
+        r.fmt(",\"sleep_counts\":{c},\"sleep_pct\":{p},\"sleeps\":{r}", sleep);
         r.fmt(",\"other_counts\":{c},\"other_pct\":{p}", other);
         r.fmt(",\"idle_pct\":{p}", idle_or_none);
         r.fmt(",\"load_pct\":{p}", &load);
@@ -636,19 +580,11 @@ pub fn write_report(
     }
 
     r.fmt(
-        if opts.cumulative {
-            "CPU usage since start: {T} ({w} windows)"
-        } else {
-            "CPU usage, window #{w}: {T}"
-        },
+        if opts.cumulative { "CPU usage since start: {T} ({w} windows)" } else { "CPU usage, window #{w}: {T}" },
         none,
     );
     r.fmt(", clock {K} {h} Hz\n  ID  {N}   USAGE", &HEADING);
-    r.out.put(if opts.long {
-        b"      RUNS      LONGEST\n"
-    } else {
-        b"\n"
-    });
+    r.out.put(if opts.long { b"      RUNS      LONGEST\n" } else { b"\n" });
     for row in rows.iter().filter(|r| r.kind == RowKind::Task) {
         r.fmt("{I}  {N}", row);
         r.cells(row);
@@ -672,9 +608,7 @@ pub fn write_report(
             r.cells(row);
             r.out.put(b"  idle\n");
         }
-        None => r
-            .out
-            .put(b"      idle: not known until the scheduler starts\n"),
+        None => r.out.put(b"      idle: not known until the scheduler starts\n"),
     }
     r.fmt("      {N} {P}  {r} interrupts, longest {X}\n", interrupts);
     r.fmt("      {N} {P}  asleep in tickless idle\n", sleep);
@@ -715,11 +649,7 @@ pub(super) fn write_problem(out: &mut Out<'_>, command: &[u8], unknown: &[u8], b
         } else {
             out.byte(b' ');
             out.json_str(bad.text());
-            out.put(if bad.problem == Problem::NotANumber {
-                b": not a number"
-            } else {
-                b": out of range"
-            });
+            out.put(if bad.problem == Problem::NotANumber { b": not a number" } else { b": out of range" });
         }
         let [lo, hi] = bad.range;
         out.put(b" (");
@@ -749,15 +679,9 @@ pub fn write_window_set(sink: &mut dyn Sink, ms: u32) {
 pub fn write_no_window(sink: &mut dyn Sink, opts: Options, window_ms: u32) {
     let out = &mut Out(sink);
     let (before, after): (&[u8], &[u8]) = if opts.json {
-        (
-            b"{\"mode\":\"window\",\"error\":\"no completed window yet\",\"window_ms\":",
-            b"}\n",
-        )
+        (b"{\"mode\":\"window\",\"error\":\"no completed window yet\",\"window_ms\":", b"}\n")
     } else {
-        (
-            b"no completed window yet: the first ends ",
-            b" ms after start\n",
-        )
+        (b"no completed window yet: the first ends ", b" ms after start\n")
     };
     out.put(before);
     out.num(u64::from(window_ms), 0, b' ');
