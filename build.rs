@@ -2,8 +2,12 @@
 //!
 //! - `CPU_USAGE_MAX_TASKS` (default 32, 1..=1024): task slots, each with its own ID.
 //! - `CPU_USAGE_NAME_LEN` (default 16, 4..=64): bytes kept of each task name.
+//! - `CPU_USAGE_TRACE_EVENTS` (default 1024, 16..=32768): events the optional event
+//!   trace keeps (8 bytes each; linked only into firmware built with `CPU_USAGE_TRACE`).
+//!   At most 32768, so that the 16 bits of a window number kept in a window marker
+//!   always tell it apart from the others in the ring.
 //!
-//! Both become Rust constants (`$OUT_DIR/config.rs`) and are echoed into the generated
+//! They become Rust constants (`$OUT_DIR/config.rs`) and are echoed into the generated
 //! header `include/freertos_cpu_usage.h`, together with the ABI version taken from
 //! Cargo.toml, so the C side and the library can never disagree about them.
 //!
@@ -32,6 +36,7 @@ fn setting(name: &str, default: u32, min: u32, max: u32) -> u32 {
 fn main() {
     let max_tasks = setting("CPU_USAGE_MAX_TASKS", 32, 1, 1024);
     let name_len = setting("CPU_USAGE_NAME_LEN", 16, 4, 64);
+    let trace_events = setting("CPU_USAGE_TRACE_EVENTS", 1024, 16, 32768);
 
     let major: u32 = env!("CARGO_PKG_VERSION_MAJOR").parse().unwrap();
     let minor: u32 = env!("CARGO_PKG_VERSION_MINOR").parse().unwrap();
@@ -46,18 +51,20 @@ fn main() {
              pub const MAX_TASKS: usize = {max_tasks};\n\
              /// Bytes kept of each task name (`CPU_USAGE_NAME_LEN`).\n\
              pub const NAME_LEN: usize = {name_len};\n\
+             /// Events the event trace keeps (`CPU_USAGE_TRACE_EVENTS`).\n\
+             pub const TRACE_EVENTS: usize = {trace_events};\n\
              /// `(major << 16) | (minor << 8) | patch` of this crate.\n\
              pub const ABI_VERSION: u32 = {abi:#08x};\n"
         ),
     )
     .unwrap();
 
-    write_header(max_tasks, name_len, abi);
+    write_header(max_tasks, name_len, trace_events, abi);
 }
 
 /// Regenerates `include/freertos_cpu_usage.h`, touching the file only when its text
 /// changes. The committed copy is what users include; a test fails when it is stale.
-fn write_header(max_tasks: u32, name_len: u32, abi: u32) {
+fn write_header(max_tasks: u32, name_len: u32, trace_events: u32, abi: u32) {
     let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=src");
@@ -68,7 +75,8 @@ fn write_header(max_tasks: u32, name_len: u32, abi: u32) {
         "\n#define CPU_USAGE_ABI_VERSION {abi:#08x}\n\
          #define CPU_USAGE_MAX_TASKS {max_tasks}\n\
          #define CPU_USAGE_NAME_LEN {name_len}\n\
-         #define CPU_USAGE_NAME_BUF (CPU_USAGE_NAME_LEN + 1)\n"
+         #define CPU_USAGE_NAME_BUF (CPU_USAGE_NAME_LEN + 1)\n\
+         #define CPU_USAGE_TRACE_EVENTS {trace_events}\n"
     );
     config.after_includes = Some(config.after_includes.unwrap_or_default() + &defines);
 

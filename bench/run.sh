@@ -191,6 +191,7 @@ for ids in 32 256; do
             scenarios="common rollover release worst"
             [ "$n" -gt "$ids" ] && scenarios="$scenarios overflow"
             scenarios="$scenarios isr sleep isr-tick" # interrupts and sleep: section 3
+            scenarios="$scenarios traced"             # the event trace: section 2
             for s in $scenarios; do
                 lines=$(cm3_run "$ids" "$clock" "$n" "$s")
                 first=$(head -n 1 <<<"$lines")
@@ -411,6 +412,24 @@ EOF
         echo
     done
     cat <<EOF
+With the event trace (firmware built with \`CPU_USAGE_TRACE\` 1, the trace
+recording): the common switch again, through \`cpu_usage_hook_task_switched_in_traced()\`,
+which does the same and records one 8-byte event. Firmware built without it calls
+the functions above, whose figures do not change.
+
+| IDs | clock | tasks | common | traced | trace's cost |
+|---:|---|---:|---:|---:|---:|
+EOF
+    for ids in 32 256; do
+        for clock in systick load1; do
+            for n in $TASK_COUNTS; do
+                k="cm3.ids$ids.$clock.n$n"
+                echo "| $ids | $([ "$clock" = load1 ] && echo 1-load || echo systick) | $n | $(g "$k.common") | $(g "$k.traced") | $(sub2 "$(g "$k.traced")" "$(g "$k.common")") |"
+            done
+        done
+    done
+    cat <<EOF
+
 ## 3. Interrupts and sleep on Cortex-M3
 
 The hooks that keep interrupts and tickless sleep apart from the tasks, counted as in

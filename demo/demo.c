@@ -747,6 +747,10 @@ static void prvCmdWatchdog( int argc,
                             char ** argv );
 static void prvCmdSnapshot( int argc,
                             char ** argv );
+#if defined( CPU_USAGE_TRACE ) && ( CPU_USAGE_TRACE == 1 )
+    static void prvCmdTrace( int argc,
+                             char ** argv );
+#endif
 static void prvCmdCli( int argc,
                        char ** argv );
 static void prvCmdExit( int argc,
@@ -768,6 +772,9 @@ static const DemoCommand_t xCommands[] =
     { "sampled",        "",                  "tick-sampled shares since the last one",    prvCmdSampled      },
     { "cpu_usage_watchdog", "[load <pct> <n>|slice <us>|off]", "alerts on high load or long runs", prvCmdWatchdog },
     { "snapshot",       "",                  "the last window, from cpu_usage_snapshot()", prvCmdSnapshot     },
+    #if defined( CPU_USAGE_TRACE ) && ( CPU_USAGE_TRACE == 1 )
+        { "cpu_usage_trace", "start|stop|dump|status", "the event trace (a timeline for Perfetto)", prvCmdTrace },
+    #endif
     { "cli",            "<command line>",    "run it as FreeRTOS+CLI would (48-byte pieces)", prvCmdCli       },
     #if ( configGENERATE_RUN_TIME_STATS == 1 )
         { "kernel_stats", "",                "the kernel's own run-time stats since boot", prvCmdKernelStats },
@@ -841,6 +848,17 @@ static void prvCmdShowCpuUsage( int argc,
 {
     prvOutLibraryStatus( argv[ 0 ], show_cpu_usage( argc, argv ) );
 }
+/*-----------------------------------------------------------*/
+
+/* The library's event trace; in builds with CPU_USAGE_TRACE 1 only, so that the
+ * others do not link its ring. */
+#if defined( CPU_USAGE_TRACE ) && ( CPU_USAGE_TRACE == 1 )
+    static void prvCmdTrace( int argc,
+                             char ** argv )
+    {
+        prvOutLibraryStatus( argv[ 0 ], cpu_usage_trace( argc, argv ) );
+    }
+#endif
 /*-----------------------------------------------------------*/
 
 /* The library's own command; its alerts come through prvWatchdogAlert() and are

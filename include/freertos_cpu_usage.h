@@ -17,6 +17,7 @@
 #define CPU_USAGE_MAX_TASKS 32
 #define CPU_USAGE_NAME_LEN 16
 #define CPU_USAGE_NAME_BUF (CPU_USAGE_NAME_LEN + 1)
+#define CPU_USAGE_TRACE_EVENTS 1024
 
 
 /**
@@ -303,6 +304,70 @@ void cpu_usage_hook_sleep_end(void);
 void cpu_usage_hook_scheduler_start(uint32_t idle_id, uint32_t cpu_hz);
 
 /**
+ * `cpu_usage_hook_task_create`, traced.
+ *
+ * # Safety
+ * As `cpu_usage_hook_task_create`.
+ */
+uint32_t cpu_usage_hook_task_create_traced(void *tcb, const char *name);
+
+/**
+ * `cpu_usage_hook_task_delete`, traced.
+ *
+ * # Safety
+ * As `cpu_usage_hook_task_delete`.
+ */
+int32_t cpu_usage_hook_task_delete_traced(void *tcb, uint32_t id);
+
+/**
+ * `cpu_usage_hook_task_switched_in`, traced.
+ *
+ * # Safety
+ * As `cpu_usage_hook_task_switched_in`.
+ */
+void cpu_usage_hook_task_switched_in_traced(void *tcb, uint32_t id);
+
+/**
+ * `cpu_usage_hook_tick`, traced.
+ *
+ * # Safety
+ * As `cpu_usage_hook_tick`.
+ */
+void cpu_usage_hook_tick_traced(void);
+
+/**
+ * `cpu_usage_hook_isr_enter`, traced.
+ *
+ * # Safety
+ * As `cpu_usage_hook_isr_enter`.
+ */
+void cpu_usage_hook_isr_enter_traced(void);
+
+/**
+ * `cpu_usage_hook_isr_exit`, traced.
+ *
+ * # Safety
+ * As `cpu_usage_hook_isr_exit`.
+ */
+void cpu_usage_hook_isr_exit_traced(void);
+
+/**
+ * `cpu_usage_hook_sleep_begin`, traced.
+ *
+ * # Safety
+ * As `cpu_usage_hook_sleep_begin`.
+ */
+void cpu_usage_hook_sleep_begin_traced(void);
+
+/**
+ * `cpu_usage_hook_sleep_end`, traced.
+ *
+ * # Safety
+ * As `cpu_usage_hook_sleep_end`.
+ */
+void cpu_usage_hook_sleep_end_traced(void);
+
+/**
  * Counts time with `read`, a free-running 32-bit counter at `hz` counts per second
  * that the hooks read with interrupts masked. Restarts all figures (tasks keep their
  * IDs). Returns 0, `CPU_USAGE_ERR_NULL`, `CPU_USAGE_ERR_CLOCK` (hz is 0) or
@@ -445,6 +510,21 @@ int32_t cpu_usage_snapshot(cpu_usage_task_info *tasks,
  * As `show_cpu_usage`.
  */
 int cpu_usage_watchdog(int argc, char **argv);
+
+/**
+ * The shell command `cpu_usage_trace`: `start` (clear and record), `stop`, `dump`
+ * (stop and print the events, in the format of the README's "Event trace"),
+ * `status` or nothing (the state). Output goes where `show_cpu_usage`'s does.
+ * Records only in firmware built with `CPU_USAGE_TRACE` 1 (`status` says when no
+ * traced hook has run); a full trace loses its oldest events. Returns 0, or prints
+ * what is wrong and returns `CPU_USAGE_ERR_OPTION` (a word it does not know, or
+ * `start` while another task prints a dump), `CPU_USAGE_ERR_NULL` or
+ * `CPU_USAGE_ERR_NO_OUTPUT`.
+ *
+ * # Safety
+ * As `show_cpu_usage`.
+ */
+int cpu_usage_trace(int argc, char **argv);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -65,6 +65,14 @@
  * time, guaranteed by masking interrupts up to that priority around every call (every
  * macro here does it; the kernel calls the others with the mask already up), and
  * nothing masks those interrupts. Their time stays with whatever they interrupted.
+ *
+ * Event trace (optional, off by default). Define CPU_USAGE_TRACE to 1 in
+ * FreeRTOSConfig.h, before this header, and the hooks call the library's
+ * cpu_usage_hook_*_traced functions instead: the same work, plus a record of every
+ * switch, interrupt, sleep and window boundary in a ring of CPU_USAGE_TRACE_EVENTS
+ * events (8 bytes each), which the shell command cpu_usage_trace starts, stops and
+ * prints. Without it the hooks call exactly what they call otherwise, and the ring
+ * is not linked.
  */
 #ifndef FREERTOS_CPU_USAGE_HOOKS_H
 #define FREERTOS_CPU_USAGE_HOOKS_H
@@ -126,23 +134,31 @@
 
 #include "freertos_cpu_usage.h"
 
+/* The library function a hook calls: its traced twin with CPU_USAGE_TRACE 1. */
+#if defined( CPU_USAGE_TRACE ) && ( CPU_USAGE_TRACE == 1 )
+    #define CPU_USAGE_HOOK_( xName )    xName##_traced
+#else
+    #define CPU_USAGE_HOOK_( xName )    xName
+#endif
+
 /* Allocate an ID and remember the name; the ID is stored in the new TCB. */
 #define traceTASK_CREATE( pxNewTCB )                                                        \
     do {                                                                                    \
-        ( pxNewTCB )->uxTaskNumber = ( UBaseType_t ) cpu_usage_hook_task_create(            \
-            ( void * ) ( pxNewTCB ), ( pxNewTCB )->pcTaskName );                            \
+        ( pxNewTCB )->uxTaskNumber = ( UBaseType_t )                                        \
+            CPU_USAGE_HOOK_( cpu_usage_hook_task_create )( ( void * ) ( pxNewTCB ),         \
+                                                           ( pxNewTCB )->pcTaskName );      \
     } while( 0 )
 
 #define traceTASK_DELETE( pxTaskToDelete )                                                  \
     do {                                                                                    \
-        cpu_usage_hook_task_delete( ( void * ) ( pxTaskToDelete ),                          \
-                                    ( uint32_t ) ( pxTaskToDelete )->uxTaskNumber );        \
+        CPU_USAGE_HOOK_( cpu_usage_hook_task_delete )( ( void * ) ( pxTaskToDelete ),       \
+                                                       ( uint32_t ) ( pxTaskToDelete )->uxTaskNumber ); \
     } while( 0 )
 
 #define traceTASK_SWITCHED_IN()                                                             \
     do {                                                                                    \
-        cpu_usage_hook_task_switched_in( ( void * ) pxCurrentTCB,                           \
-                                         ( uint32_t ) pxCurrentTCB->uxTaskNumber );         \
+        CPU_USAGE_HOOK_( cpu_usage_hook_task_switched_in )( ( void * ) pxCurrentTCB,        \
+                                                            ( uint32_t ) pxCurrentTCB->uxTaskNumber ); \
     } while( 0 )
 
 /* Nothing to do: the next SWITCHED_IN charges the task switched out, a few dozen
@@ -157,7 +173,7 @@
  * can neither lose nor double time, and windows roll over even when nothing switches. */
 #define traceTASK_INCREMENT_TICK( xTickCount )                                              \
     do {                                                                                    \
-        cpu_usage_hook_tick();                                                              \
+        CPU_USAGE_HOOK_( cpu_usage_hook_tick )();                                           \
     } while( 0 )
 
 /* configCPU_CLOCK_HZ may be a variable (SystemCoreClock): it is read when the scheduler
@@ -191,8 +207,8 @@
     } while( 0 )
 
 /* For your own interrupt handlers: see "Interrupts" at the top of this file. */
-#define CPU_USAGE_ISR_ENTER()    CPU_USAGE_MASKED_CALL_( cpu_usage_hook_isr_enter() )
-#define CPU_USAGE_ISR_EXIT()     CPU_USAGE_MASKED_CALL_( cpu_usage_hook_isr_exit() )
+#define CPU_USAGE_ISR_ENTER()    CPU_USAGE_MASKED_CALL_( CPU_USAGE_HOOK_( cpu_usage_hook_isr_enter )() )
+#define CPU_USAGE_ISR_EXIT()     CPU_USAGE_MASKED_CALL_( CPU_USAGE_HOOK_( cpu_usage_hook_isr_exit )() )
 
 /* The kernel's tick handler (Cortex-M ports), and portYIELD_FROM_ISR() /
  * portEND_SWITCHING_ISR() at the end of any handler. Leaving to the scheduler is an
@@ -208,14 +224,14 @@
 #define traceLOW_POWER_IDLE_BEGIN()                                                         \
     do {                                                                                    \
         portENTER_CRITICAL();                                                               \
-        cpu_usage_hook_sleep_begin();                                                       \
+        CPU_USAGE_HOOK_( cpu_usage_hook_sleep_begin )();                                    \
         portEXIT_CRITICAL();                                                                \
     } while( 0 )
 
 #define traceLOW_POWER_IDLE_END()                                                           \
     do {                                                                                    \
         portENTER_CRITICAL();                                                               \
-        cpu_usage_hook_sleep_end();                                                         \
+        CPU_USAGE_HOOK_( cpu_usage_hook_sleep_end )();                                      \
         portEXIT_CRITICAL();                                                                \
     } while( 0 )
 

@@ -29,6 +29,7 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use crate::engine::{Alert, AlertKind, Engine, Row, RowKind, Summary, MAX_WINDOW_COUNTS, NAME_LEN, OVERFLOW_ID};
 use crate::port::{self, Clock, ClockName};
 use crate::report::{self, BadArgs, ClockInfo, Options, Sink, WatchCmd, REPORT_ROWS};
+use crate::trace;
 
 /// Status codes. Functions return them as `int`/`int32_t`: 0 for success, one of the
 /// negative values otherwise.
@@ -462,6 +463,107 @@ pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u3
     st.engine.scheduler_start(idle_id);
     let now = st.now();
     st.engine.restart(now);
+}
+
+// ---- Traced hooks (CPU_USAGE_TRACE 1) -----------------------------------------------
+//
+// The hooks again, each followed by a record of what it changed in the event trace
+// (`crate::trace`). The hooks header calls these instead of the others when the
+// firmware defines CPU_USAGE_TRACE to 1; firmware that does not never links them.
+
+/// Runs `hook`, then records the window it closed and the change of charged slot
+/// it made, if any.
+///
+/// # Safety
+/// Only from a hook.
+#[inline(always)]
+unsafe fn traced<R>(hook: impl FnOnce() -> R) -> R {
+    // SAFETY: a hook; each reference to the state ends before the next is made.
+    let from = unsafe { state() }.engine.charged_slot();
+    let result = hook();
+    // SAFETY: as above.
+    unsafe { trace::record(state().engine, from) };
+    result
+}
+
+/// `cpu_usage_hook_task_create`, traced.
+///
+/// # Safety
+/// As `cpu_usage_hook_task_create`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_task_create_traced(tcb: *mut c_void, name: *const c_char) -> u32 {
+    // SAFETY: forwarded contract.
+    unsafe { traced(|| cpu_usage_hook_task_create(tcb, name)) }
+}
+
+/// `cpu_usage_hook_task_delete`, traced.
+///
+/// # Safety
+/// As `cpu_usage_hook_task_delete`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_task_delete_traced(tcb: *mut c_void, id: u32) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { traced(|| cpu_usage_hook_task_delete(tcb, id)) }
+}
+
+/// `cpu_usage_hook_task_switched_in`, traced.
+///
+/// # Safety
+/// As `cpu_usage_hook_task_switched_in`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_task_switched_in_traced(tcb: *mut c_void, id: u32) {
+    // SAFETY: forwarded contract.
+    unsafe { traced(|| cpu_usage_hook_task_switched_in(tcb, id)) }
+}
+
+/// `cpu_usage_hook_tick`, traced.
+///
+/// # Safety
+/// As `cpu_usage_hook_tick`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_tick_traced() {
+    // SAFETY: forwarded contract.
+    unsafe { traced(|| cpu_usage_hook_tick()) }
+}
+
+/// `cpu_usage_hook_isr_enter`, traced.
+///
+/// # Safety
+/// As `cpu_usage_hook_isr_enter`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_isr_enter_traced() {
+    // SAFETY: forwarded contract.
+    unsafe { traced(|| cpu_usage_hook_isr_enter()) }
+}
+
+/// `cpu_usage_hook_isr_exit`, traced.
+///
+/// # Safety
+/// As `cpu_usage_hook_isr_exit`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_isr_exit_traced() {
+    // SAFETY: forwarded contract.
+    unsafe { traced(|| cpu_usage_hook_isr_exit()) }
+}
+
+/// `cpu_usage_hook_sleep_begin`, traced.
+///
+/// # Safety
+/// As `cpu_usage_hook_sleep_begin`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_sleep_begin_traced() {
+    // SAFETY: forwarded contract.
+    unsafe { traced(|| cpu_usage_hook_sleep_begin()) }
+}
+
+/// `cpu_usage_hook_sleep_end`, traced.
+///
+/// # Safety
+/// As `cpu_usage_hook_sleep_end`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_sleep_end_traced() {
+    // SAFETY: forwarded contract.
+    unsafe { traced(|| cpu_usage_hook_sleep_end()) }
 }
 
 // ---- Configuration -----------------------------------------------------------------
@@ -1297,6 +1399,79 @@ fn watchdog_command(sink: &mut dyn Sink, cmd: Result<WatchCmd, BadArgs>) -> i32 
     });
     report::write_watchdog_status(sink, load, slice_us);
     0
+}
+
+// ---- The event trace shell command -------------------------------------------------
+
+/// The shell command `cpu_usage_trace`: `start` (clear and record), `stop`, `dump`
+/// (stop and print the events, in the format of the README's "Event trace"),
+/// `status` or nothing (the state). Output goes where `show_cpu_usage`'s does.
+/// Records only in firmware built with `CPU_USAGE_TRACE` 1 (`status` says when no
+/// traced hook has run); a full trace loses its oldest events. Returns 0, or prints
+/// what is wrong and returns `CPU_USAGE_ERR_OPTION` (a word it does not know, or
+/// `start` while another task prints a dump), `CPU_USAGE_ERR_NULL` or
+/// `CPU_USAGE_ERR_NO_OUTPUT`.
+///
+/// # Safety
+/// As `show_cpu_usage`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_trace(argc: c_int, argv: *mut *mut c_char) -> c_int {
+    let output = with_state(|st| st.config.output);
+    let mut sink = LineSink { line: [MaybeUninit::uninit(); 128], len: 0, output, failed: false };
+    // SAFETY: forwarded contract; every argument is checked before any is read.
+    let status = match unsafe { check_args(argc, argv.cast_const().cast()) } {
+        Err(status) => {
+            write_bad_args(&mut sink, b"cpu_usage_trace", status);
+            status.code()
+        }
+        Ok(last) => {
+            // SAFETY: as above; the argument was just found to be good.
+            let word = (last == 2).then(|| unsafe { arg(argv.cast_const().cast(), 1) }.unwrap_or(&[]));
+            match trace::parse_trace(word).filter(|_| last <= 2) {
+                Some(cmd) => trace_command(&mut sink, cmd),
+                None => {
+                    write_bad_args(&mut sink, b"cpu_usage_trace", St::CPU_USAGE_ERR_OPTION);
+                    trace::write_trace_usage(&mut sink);
+                    St::CPU_USAGE_ERR_OPTION.code()
+                }
+            }
+        }
+    };
+    sink.flush();
+    if sink.failed {
+        return St::CPU_USAGE_ERR_NO_OUTPUT.code();
+    }
+    status
+}
+
+fn trace_command(sink: &mut dyn Sink, cmd: trace::TraceCmd) -> i32 {
+    use trace::TraceCmd;
+    // Nobody may start the ring while a dump reads it outside the critical section.
+    if trace::DUMPING.swap(true, Ordering::Acquire) {
+        sink.put(b"cpu_usage_trace: busy (another task is printing a dump)\n");
+        return St::CPU_USAGE_ERR_OPTION.code();
+    }
+    // SAFETY (each `trace::ring()`): inside the critical section, or, for the dump,
+    // reading the stopped ring while holding DUMPING.
+    let hz = with_state(|st| {
+        let ring = unsafe { trace::ring() };
+        match cmd {
+            TraceCmd::Start => ring.start(st.engine),
+            TraceCmd::Stop | TraceCmd::Dump => {
+                ring.stop(st.engine);
+            }
+            TraceCmd::Status => {}
+        }
+        st.config.clock.hz
+    });
+    let ring = unsafe { trace::ring() };
+    if cmd == TraceCmd::Dump {
+        trace::write_dump(sink, ring, hz, |id| with_state(|st| st.engine.slot_name(id)));
+    } else {
+        trace::write_trace_status(sink, ring, trace::hooks_seen());
+    }
+    trace::DUMPING.store(false, Ordering::Release);
+    St::CPU_USAGE_OK.code()
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@
 //! [`engine`] charges each slice of time to the task that used it and publishes
 //! completed windows; [`report`] turns a copy of them into text or JSON for the
 //! `show_cpu_usage` shell command. [`port`] supplies the default clock and the
-//! critical section for the FreeRTOS port the library is built for.
+//! critical section for the FreeRTOS port the library is built for. [`trace`] is
+//! the optional event trace, linked only into firmware built with `CPU_USAGE_TRACE`.
 //!
 //! Layout: `engine/` is pure logic (no pointers, no FFI), `report/` is pure
 //! formatting, `ffi.rs` is the only place with `extern "C"` exports, `port/` holds
@@ -18,6 +19,7 @@ pub mod engine;
 pub mod ffi;
 mod port;
 pub mod report;
+pub mod trace;
 
 /// The product library has no reachable panic (the hot path is written without
 /// one, and a test checks the symbols); this handler only satisfies the linker.

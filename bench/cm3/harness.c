@@ -313,11 +313,24 @@ static void create( uint32_t i )
     id[ i ] = cpu_usage_hook_task_create( &tcb[ i ], i == 0u ? "IDLE" : name );
 }
 
+/* scenario=traced: the hooks of firmware built with CPU_USAGE_TRACE 1, with the event
+ * trace recording. (The harness's own instructions are not counted, so this test costs
+ * the other scenarios nothing.) */
+static int traced;
+
 /* The hooks of one context switch, as vTaskSwitchContext() makes them
  * (traceTASK_SWITCHED_OUT is empty). */
 static inline void switch_pair( uint32_t next )
 {
-    cpu_usage_hook_task_switched_in( &tcb[ next ], id[ next ] );
+    if( traced )
+    {
+        cpu_usage_hook_task_switched_in_traced( &tcb[ next ], id[ next ] );
+    }
+    else
+    {
+        cpu_usage_hook_task_switched_in( &tcb[ next ], id[ next ] );
+    }
+
     running = next;
 }
 
@@ -696,6 +709,31 @@ int main( void )
     {
         /* Three switches between tasks with IDs of their own (with a single task,
          * from it to itself). run.sh checks that the three counts agree. */
+        long_run( own_id_task( from ) );
+        long_run( from );
+
+        for( uint32_t k = 0u; k < 3u; k++ )
+        {
+            uint32_t next = own_id_task( running );
+
+            settle();
+            measure_pair( next, 0 );
+        }
+    }
+    else if( arg_is( line, "scenario=traced" ) )
+    {
+        /* The common switch again, traced: each measured switch also records an
+         * event. */
+        char arg0[] = "cpu_usage_trace";
+        char arg1[] = "start";
+        char * argv[ 3 ] = { arg0, arg1, NULL };
+
+        if( ( cpu_usage_set_output( output_discard ) != 0 ) || ( cpu_usage_trace( 2, argv ) != 0 ) )
+        {
+            fail( "cpu_usage_trace start failed" );
+        }
+
+        traced = 1;
         long_run( own_id_task( from ) );
         long_run( from );
 

@@ -119,5 +119,9 @@ void vAssertCalled( const char * pcFile,
 
 #endif /* FREERTOS_CONFIG_H */
 
+/* freertos-cpu-usage's event trace (the cpu_usage_trace shell command): the hooks
+ * call the library's traced functions. */
+#define CPU_USAGE_TRACE    1
+
 /* freertos-cpu-usage: must stay the last line (the header checks it). */
 #include "freertos_cpu_usage_hooks.h"

@@ -52,10 +52,10 @@ include!(concat!(env!("OUT_DIR"), "/config.rs"));
 pub const OVERFLOW_ID: u32 = 0;
 /// Slot indices: "other" first, so that a zeroed engine charges it; then the task
 /// IDs, each at its own index; then the shared bucket, interrupts and sleep.
-const OTHER: usize = 0;
-const OVERFLOW: usize = MAX_TASKS + 1;
-const ISR: usize = MAX_TASKS + 2;
-const SLEEP: usize = MAX_TASKS + 3;
+pub(crate) const OTHER: usize = 0;
+pub(crate) const OVERFLOW: usize = MAX_TASKS + 1;
+pub(crate) const ISR: usize = MAX_TASKS + 2;
+pub(crate) const SLEEP: usize = MAX_TASKS + 3;
 const SLOTS: usize = MAX_TASKS + 4;
 
 /// Largest window, in clock counts: elapsed times are compared modulo 2^32, and a
@@ -175,8 +175,7 @@ impl Acct {
     fn is_peak(&self, counts: u32, len: u32) -> bool {
         counts != 0
             && (self.peak_len == 0
-                || u64::from(counts) * u64::from(self.peak_len)
-                    > u64::from(self.peak) * u64::from(len))
+                || u64::from(counts) * u64::from(self.peak_len) > u64::from(self.peak) * u64::from(len))
     }
 }
 
@@ -207,13 +206,8 @@ pub(crate) struct Meta {
 }
 
 impl Meta {
-    pub(crate) const FREE: Meta = Meta {
-        name: [0; NAME_LEN],
-        mark: 0,
-        state: State::Free,
-        short_lived: false,
-        next: 0,
-    };
+    pub(crate) const FREE: Meta =
+        Meta { name: [0; NAME_LEN], mark: 0, state: State::Free, short_lived: false, next: 0 };
 }
 
 /// What a report line is about.
@@ -285,11 +279,7 @@ impl Row {
 
     /// A summary line with no name.
     pub const fn summary(kind: RowKind, counts: u64) -> Row {
-        Row {
-            counts,
-            kind,
-            ..Row::EMPTY
-        }
+        Row { counts, kind, ..Row::EMPTY }
     }
 }
 
@@ -382,14 +372,7 @@ pub struct Alert {
 }
 
 impl Alert {
-    const NONE: Alert = Alert {
-        kind: AlertKind::Load,
-        window: 0,
-        value: 0,
-        limit: 0,
-        id: 0,
-        name: [0; NAME_LEN],
-    };
+    const NONE: Alert = Alert { kind: AlertKind::Load, window: 0, value: 0, limit: 0, id: 0, name: [0; NAME_LEN] };
 }
 
 /// The watchdogs' settings and state; all of it is touched only at rollover and
@@ -573,10 +556,7 @@ impl Engine {
         // ago, and dead tasks whose quarantine is over (their windows are discarded).
         let long_ago = 0u32.wrapping_sub(2);
         for a in self.acct.iter_mut() {
-            *a = Acct {
-                gen: long_ago,
-                ..Acct::ZERO
-            };
+            *a = Acct { gen: long_ago, ..Acct::ZERO };
         }
         for m in self.meta.iter_mut() {
             m.mark = long_ago;
@@ -653,11 +633,7 @@ impl Engine {
     /// The watchdog settings: `(load hundredths, windows, slice limit)`.
     pub fn watchdogs(&self) -> (u32, u32, Option<u32>) {
         let w = &self.watch;
-        (
-            w.load_pct,
-            w.load_windows,
-            (w.slice_inv != 0).then_some(!w.slice_inv),
-        )
+        (w.load_pct, w.load_windows, (w.slice_inv != 0).then_some(!w.slice_inv))
     }
 
     /// Takes a tripped watchdog's alert, if any (load first).
@@ -720,9 +696,7 @@ impl Engine {
         // already charged in this window, which runs on. (Its run may have begun
         // windows ago, as the idle task's does in an idle system: `LONG`.)
         if self.flags & !LONG == 0 && self.charge_fast(now) {
-            self.isr_below = self
-                .run_carry
-                .saturating_add(now.wrapping_sub(self.run_start));
+            self.isr_below = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
             self.task = self.cur;
             self.cur = ISR as u16;
             self.isr_start = now;
@@ -741,11 +715,9 @@ impl Engine {
             // (The carry stays, and with it `LONG`: the exit must resume the run
             // through `resumed`.)
             self.isr_below = if self.flags & ASLEEP != 0 {
-                self.sleep_carry
-                    .saturating_add(now.wrapping_sub(self.sleep_start))
+                self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start))
             } else {
-                self.run_carry
-                    .saturating_add(now.wrapping_sub(self.run_start))
+                self.run_carry.saturating_add(now.wrapping_sub(self.run_start))
             };
             if self.flags & ASLEEP == 0 {
                 self.task = self.cur;
@@ -762,11 +734,7 @@ impl Engine {
     pub fn isr_exit(&mut self, now: u32) {
         // The common case: the outermost handler of a task (not of a sleep) ends,
         // in the window it began in.
-        if self.flags & !LONG == IN_ISR
-            && self.isr_depth == 1
-            && self.isr_carry == 0
-            && self.charge_fast(now)
-        {
+        if self.flags & !LONG == IN_ISR && self.isr_depth == 1 && self.isr_carry == 0 && self.charge_fast(now) {
             let run = now.wrapping_sub(self.isr_start);
             if let Some(a) = self.acct.get_mut(ISR) {
                 a.runs_cur = a.runs_cur.wrapping_add(1);
@@ -797,11 +765,7 @@ impl Engine {
         }
         self.isr_depth = 0;
         self.advance(now);
-        self.note_run(
-            ISR,
-            self.isr_carry
-                .saturating_add(now.wrapping_sub(self.isr_start)),
-        );
+        self.note_run(ISR, self.isr_carry.saturating_add(now.wrapping_sub(self.isr_start)));
         self.isr_carry = 0;
         self.flags &= !IN_ISR;
         let (start, carry) = self.resumed(now, self.isr_below);
@@ -824,9 +788,7 @@ impl Engine {
         }
         self.advance(now);
         self.task = self.cur;
-        self.sleep_task_run = self
-            .run_carry
-            .saturating_add(now.wrapping_sub(self.run_start));
+        self.sleep_task_run = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
         self.sleep_start = now;
         self.cur = SLEEP as u16;
         self.flags |= ASLEEP;
@@ -838,11 +800,7 @@ impl Engine {
             return;
         }
         self.advance(now);
-        self.note_run(
-            SLEEP,
-            self.sleep_carry
-                .saturating_add(now.wrapping_sub(self.sleep_start)),
-        );
+        self.note_run(SLEEP, self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start)));
         self.sleep_carry = 0;
         self.flags &= !(ASLEEP | PENDING);
         self.cur = self.task;
@@ -915,8 +873,7 @@ impl Engine {
         } else if paused {
             self.isr_below
         } else {
-            self.run_carry
-                .saturating_add(now.wrapping_sub(self.run_start))
+            self.run_carry.saturating_add(now.wrapping_sub(self.run_start))
         };
         // A task switched in inside a handler and out again before it ended never ran.
         if self.flags & PENDING == 0 {
@@ -1027,11 +984,7 @@ impl Engine {
     #[inline(never)]
     fn roll_over(&mut self, now: u32) {
         let elapsed = now.wrapping_sub(self.win_start);
-        let mut len = if elapsed.wrapping_sub(self.win_len) < self.win_len {
-            self.win_len
-        } else {
-            elapsed
-        };
+        let mut len = if elapsed.wrapping_sub(self.win_len) < self.win_len { self.win_len } else { elapsed };
         // After a shorter window was set, the last reading may lie past the new end.
         let since_last = self.last.wrapping_sub(self.win_start);
         if since_last > len {
@@ -1057,9 +1010,7 @@ impl Engine {
         let asleep = self.flags & ASLEEP != 0;
         // Each run going on is measured from `end` on, with its length so far carried.
         if in_isr {
-            let run = self
-                .isr_carry
-                .saturating_add(end.wrapping_sub(self.isr_start));
+            let run = self.isr_carry.saturating_add(end.wrapping_sub(self.isr_start));
             (self.isr_start, self.isr_carry) = (end, run);
             self.note_run(ISR, run);
         }
@@ -1067,9 +1018,7 @@ impl Engine {
             let sleep = if in_isr {
                 self.isr_below
             } else {
-                let run = self
-                    .sleep_carry
-                    .saturating_add(end.wrapping_sub(self.sleep_start));
+                let run = self.sleep_carry.saturating_add(end.wrapping_sub(self.sleep_start));
                 (self.sleep_start, self.sleep_carry) = (end, run);
                 run
             };
@@ -1080,9 +1029,7 @@ impl Engine {
         } else if in_isr {
             (self.task, self.isr_below)
         } else if usize::from(self.cur) != OTHER {
-            let run = self
-                .run_carry
-                .saturating_add(end.wrapping_sub(self.run_start));
+            let run = self.run_carry.saturating_add(end.wrapping_sub(self.run_start));
             (self.run_start, self.run_carry) = (end, run);
             (self.cur, run)
         } else {
@@ -1100,11 +1047,7 @@ impl Engine {
     fn close_watch(&mut self, len: u32) {
         let gen = self.gen;
         let in_window = |a: Option<&Acct>| a.map_or(0, |a| if a.gen == gen { a.cur } else { 0 });
-        let idle = if self.idle == 0 {
-            0
-        } else {
-            in_window(self.acct.get(usize::from(self.idle)))
-        };
+        let idle = if self.idle == 0 { 0 } else { in_window(self.acct.get(usize::from(self.idle))) };
         let asleep = in_window(self.acct.get(SLEEP));
         let busy = len.saturating_sub(idle).saturating_sub(asleep);
         for (avg, &keep) in self.load_avg.iter_mut().zip(self.smooth.iter()) {
@@ -1123,37 +1066,19 @@ impl Engine {
             } else if w.load_streak < w.load_windows {
                 w.load_streak += 1;
                 if w.load_streak == w.load_windows {
-                    w.alerts[LOAD_ALERT] = Alert {
-                        kind: AlertKind::Load,
-                        window: gen,
-                        value: busy,
-                        limit: len,
-                        ..Alert::NONE
-                    };
+                    w.alerts[LOAD_ALERT] =
+                        Alert { kind: AlertKind::Load, window: gen, value: busy, limit: len, ..Alert::NONE };
                     w.pending |= 1 << LOAD_ALERT;
                 }
             }
         }
         if w.slice_now && !w.slice_before {
             let slot = usize::from(w.slice_slot);
-            let id = if slot == OVERFLOW {
-                OVERFLOW_ID as u16
-            } else {
-                slot as u16
-            };
-            let name = self
-                .meta
-                .get(slot.wrapping_sub(1))
-                .map_or([0; NAME_LEN], |m| m.name);
+            let id = if slot == OVERFLOW { OVERFLOW_ID as u16 } else { slot as u16 };
+            let name = self.meta.get(slot.wrapping_sub(1)).map_or([0; NAME_LEN], |m| m.name);
             let w = &mut self.watch;
-            w.alerts[SLICE_ALERT] = Alert {
-                kind: AlertKind::Slice,
-                window: gen,
-                value: w.slice_len,
-                limit: !w.slice_inv,
-                id,
-                name,
-            };
+            w.alerts[SLICE_ALERT] =
+                Alert { kind: AlertKind::Slice, window: gen, value: w.slice_len, limit: !w.slice_inv, id, name };
             w.pending |= 1 << SLICE_ALERT;
         }
         let w = &mut self.watch;
@@ -1192,8 +1117,7 @@ impl Engine {
         m.mark = gen;
         m.state = State::Dead;
         self.alive = self.alive.saturating_sub(1);
-        self.pool
-            .quarantine(slot.wrapping_sub(1) as u16, &mut self.meta);
+        self.pool.quarantine(slot.wrapping_sub(1) as u16, &mut self.meta);
     }
 
     // ---- Task lifecycle (not per switch; still O(1)) ----------------------------
@@ -1206,11 +1130,7 @@ impl Engine {
         // An ID whose last windows are gone leaves quarantine: at most one per create,
         // which is enough, because a create only ever needs one.
         if let Some(i) = self.pool.oldest() {
-            if self
-                .meta
-                .get(i)
-                .is_some_and(|m| gen.wrapping_sub(m.mark) >= 2)
-            {
+            if self.meta.get(i).is_some_and(|m| gen.wrapping_sub(m.mark) >= 2) {
                 self.pool.release_oldest(&self.meta);
                 if let Some(m) = self.meta.get_mut(i) {
                     m.state = State::Free;
@@ -1222,29 +1142,17 @@ impl Engine {
             return OVERFLOW_ID;
         };
         let slot = i + 1;
-        let retired = self
-            .retired
-            .get()
-            .wrapping_add(self.acct(slot).total_with_cur());
+        let retired = self.retired.get().wrapping_add(self.acct(slot).total_with_cur());
         self.retired.set(retired);
         if let Some(a) = self.acct.get_mut(slot) {
-            *a = Acct {
-                gen: gen.wrapping_sub(2),
-                ..Acct::ZERO
-            };
+            *a = Acct { gen: gen.wrapping_sub(2), ..Acct::ZERO };
         }
         if let Some(m) = self.meta.get_mut(i) {
             let mut stored = [0u8; NAME_LEN];
             for (dst, src) in stored.iter_mut().zip(name.iter().take_while(|&&b| b != 0)) {
                 *dst = *src;
             }
-            *m = Meta {
-                name: stored,
-                mark: gen,
-                state: State::Alive,
-                short_lived: false,
-                next: 0,
-            };
+            *m = Meta { name: stored, mark: gen, state: State::Alive, short_lived: false, next: 0 };
         }
         self.alive = self.alive.saturating_add(1);
         slot as u32
@@ -1260,11 +1168,7 @@ impl Engine {
             return Ok(());
         }
         let slot = id as usize;
-        let running = if self.flags & (IN_ISR | ASLEEP) != 0 {
-            self.task
-        } else {
-            self.cur
-        };
+        let running = if self.flags & (IN_ISR | ASLEEP) != 0 { self.task } else { self.cur };
         match self.meta.get_mut(slot.wrapping_sub(1)) {
             Some(m) if m.state == State::Alive => {
                 if usize::from(running) == slot {
@@ -1342,11 +1246,7 @@ impl Engine {
         // the bitmap at the next create.
         let (mut waiting, mut ready) = (0u32, 0u32);
         for i in self.pool.quarantine_iter(&self.meta) {
-            if self
-                .meta
-                .get(i)
-                .is_some_and(|m| self.gen.wrapping_sub(m.mark) >= 2)
-            {
+            if self.meta.get(i).is_some_and(|m| self.gen.wrapping_sub(m.mark) >= 2) {
                 ready += 1;
             } else {
                 waiting += 1;
@@ -1359,6 +1259,28 @@ impl Engine {
             free: self.pool.free_count() + ready,
             overflow_tasks: u32::from(self.overflow_tasks),
         }
+    }
+
+    // ---- For the event trace (`crate::trace`) -------------------------------------
+
+    /// The slot being charged now (a slot index, see "Slots").
+    #[inline(always)]
+    pub(crate) fn charged_slot(&self) -> u16 {
+        self.cur
+    }
+
+    /// The window under way, its start, and the last clock reading: every hook that
+    /// changes the charged slot or closes a window reads the clock, and leaves its
+    /// reading here.
+    #[inline(always)]
+    pub(crate) fn trace_clock(&self) -> (u32, u32, u32) {
+        (self.gen, self.win_start, self.last)
+    }
+
+    /// Task `id`'s name, also after its death; `None` for an ID never used.
+    pub(crate) fn slot_name(&self, id: usize) -> Option<[u8; NAME_LEN]> {
+        let m = self.meta.get(id.wrapping_sub(1))?;
+        (m.state != State::Free || m.name[0] != 0).then_some(m.name)
     }
 
     /// A number that changes each time a window completes (the windows completed
@@ -1390,11 +1312,7 @@ impl Engine {
     fn read(&self, rows: &mut [Row], since_start: bool) -> Summary {
         let gen = self.gen;
         let figures = |slot, kind| self.figures(slot, kind, since_start);
-        let mut sink = RowSink {
-            rows,
-            written: 0,
-            missing: 0,
-        };
+        let mut sink = RowSink { rows, written: 0, missing: 0 };
         let overflow = figures(OVERFLOW, RowKind::Overflow);
         if overflow.counts != 0 || self.overflow_tasks != 0 {
             sink.push(overflow);
@@ -1408,11 +1326,7 @@ impl Engine {
         all = all.wrapping_add(isr.counts).wrapping_add(sleep.counts);
         for (i, m) in self.meta.iter().enumerate() {
             let slot = i + 1;
-            let kind = if slot == usize::from(self.idle) {
-                RowKind::Idle
-            } else {
-                RowKind::Task
-            };
+            let kind = if slot == usize::from(self.idle) { RowKind::Idle } else { RowKind::Task };
             let row = figures(slot, kind);
             all = all.wrapping_add(row.counts);
             let shown = match m.state {
@@ -1420,30 +1334,18 @@ impl Engine {
                 // A window shows a task that existed during it: born before it
                 // ended, and not dead before it began nor born and dead after it.
                 State::Alive | State::Dying => since_start || m.mark != gen,
-                State::Dead => {
-                    !since_start
-                        && gen.wrapping_sub(m.mark) <= 1
-                        && !(m.short_lived && m.mark == gen)
-                }
+                State::Dead => !since_start && gen.wrapping_sub(m.mark) <= 1 && !(m.short_lived && m.mark == gen),
             };
             if shown {
-                sink.push(Row {
-                    name: m.name,
-                    id: slot as u16,
-                    deleted: m.state != State::Alive,
-                    ..row
-                });
+                sink.push(Row { name: m.name, id: slot as u16, deleted: m.state != State::Alive, ..row });
             } else {
                 deleted = deleted.wrapping_add(row.counts);
             }
         }
         sink.push(isr);
         sink.push(sleep);
-        let (window, length, deleted) = if since_start {
-            (gen, all, deleted)
-        } else {
-            (gen.wrapping_sub(1), u64::from(self.pub_len), 0)
-        };
+        let (window, length, deleted) =
+            if since_start { (gen, all, deleted) } else { (gen.wrapping_sub(1), u64::from(self.pub_len), 0) };
         Summary {
             window,
             length,

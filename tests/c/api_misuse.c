@@ -212,7 +212,7 @@ static void check_versions_and_status_strings(void)
         CPU_USAGE_ERR_CLOCK,    CPU_USAGE_ERR_NO_WINDOW, CPU_USAGE_ERR_NO_OUTPUT, CPU_USAGE_ERR_TASK_ID,
         CPU_USAGE_ERR_RANGE,
     };
-    static const int32_t unknown[] = { 1, -1, -7000, -7009, INT32_MIN, INT32_MAX };
+    static const int32_t unknown[] = { 1, -1, -7000, -7010, INT32_MIN, INT32_MAX };
     const char *unknown_text = cpu_usage_status_str(unknown[0]);
     size_t n_known = sizeof(known) / sizeof(known[0]);
 
@@ -666,6 +666,26 @@ static void check_snapshot_cli_and_watchdogs(void)
     CHECK_INT(cpu_usage_watchdog_set_callback(on_alert, NULL), 0, "a callback");
     CHECK_INT(cpu_usage_watchdog_set_callback(NULL, NULL), 0, "no callback again");
     CHECK_INT(alerts_seen, 0, "nothing tripped while everything was off");
+
+    current = "cpu_usage_trace words";
+    {
+        char t0[] = "cpu_usage_trace", bad[] = "begin", start[] = "start", dump[] = "dump", extra[] = "now";
+        char *argv_bad[] = { t0, bad, NULL };
+        char *argv_two[] = { t0, start, extra, NULL };
+        char *argv_null_word[] = { t0, NULL, NULL };
+        char *argv_dump[] = { t0, dump, NULL };
+
+        capture_reset();
+        CHECK_INT(cpu_usage_trace(2, argv_bad), CPU_USAGE_ERR_OPTION, "an unknown word is refused");
+        CHECK(strstr(captured, "usage: cpu_usage_trace") != NULL, "and the usage is printed");
+        CHECK_INT(cpu_usage_trace(3, argv_two), CPU_USAGE_ERR_OPTION, "two words are refused");
+        CHECK_INT(cpu_usage_trace(2, NULL), CPU_USAGE_ERR_NULL, "NULL argv with argc 2");
+        CHECK_INT(cpu_usage_trace(2, argv_null_word), CPU_USAGE_ERR_NULL, "NULL argv[1]");
+        CHECK_INT(cpu_usage_trace(1, NULL), 0, "no word is the status");
+        capture_reset();
+        CHECK_INT(cpu_usage_trace(2, argv_dump), 0, "a dump of an empty trace");
+        CHECK(strstr(captured, "end events=") != NULL, "ends with its end line");
+    }
 
     current = "interrupt and sleep hooks out of order";
     cpu_usage_hook_isr_exit();
