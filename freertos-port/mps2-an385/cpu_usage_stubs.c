@@ -72,6 +72,12 @@ int32_t cpu_usage_watchdog_set_callback( void ( * callback )( const cpu_usage_al
     return CPU_USAGE_OK;
 }
 
+int32_t cpu_usage_set_follow_wait( int ( * wait )( uint32_t ms ) )
+{
+    ( void ) wait;
+    return CPU_USAGE_OK;
+}
+
 int cpu_usage_watchdog( int argc, char ** argv )
 {
     ( void ) argc;

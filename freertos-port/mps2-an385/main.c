@@ -134,7 +134,18 @@ int port_console_getc( uint32_t timeout_ms )
 
 void port_console_write( const char * s, size_t n )
 {
-    mps2_uart_write( s, n );
+    /* The shell task gives up the CPU while the host is slow to read its output,
+     * as it would with an interrupt-driven UART, rather than spinning: a report
+     * backed up on the host side must not show as one long run of the shell. */
+    for( size_t i = 0; i < n; i++ )
+    {
+        while( mps2_uart_tx_full() != 0 )
+        {
+            vTaskDelay( 1 );
+        }
+
+        mps2_uart_putc( s[ i ] );
+    }
 }
 
 void port_exit( int status )

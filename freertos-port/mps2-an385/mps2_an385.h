@@ -92,6 +92,8 @@
 /* uart.c: polled output works from any context, before or after the scheduler. */
 void mps2_uart_init( void );
 void mps2_uart_putc( char c );
+/* Nonzero while the transmitter cannot take another byte (the host is slow to read). */
+int mps2_uart_tx_full( void );
 void mps2_uart_write( const char * s, size_t n );
 void mps2_uart_puts( const char * s );
 void mps2_uart_put_hex( uint32_t value );

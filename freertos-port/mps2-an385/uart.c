@@ -60,6 +60,11 @@ void mps2_uart_init( void )
     UART0_CTRL = UART_CTRL_TXEN;
 }
 
+int mps2_uart_tx_full( void )
+{
+    return ( UART0_STATE & UART_STATE_TXFULL ) != 0u;
+}
+
 void mps2_uart_putc( char c )
 {
     uart_enable_tx();
