@@ -4,6 +4,8 @@
 #                start it with its shell on this terminal
 #   make test    set up what is missing, build everything, run every test
 #   make qemu    the same demo on an emulated Cortex-M3 (QEMU mps2-an385)
+#   make top     the simulator with the live viewer cpu-usage-top (top/top.mk: top-qemu,
+#                top-install)
 #   make lib     the library for this host:  target/release/libfreertos_cpu_usage.a
 #   make lib-cm3 the library for Cortex-M3:  target/thumbv7m-none-eabi/release/...
 #   make header  regenerate include/freertos_cpu_usage.h
@@ -33,6 +35,7 @@ KERNEL_DIR ?= $(shell $(CARGO) metadata --format-version 1 2>/dev/null \
 include freertos-port/posix/port.mk
 include freertos-port/mps2-an385/port.mk
 include bench/bench.mk
+include top/top.mk
 
 .PHONY: all setup lib lib-cm3 header sim qemu-image run qemu size test test-build soak miri fuzz clean
 

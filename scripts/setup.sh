@@ -7,6 +7,9 @@
 #                    qemu-system-arm                            (runs the Cortex-M demo)
 #                    libclang-dev                               (bindgen, for the tests)
 #                    gcc make                                   (the POSIX simulator)
+#                    valgrind                                   (make bench)
+#                    fonts-dejavu-core                          (text in the viewer's PNG plots)
+#                    tmux                                       (the viewer's terminal UI test)
 #   Rust target:     thumbv7m-none-eabi
 #
 # Debian's qemu-system-arm replaces a newer qemu-utils if one is installed; that is
@@ -21,7 +24,8 @@ fail() {
 command -v cargo >/dev/null 2>&1 || fail "cargo not found: install Rust with rustup (https://rustup.rs), then re-run"
 command -v rustup >/dev/null 2>&1 || fail "rustup not found: the thumbv7m-none-eabi target is added with rustup"
 
-packages=(gcc make gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm libclang-dev valgrind)
+packages=(gcc make gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm libclang-dev valgrind
+    fonts-dejavu-core tmux)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

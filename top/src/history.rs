@@ -22,8 +22,9 @@ pub struct Churn {
     pub gone: BTreeSet<TaskKey>,
 }
 
-/// The last windows, oldest first.
-#[derive(Debug)]
+/// The last windows, oldest first. `Clone` lets a viewer freeze what it shows while
+/// it keeps reading.
+#[derive(Clone, Debug)]
 pub struct History {
     windows: VecDeque<Window>,
     capacity: usize,

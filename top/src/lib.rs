@@ -3,4 +3,11 @@
 //! serves what it reads.
 
 pub mod history;
+pub mod session;
+pub mod source;
 pub mod window;
+pub mod plot;
+pub mod prometheus;
+pub mod ui;
+pub mod perfetto;
+pub mod trace;

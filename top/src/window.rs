@@ -63,6 +63,9 @@ pub struct MoreTasks {
 /// One completed window (`"mode":"window"`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Window {
+    /// `"window"`: kept so that a window written back out (`--record`) reads as the
+    /// device's report did.
+    pub mode: String,
     /// The window's number: windows completed since start.
     pub window: u64,
     pub window_us: u64,

@@ -1,0 +1,236 @@
+//! The live view drawn on ratatui's `TestBackend`, fed windows recorded from the POSIX
+//! simulator (`tests/data/ui_windows.jsonl`: windows 9 and 10 of a run with 100 ms
+//! windows, churn switched on during window 10, and a watchdog on slices over 10 ms).
+
+use cpu_usage_top::ui::{draw, Action, App, SortOrder};
+use cpu_usage_top::window::{parse_line, Line};
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::style::{Color, Modifier};
+use ratatui::Terminal;
+
+const WINDOWS: &str = include_str!("data/ui_windows.jsonl");
+const EXPECTED_80X24: &str = include_str!("data/ui_80x24.txt");
+
+/// The simulator printed this right after window 10, in the same run.
+const ALERT: &str = "watchdog: slice 10.020 ms > 10.000 ms by task 3 \"work40\" in window #10";
+
+fn app() -> App {
+    let mut app = App::new("sim: build/posix/freertos-sim".to_owned(), 80.0, Some(10_000));
+    app.set_status("connected");
+    for line in WINDOWS.lines() {
+        let line = parse_line(line);
+        assert!(matches!(line, Line::Window(_)), "the fixture holds windows only");
+        app.on_line(line);
+    }
+    app.on_line(parse_line(ALERT));
+    app
+}
+
+fn render(app: &App, width: u16, height: u16) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| draw(f, app)).unwrap();
+    terminal.backend().buffer().clone()
+}
+
+/// The buffer as text, one line per row, trailing blanks cut.
+fn text(buf: &Buffer) -> String {
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let row: String = (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect();
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn row_of(screen: &str, needle: &str) -> usize {
+    screen.lines().position(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle:?} not on screen:\n{screen}"))
+}
+
+fn press(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+#[test]
+fn snapshot_80x24() {
+    let screen = text(&render(&app(), 80, 24));
+    if std::env::var_os("UI_SNAPSHOT_PRINT").is_some() {
+        print!("{screen}");
+    }
+    assert_eq!(screen, EXPECTED_80X24, "the 80x24 screen changed; it is now:\n{screen}");
+}
+
+#[test]
+fn task_names_appear() {
+    let screen = text(&render(&app(), 80, 24));
+    for name in ["work40", "work25", "work10", "churn", "shell", "IDLE", "interrupts", "sleep", "other"] {
+        assert!(screen.contains(name), "{name} missing:\n{screen}");
+    }
+}
+
+#[test]
+fn new_tasks_are_marked() {
+    let screen = text(&render(&app(), 80, 40));
+    // churn-303 started in window 10 and still runs; churn-302 started and ended in it.
+    let line = screen.lines().find(|l| l.contains("churn-303")).unwrap();
+    assert!(line.starts_with("+ "), "{line:?}");
+    let line = screen.lines().find(|l| l.contains("churn-302")).unwrap();
+    assert!(line.starts_with("+x"), "{line:?}");
+    // The workloads ran in both windows.
+    let line = screen.lines().find(|l| l.contains("work40")).unwrap();
+    assert!(line.starts_with("  "), "{line:?}");
+}
+
+#[test]
+fn gone_tasks_stay_one_window() {
+    let mut app = app();
+    let mut next: serde_json::Value = serde_json::from_str(WINDOWS.lines().last().unwrap()).unwrap();
+    next["window"] = 11.into();
+    next["tasks"].as_array_mut().unwrap().retain(|t| !t["deleted"].as_bool().unwrap());
+    next["tasks"].as_array_mut().unwrap().retain(|t| t["name"] != "churn-303");
+    app.on_line(parse_line(&next.to_string()));
+    let screen = text(&render(&app, 80, 40));
+    let line = screen.lines().find(|l| l.contains("churn-303")).unwrap();
+    assert!(line.starts_with("x ") && line.contains("gone"), "{line:?}");
+}
+
+#[test]
+fn sorting_by_name_changes_the_order() {
+    let mut app = app();
+    let by_usage = text(&render(&app, 80, 40));
+    assert!(row_of(&by_usage, "work40") < row_of(&by_usage, "work10"));
+    assert!(row_of(&by_usage, "work10") < row_of(&by_usage, "churn-303"));
+    assert_eq!(app.on_key(press(KeyCode::Char('s'))), Action::None);
+    assert_eq!(app.sort, SortOrder::Name);
+    let by_name = text(&render(&app, 80, 40));
+    assert!(row_of(&by_name, "churn-303") < row_of(&by_name, "work10"));
+    assert!(row_of(&by_name, "work10") < row_of(&by_name, "work40"));
+    assert!(by_name.contains("sort: name"));
+}
+
+#[test]
+fn load_above_the_limit_is_red() {
+    let find = |buf: &Buffer, text: &str| {
+        let screen = self::text(buf);
+        let y = row_of(&screen, text);
+        let line = screen.lines().nth(y).unwrap();
+        // Every symbol on screen is one column wide: columns are chars.
+        let col = line[..line.find(text).unwrap()].chars().count() as u16;
+        buf[(col, y as u16)].style()
+    };
+    let mut app = app();
+    let calm = find(&render(&app, 80, 24), "75.12%");
+    assert_ne!(calm.fg, Some(Color::Red));
+    app.load_limit_pct = 50.0;
+    let hot = find(&render(&app, 80, 24), "75.12%");
+    assert_eq!(hot.fg, Some(Color::Red));
+    assert!(hot.add_modifier.contains(Modifier::BOLD));
+}
+
+#[test]
+fn long_slices_are_red() {
+    let buf = render(&app(), 80, 24);
+    let screen = text(&buf);
+    let y = row_of(&screen, "work40") as u16;
+    let line = screen.lines().nth(y as usize).unwrap();
+    let x = line.chars().count() as u16 - 1;
+    assert!(line.ends_with("10.02 ms"), "{line:?}");
+    assert_eq!(buf[(x, y)].style().fg, Some(Color::Red));
+    let y = row_of(&screen, "work25") as u16;
+    let x = screen.lines().nth(y as usize).unwrap().chars().count() as u16 - 1;
+    assert_ne!(buf[(x, y)].style().fg, Some(Color::Red));
+}
+
+#[test]
+fn before_the_first_window_it_says_so() {
+    let mut app = App::new("/dev/ttyUSB0 @115200".to_owned(), 80.0, None);
+    app.set_status("reconnecting: no such device");
+    app.on_line(parse_line("{\"mode\":\"window\",\"cut"));
+    let screen = text(&render(&app, 80, 24));
+    assert!(screen.contains("waiting for the first window…"), "{screen}");
+    assert!(screen.contains("reconnecting: no such device"), "{screen}");
+    assert!(screen.contains("/dev/ttyUSB0 @115200"), "{screen}");
+    assert!(screen.contains("garbage 1"), "{screen}");
+    assert_eq!(app.garbage().0, 1);
+}
+
+#[test]
+fn no_size_panics() {
+    let live = app();
+    let empty = App::new("sim".to_owned(), 80.0, None);
+    for app in [&live, &empty] {
+        for width in 1..=20 {
+            for height in 1..=5 {
+                render(app, width, height);
+            }
+        }
+        for (width, height) in [(0, 0), (1, 24), (80, 1), (30, 12), (52, 24), (56, 24), (200, 60)] {
+            if width > 0 && height > 0 {
+                render(app, width, height);
+            }
+        }
+    }
+}
+
+#[test]
+fn keys_map_to_actions() {
+    let mut app = app();
+    assert_eq!(app.on_key(press(KeyCode::Char('q'))), Action::Quit);
+    assert_eq!(app.on_key(press(KeyCode::Esc)), Action::Quit);
+    assert_eq!(app.on_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)), Action::Quit);
+    assert_eq!(app.on_key(press(KeyCode::Char('c'))), Action::None);
+    let mut release = press(KeyCode::Char('q'));
+    release.kind = KeyEventKind::Release;
+    assert_eq!(app.on_key(release), Action::None);
+
+    for order in [SortOrder::Name, SortOrder::Id, SortOrder::LongestSlice, SortOrder::Usage] {
+        assert_eq!(app.on_key(press(KeyCode::Char('s'))), Action::None);
+        assert_eq!(app.sort, order);
+    }
+
+    // ↓ walks the usage order from the top row; ↑ stops at the top.
+    assert_eq!(app.selected(), None);
+    app.on_key(press(KeyCode::Down));
+    assert_eq!(app.selected().unwrap().name, "work25");
+    app.on_key(press(KeyCode::Down));
+    assert_eq!(app.selected().unwrap().name, "work10");
+    for _ in 0..5 {
+        app.on_key(press(KeyCode::Up));
+    }
+    assert_eq!(app.selected().unwrap().name, "work40");
+    for _ in 0..50 {
+        app.on_key(press(KeyCode::Down));
+    }
+    let last = app.selected().unwrap().clone();
+    let screen = text(&render(&app, 80, 24));
+    assert!(screen.contains("task 5-14/14"), "the table scrolls to the selection:\n{screen}");
+    assert!(screen.lines().any(|l| l.contains(&last.name)), "{screen}");
+
+    // p freezes the screen; windows still arrive.
+    assert!(!app.paused());
+    app.on_key(press(KeyCode::Char('p')));
+    assert!(app.paused());
+    let mut next: serde_json::Value = serde_json::from_str(WINDOWS.lines().last().unwrap()).unwrap();
+    next["window"] = 11.into();
+    app.on_line(parse_line(&next.to_string()));
+    assert_eq!(app.history().latest().unwrap().window, 11);
+    let screen = text(&render(&app, 80, 24));
+    assert!(screen.contains("PAUSED +1") && screen.contains("window #10 "), "{screen}");
+    app.on_key(press(KeyCode::Char('p')));
+    assert!(!app.paused());
+    assert!(text(&render(&app, 80, 24)).contains("window #11 "));
+}
+
+#[test]
+fn shell_text_goes_to_the_log() {
+    let mut app = app();
+    app.on_line(parse_line("> "));
+    app.on_line(parse_line(""));
+    assert_eq!(app.log().collect::<Vec<_>>(), [ALERT]);
+    let buf = render(&app, 80, 24);
+    let screen = text(&buf);
+    let y = row_of(&screen, "watchdog: slice");
+    assert_eq!(buf[(0, y as u16)].style().fg, Some(Color::Yellow));
+}
