@@ -23,6 +23,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::window::Window;
+
 /// What happened at an instant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -153,6 +155,20 @@ impl Trace {
             }
         }
         sums
+    }
+
+    /// A window report's counts by slot, numbered as the trace numbers slots (what
+    /// `slot_counts` over that window must equal); slots with none left out.
+    pub fn report_counts(&self, w: &Window) -> BTreeMap<u32, u64> {
+        let mut counts: BTreeMap<u32, u64> = w.tasks.iter().map(|task| (task.id, task.counts)).collect();
+        if let Some(idle) = &w.idle {
+            counts.insert(idle.id, idle.counts);
+        }
+        counts.insert(self.interrupts_id(), w.interrupts_counts);
+        counts.insert(self.sleep_id(), w.sleep_counts);
+        counts.insert(self.other_id(), w.other_counts);
+        counts.retain(|_, c| *c != 0);
+        counts
     }
 }
 

@@ -13,7 +13,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use cpu_usage_top::perfetto;
-use cpu_usage_top::trace::{self, Trace};
+use cpu_usage_top::trace;
 use cpu_usage_top::window::{parse_line, Line, Window};
 
 /// The simulator's shell through pipes: it prints `> ` and waits for a line.
@@ -94,20 +94,6 @@ fn simulator() -> PathBuf {
     path
 }
 
-/// A window report's counts by slot, numbered as the trace numbers slots; slots
-/// with none left out.
-fn report_counts(w: &Window, t: &Trace) -> BTreeMap<u32, u64> {
-    let mut counts: BTreeMap<u32, u64> = w.tasks.iter().map(|task| (task.id, task.counts)).collect();
-    if let Some(idle) = &w.idle {
-        counts.insert(idle.id, idle.counts);
-    }
-    counts.insert(t.interrupts_id(), w.interrupts_counts);
-    counts.insert(t.sleep_id(), w.sleep_counts);
-    counts.insert(t.other_id(), w.other_counts);
-    counts.retain(|_, c| *c != 0);
-    counts
-}
-
 #[test]
 fn trace_windows_add_up_to_the_reports() {
     let mut shell = Shell::start(&simulator());
@@ -143,7 +129,7 @@ fn trace_windows_add_up_to_the_reports() {
     for tw in t.windows() {
         let Some(w) = reports.get(&u64::from(tw.window)) else { continue };
         assert_eq!(tw.end - tw.start, w.window_counts, "window {}: its length", tw.window);
-        let want = report_counts(w, &t);
+        let want = t.report_counts(w);
         assert_eq!(t.slot_counts(tw.start, tw.end), want, "window {}: counts by slot", tw.window);
 
         let (start, end) = (marks[&u64::from(tw.window)], marks[&u64::from(tw.window + 1)]);

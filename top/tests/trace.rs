@@ -24,19 +24,6 @@ fn window() -> Window {
     }
 }
 
-/// A window report's counts by slot ID, as the trace numbers slots.
-fn report_counts(w: &Window, t: &Trace) -> BTreeMap<u32, u64> {
-    let mut counts: BTreeMap<u32, u64> = w.tasks.iter().map(|task| (task.id, task.counts)).collect();
-    if let Some(idle) = &w.idle {
-        counts.insert(idle.id, idle.counts);
-    }
-    counts.insert(t.interrupts_id(), w.interrupts_counts);
-    counts.insert(t.sleep_id(), w.sleep_counts);
-    counts.insert(t.other_id(), w.other_counts);
-    counts.retain(|_, c| *c != 0);
-    counts
-}
-
 #[test]
 fn the_recorded_dump_reads() {
     let t = recorded();
@@ -65,7 +52,7 @@ fn a_window_summed_from_the_trace_is_the_report_exactly() {
     let w = window();
     let tw = t.windows().into_iter().find(|x| u64::from(x.window) == w.window).expect("the window is in the trace");
     assert_eq!(tw.end - tw.start, w.window_counts);
-    assert_eq!(t.slot_counts(tw.start, tw.end), report_counts(&w, &t));
+    assert_eq!(t.slot_counts(tw.start, tw.end), t.report_counts(&w));
 }
 
 #[test]
@@ -209,7 +196,7 @@ fn the_perfetto_json_is_well_formed_and_adds_up() {
     let (start, end) = (marks[&w.window], marks[&(w.window + 1)]);
     let unit = 10f64.powi(-(perfetto::decimals(t.hz) as i32));
     let sums = perfetto::durations_in(&json, start, end);
-    let want = report_counts(&w, &t);
+    let want = t.report_counts(&w);
     assert_eq!(sums.keys().copied().collect::<Vec<_>>(), want.keys().map(|&k| u64::from(k)).collect::<Vec<_>>());
     for (id, counts) in want {
         let exact = counts as f64 * 1e6 / t.hz as f64;
