@@ -514,6 +514,23 @@ static void long_run( uint32_t task )
     }
 }
 
+/* The common switch: three switches between tasks with IDs of their own (with a
+ * single task, from it to itself), after two long runs have settled the counters.
+ * run.sh checks that the three counts agree. */
+static void measure_common( uint32_t from )
+{
+    long_run( own_id_task( from ) );
+    long_run( from );
+
+    for( uint32_t k = 0u; k < 3u; k++ )
+    {
+        uint32_t next = own_id_task( running );
+
+        settle();
+        measure_pair( next, 0 );
+    }
+}
+
 /* The running task deletes itself (vTaskDelete(NULL)): the next switch releases its ID. */
 static void self_delete_running( void )
 {
@@ -707,18 +724,7 @@ int main( void )
 
     if( arg_is( line, "scenario=common" ) )
     {
-        /* Three switches between tasks with IDs of their own (with a single task,
-         * from it to itself). run.sh checks that the three counts agree. */
-        long_run( own_id_task( from ) );
-        long_run( from );
-
-        for( uint32_t k = 0u; k < 3u; k++ )
-        {
-            uint32_t next = own_id_task( running );
-
-            settle();
-            measure_pair( next, 0 );
-        }
+        measure_common( from );
     }
     else if( arg_is( line, "scenario=traced" ) )
     {
@@ -734,16 +740,7 @@ int main( void )
         }
 
         traced = 1;
-        long_run( own_id_task( from ) );
-        long_run( from );
-
-        for( uint32_t k = 0u; k < 3u; k++ )
-        {
-            uint32_t next = own_id_task( running );
-
-            settle();
-            measure_pair( next, 0 );
-        }
+        measure_common( from );
     }
     else if( arg_is( line, "scenario=overflow" ) )
     {
