@@ -1,13 +1,15 @@
 //! `cpu-usage-top`: the host side of freertos-cpu-usage. It talks to the device's
-//! serial shell, follows `show_cpu_usage -m -f`, and shows, records, plots and
-//! serves what it reads.
+//! serial shell ([`source`], [`session`]), follows `show_cpu_usage -m -f` and reads
+//! its lines ([`window`], [`history`]), and shows ([`ui`]), plots ([`plot`]) and
+//! serves ([`prometheus`]) what it reads; an event trace dump ([`trace`]) becomes a
+//! Perfetto timeline ([`perfetto`]).
 
 pub mod history;
-pub mod session;
-pub mod source;
-pub mod window;
+pub mod perfetto;
 pub mod plot;
 pub mod prometheus;
-pub mod ui;
-pub mod perfetto;
+pub mod session;
+pub mod source;
 pub mod trace;
+pub mod ui;
+pub mod window;

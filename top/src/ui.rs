@@ -480,6 +480,8 @@ fn draw_task_spark(frame: &mut Frame, area: Rect, app: &App, rows: &[TaskRow]) {
 struct Columns {
     longest: bool,
     id: bool,
+    /// The task's recent history, one cell a window.
+    recent: bool,
     switches: bool,
     /// The bar's width; 0 when left out.
     bar: u16,
@@ -491,23 +493,28 @@ const PCT_WIDTH: u16 = 6;
 const ID_WIDTH: u16 = 4;
 const SWITCHES_WIDTH: u16 = 8;
 const LONGEST_WIDTH: u16 = 9;
+/// Windows in the `recent` column.
+const RECENT_WIDTH: u16 = 10;
 
 impl Columns {
     fn fit(width: u16) -> Columns {
         // Each optional column costs its width and one gap before it.
         let mut left = width.saturating_sub(MARK_WIDTH + 1 + NAME_WIDTH + 1 + PCT_WIDTH);
-        let mut take = |w: u16| {
-            let fits = left > w;
+        // A column fits if `spare` cells are left after it.
+        let mut take = |w: u16, spare: u16| {
+            let fits = left > w + spare;
             if fits {
                 left -= w + 1;
             }
             fits
         };
-        let longest = take(LONGEST_WIDTH);
-        let id = take(ID_WIDTH);
-        let switches = take(SWITCHES_WIDTH);
+        let longest = take(LONGEST_WIDTH, 0);
+        let id = take(ID_WIDTH, 0);
+        let switches = take(SWITCHES_WIDTH, 0);
+        // The history column only where the bar keeps a dozen cells of its own.
+        let recent = take(RECENT_WIDTH, 12);
         let bar = if left >= 5 { left - 1 } else { 0 };
-        Columns { longest, id, switches, bar }
+        Columns { longest, id, recent, switches, bar }
     }
 
     fn constraints(self) -> Vec<Constraint> {
@@ -519,6 +526,9 @@ impl Columns {
             c.push(Constraint::Length(self.bar));
         }
         c.push(Constraint::Length(PCT_WIDTH));
+        if self.recent {
+            c.push(Constraint::Length(RECENT_WIDTH));
+        }
         if self.switches {
             c.push(Constraint::Length(SWITCHES_WIDTH));
         }
@@ -546,6 +556,9 @@ impl Columns {
             Usage::Gone => format!("{:>6}", "gone"),
             Usage::Heading(_) => format!("{:>6}", "%"),
         }));
+        if self.recent {
+            cells.push(Cell::from(text.recent));
+        }
         if self.switches {
             cells.push(Cell::from(format!("{:>8}", text.switches)));
         }
@@ -571,6 +584,8 @@ struct RowText<'a> {
     name: String,
     id: String,
     usage: Usage,
+    /// The last windows' shares, as a sparkline (tasks only).
+    recent: String,
     switches: String,
     longest: Span<'a>,
 }
@@ -583,6 +598,7 @@ impl RowText<'static> {
             name: name.into(),
             id: String::new(),
             usage: Usage::Pct(pct),
+            recent: String::new(),
             switches: switches.map(|n| n.to_string()).unwrap_or_default(),
             longest: Span::raw(longest_us.map(fmt_us).unwrap_or_default()),
         }
@@ -608,6 +624,7 @@ fn draw_tasks(frame: &mut Frame, area: Rect, app: &App, w: &Window, rows: &[Task
             name: name_head,
             id: "id".to_owned(),
             usage: Usage::Heading(format!("usage of {}", fmt_window(w.window_us))),
+            recent: format!("{:>10}", "recent"),
             switches: "switches".to_owned(),
             longest: Span::raw("longest"),
         })
@@ -621,15 +638,24 @@ fn draw_tasks(frame: &mut Frame, area: Rect, app: &App, w: &Window, rows: &[Task
             (false, false) => Span::raw(""),
         };
         let (name, id) = (r.key.name.clone(), r.key.id.to_string());
+        let recent = if cols.recent { spark(&app.shown().task_series(&r.key), RECENT_WIDTH as usize) } else { String::new() };
         match r.task {
             Some(t) => {
                 let over = app.slice_limit_us.is_some_and(|limit| t.longest_slice_us > limit);
                 let longest = Span::styled(fmt_us(t.longest_slice_us), if over { OVER } else { Style::new() });
                 let switches = t.switches.to_string();
-                cols.row(RowText { mark, name, id, usage: Usage::Pct(t.usage_pct), switches, longest })
+                cols.row(RowText { mark, name, id, usage: Usage::Pct(t.usage_pct), recent, switches, longest })
             }
             None => cols
-                .row(RowText { mark, name, id, usage: Usage::Gone, switches: String::new(), longest: Span::raw("") })
+                .row(RowText {
+                    mark,
+                    name,
+                    id,
+                    usage: Usage::Gone,
+                    recent,
+                    switches: String::new(),
+                    longest: Span::raw(""),
+                })
                 .style(DIM),
         }
     });
@@ -722,6 +748,20 @@ fn bar(pct: f64, width: usize) -> String {
     s
 }
 
+/// The last `width` values as a sparkline of eighth blocks, the newest at the right
+/// edge, scaled to their largest (at least 1%, so that a task that barely runs stays
+/// low); blank where 0.
+fn spark(series: &[f64], width: usize) -> String {
+    const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let tail = &series[series.len().saturating_sub(width)..];
+    let top = tail.iter().copied().fold(1.0f64, f64::max);
+    let line: String = tail
+        .iter()
+        .map(|&v| if v <= 0.0 { ' ' } else { LEVELS[((v / top * 8.0).ceil() as usize).clamp(1, 8) - 1] })
+        .collect();
+    format!("{line:>width$}")
+}
+
 /// Percent as hundredths, the device's own resolution.
 fn hundredths(pct: f64) -> u64 {
     (pct.max(0.0) * 100.0).round() as u64
@@ -785,6 +825,14 @@ mod tests {
         assert_eq!(fmt_hz(72_000_000), "72 MHz");
         assert_eq!(fmt_hz(32_768), "32.768 kHz");
         assert_eq!(fmt_hz(500), "500 Hz");
+    }
+
+    #[test]
+    fn sparks_scale_to_their_largest_and_keep_the_last() {
+        assert_eq!(spark(&[0.0, 10.0, 20.0, 40.0], 4), " ▂▄█");
+        assert_eq!(spark(&[0.2, 0.5], 4), "  ▂▄", "below 1% scaled to 1%, the newest on the right");
+        assert_eq!(spark(&[5.0; 30], 10), "█".repeat(10));
+        assert_eq!(spark(&[], 3), "   ");
     }
 
     #[test]
