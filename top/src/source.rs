@@ -5,7 +5,7 @@
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -70,24 +70,10 @@ impl Source {
     /// Opens the console.
     pub fn open(&self) -> Result<Link, OpenError> {
         match self {
-            Source::Serial { path, baud } => {
-                let port = serialport::new(path.to_string_lossy(), *baud)
-                    .timeout(READ_TIMEOUT)
-                    .open()
-                    .map_err(|e| OpenError(format!("cannot open serial port {}: {e}", path.display())))?;
-                let writer =
-                    port.try_clone().map_err(|e| OpenError(format!("serial port {}: {e}", path.display())))?;
-                Ok(Link { reader: Box::new(TimeoutsAreQuiet(port)), writer: Box::new(writer), child: None })
-            }
-            Source::Pty { path } => {
-                let file = std::fs::OpenOptions::new()
-                    .read(true)
-                    .write(true)
-                    .open(path)
-                    .map_err(|e| OpenError(format!("cannot open {}: {e}", path.display())))?;
-                let writer = file.try_clone().map_err(|e| OpenError(format!("{}: {e}", path.display())))?;
-                Ok(Link { reader: Box::new(file), writer: Box::new(writer), child: None })
-            }
+            Source::Serial { path, baud } => open_tty(path, *baud, "serial port "),
+            // A pty takes the serial settings and ignores the rate; opened the same way,
+            // its reads time out like a serial port's.
+            Source::Pty { path } => open_tty(path, 115_200, ""),
             Source::Tcp { addr } => {
                 let stream = connect(addr)?;
                 stream.set_read_timeout(Some(READ_TIMEOUT)).map_err(|e| OpenError(format!("{addr}: {e}")))?;
@@ -111,6 +97,16 @@ impl Source {
             }
         }
     }
+}
+
+/// A serial device or pty, raw (8N1, no flow control), with read timeouts.
+fn open_tty(path: &Path, baud: u32, what: &str) -> Result<Link, OpenError> {
+    let port = serialport::new(path.to_string_lossy(), baud)
+        .timeout(READ_TIMEOUT)
+        .open()
+        .map_err(|e| OpenError(format!("cannot open {what}{}: {e}", path.display())))?;
+    let writer = port.try_clone().map_err(|e| OpenError(format!("{what}{}: {e}", path.display())))?;
+    Ok(Link { reader: Box::new(TimeoutsAreQuiet(port)), writer: Box::new(writer), child: None })
 }
 
 /// How long a refused TCP connection is tried again: a QEMU started just before

@@ -1,6 +1,7 @@
 //! The viewer against fake devices that replay recorded windows
 //! (`data/windows.jsonl`) when they are sent the follow command: over a serial port
-//! (a pty pair, the viewer opening the slave as a serial device), over TCP with the
+//! (a pty pair, the viewer opening the slave as a serial device), over a pty that
+//! then stays silent (the viewer must still end), over TCP with the
 //! connection dropped halfway (the viewer must reconnect and carry on), with garbage
 //! on the line (skipped and counted), and with no device at all (a clear error).
 
@@ -66,6 +67,25 @@ fn a_serial_device_with_garbage_on_the_line() {
     assert_eq!(printed_windows(&out), [0, 1, 2, 3], "{stderr}");
     assert!(stderr.contains("4 windows read, 4 garbage lines skipped"), "{stderr}");
     drop(viewer_end);
+}
+
+#[test]
+fn a_pty_that_stays_silent_does_not_keep_the_viewer_from_ending() {
+    let (mut device, viewer_end) = TTYPort::pair().expect("a pty pair");
+    let path = viewer_end.name().expect("the pty's name");
+    let reader = device.try_clone_native().unwrap();
+    // One window only; then the device says nothing more, but keeps the line open
+    // (it is dropped only after the viewer has ended).
+    let fake = thread::spawn(move || {
+        let followed = serve(reader, &mut device, &RECORDED.lines().take(1).collect::<Vec<_>>(), "");
+        (followed, device)
+    });
+    let out = viewer(&["--pty", &path, "--no-ui", "--windows", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(printed_windows(&out), [0]);
+    let (followed, device) = fake.join().unwrap();
+    assert!(followed);
+    drop((device, viewer_end));
 }
 
 #[test]
