@@ -210,7 +210,7 @@ static void check_versions_and_status_strings(void)
     static const int32_t known[] = {
         CPU_USAGE_OK,           CPU_USAGE_ERR_NULL,      CPU_USAGE_ERR_OPTION,    CPU_USAGE_ERR_WINDOW,
         CPU_USAGE_ERR_CLOCK,    CPU_USAGE_ERR_NO_WINDOW, CPU_USAGE_ERR_NO_OUTPUT, CPU_USAGE_ERR_TASK_ID,
-        CPU_USAGE_ERR_RANGE,
+        CPU_USAGE_ERR_RANGE,    CPU_USAGE_ERR_FOLLOW,
     };
     static const int32_t unknown[] = { 1, -1, -7000, -7010, INT32_MIN, INT32_MAX };
     const char *unknown_text = cpu_usage_status_str(unknown[0]);
@@ -584,6 +584,19 @@ static void check_arguments(void)
         char *argv_cm[] = { "show_cpu_usage", "-cm", NULL };
         CHECK(cpu_usage_format(buf, sizeof(buf), 2, argv_h) > 0 && strstr(buf, "usage:") != NULL, "-h");
         CHECK(cpu_usage_format(buf, sizeof(buf), 2, argv_cm) > 0 && strstr(buf, "\"cumulative\"") != NULL, "-cm");
+    }
+
+    /* Follow mode needs the console: into a buffer, or without a wait function, it is
+     * refused at once (it must not block waiting for windows). */
+    current = "follow mode without a console";
+    {
+        char *argv_f[] = { "show_cpu_usage", "-m", "-f", "3", NULL };
+        CHECK_INT(cpu_usage_set_follow_wait(NULL), CPU_USAGE_OK, "set_follow_wait(NULL) turns follow mode off");
+        CHECK_INT(cpu_usage_format(buf, sizeof(buf), 4, argv_f), CPU_USAGE_ERR_FOLLOW, "-f into a buffer");
+        CHECK(strstr(buf, "follow mode") != NULL, "-f into a buffer says why");
+        capture_reset();
+        CHECK_INT(show_cpu_usage(4, argv_f), CPU_USAGE_ERR_FOLLOW, "-f without a wait function");
+        CHECK(strstr(captured, "cpu_usage_set_follow_wait") != NULL, "-f without a wait function says what to call");
     }
 }
 
