@@ -574,9 +574,7 @@ pub unsafe extern "C" fn cpu_usage_hook_sleep_end_traced() {
 /// `CPU_USAGE_ERR_WINDOW` (the window would be longer than 2^31 counts of it).
 #[no_mangle]
 pub extern "C" fn cpu_usage_set_clock(read: Option<unsafe extern "C" fn() -> u32>, hz: u32) -> i32 {
-    let Some(read) = read else {
-        return St::CPU_USAGE_ERR_NULL.code();
-    };
+    let Some(read) = read else { return St::CPU_USAGE_ERR_NULL.code() };
     if hz == 0 {
         return St::CPU_USAGE_ERR_CLOCK.code();
     }
@@ -797,12 +795,8 @@ struct ReportCopy {
 }
 
 impl ReportCopy {
-    const EMPTY: ReportCopy = ReportCopy {
-        rows: [Row::EMPTY; REPORT_ROWS],
-        summary: None,
-        clock: ClockInfo { hz: 0, name: "" },
-        window_ms: 0,
-    };
+    const EMPTY: ReportCopy =
+        ReportCopy { rows: [Row::EMPTY; REPORT_ROWS], summary: None, clock: ClockInfo { hz: 0, name: "" }, window_ms: 0 };
 
     /// Takes the figures `opts` asks for.
     fn take(&mut self, opts: &Options) {
@@ -846,8 +840,7 @@ impl ReportCopy {
     /// Writes the report of the copy, leaving the copy as it is (for
     /// `cpu_usage_cli_command`, which writes the same report at every call).
     fn write_again(&self, sink: &mut dyn Sink, opts: Options) -> i32 {
-        let mut once =
-            ReportCopy { rows: self.rows, summary: self.summary, clock: self.clock, window_ms: self.window_ms };
+        let mut once = ReportCopy { rows: self.rows, summary: self.summary, clock: self.clock, window_ms: self.window_ms };
         once.write(sink, opts)
     }
 }
@@ -1291,9 +1284,7 @@ pub unsafe extern "C" fn cpu_usage_snapshot(
     let mut written = 0usize;
     for row in all.iter().filter(|r| matches!(r.kind, RowKind::Task | RowKind::Idle | RowKind::Overflow)) {
         listed += 1;
-        let Some(slot) = out.get_mut(written) else {
-            continue;
-        };
+        let Some(slot) = out.get_mut(written) else { continue };
         let mut name = [0 as c_char; CPU_USAGE_NAME_BUF];
         let text: &[u8] = if row.kind == RowKind::Overflow { b"(overflow)" } else { &row.name };
         for (dst, &src) in name.iter_mut().zip(text.iter().take(NAME_LEN)) {

@@ -583,12 +583,7 @@ impl Engine {
         self.flags &= DYING;
         self.isr_depth = 0;
         self.load_avg = [Smoothed::default(); 3];
-        self.watch = Watch {
-            load_pct: self.watch.load_pct,
-            load_windows: self.watch.load_windows,
-            slice_inv: self.watch.slice_inv,
-            ..Watch::OFF
-        };
+        self.watch = Watch { load_pct: self.watch.load_pct, load_windows: self.watch.load_windows, slice_inv: self.watch.slice_inv, ..Watch::OFF };
         self.started = true;
     }
 
@@ -984,7 +979,11 @@ impl Engine {
     #[inline(never)]
     fn roll_over(&mut self, now: u32) {
         let elapsed = now.wrapping_sub(self.win_start);
-        let mut len = if elapsed.wrapping_sub(self.win_len) < self.win_len { self.win_len } else { elapsed };
+        let mut len = if elapsed.wrapping_sub(self.win_len) < self.win_len {
+            self.win_len
+        } else {
+            elapsed
+        };
         // After a shorter window was set, the last reading may lie past the new end.
         let since_last = self.last.wrapping_sub(self.win_start);
         if since_last > len {
@@ -1066,8 +1065,7 @@ impl Engine {
             } else if w.load_streak < w.load_windows {
                 w.load_streak += 1;
                 if w.load_streak == w.load_windows {
-                    w.alerts[LOAD_ALERT] =
-                        Alert { kind: AlertKind::Load, window: gen, value: busy, limit: len, ..Alert::NONE };
+                    w.alerts[LOAD_ALERT] = Alert { kind: AlertKind::Load, window: gen, value: busy, limit: len, ..Alert::NONE };
                     w.pending |= 1 << LOAD_ALERT;
                 }
             }
@@ -1110,9 +1108,7 @@ impl Engine {
     /// Puts a dead task's ID in quarantine, stamped with the window it died in.
     fn release(&mut self, slot: usize) {
         let gen = self.gen;
-        let Some(m) = self.meta.get_mut(slot.wrapping_sub(1)) else {
-            return;
-        };
+        let Some(m) = self.meta.get_mut(slot.wrapping_sub(1)) else { return };
         m.short_lived = m.mark == gen;
         m.mark = gen;
         m.state = State::Dead;
@@ -1344,8 +1340,11 @@ impl Engine {
         }
         sink.push(isr);
         sink.push(sleep);
-        let (window, length, deleted) =
-            if since_start { (gen, all, deleted) } else { (gen.wrapping_sub(1), u64::from(self.pub_len), 0) };
+        let (window, length, deleted) = if since_start {
+            (gen, all, deleted)
+        } else {
+            (gen.wrapping_sub(1), u64::from(self.pub_len), 0)
+        };
         Summary {
             window,
             length,

@@ -96,9 +96,7 @@ impl Value {
     /// `value` read, or why not; `option` is the argument that asked for it (named
     /// when the value is missing).
     pub(super) fn read(&self, option: &[u8], value: Option<&[u8]>) -> Result<u32, BadArgs> {
-        let Some(text) = value else {
-            return Err(BadArgs::new(option, Problem::MissingValue, self));
-        };
+        let Some(text) = value else { return Err(BadArgs::new(option, Problem::MissingValue, self)) };
         let scale = if self.hundredths { 100 } else { 1 };
         match number(text, self.hundredths) {
             Ok(n) if (self.lo.wrapping_mul(scale)..=self.hi.wrapping_mul(scale)).contains(&n) => Ok(n),

@@ -454,9 +454,7 @@ fn swap(rows: &mut [Row], i: usize, j: usize) {
 /// the rows kept and the tasks summed.
 #[inline(never)]
 fn cut(rows: &mut [Row], top: Option<u16>) -> (usize, u32) {
-    let Some(top) = top else {
-        return (rows.len(), 0);
-    };
+    let Some(top) = top else { return (rows.len(), 0) };
     let (mut kept, mut tasks, mut summed, mut counts) = (0, 0u16, 0u32, 0u64);
     for i in 0..rows.len() {
         let Some(row) = rows.get(i) else { break };
