@@ -75,10 +75,12 @@ struct Cli {
     #[arg(long, value_name = "NAME")]
     device: Option<String>,
 
-    /// Highlight the load above this percentage.
-    #[arg(long, value_name = "PCT", default_value_t = 80.0)]
-    load_limit: f64,
-    /// Highlight a task's longest run above this many microseconds.
+    /// Highlight the load above this percentage [default: the device's load
+    /// watchdog, else 80].
+    #[arg(long, value_name = "PCT")]
+    load_limit: Option<f64>,
+    /// Highlight a task's longest run above this many microseconds [default: the
+    /// device's slice watchdog].
     #[arg(long, value_name = "US")]
     slice_limit_us: Option<u64>,
 }
@@ -136,6 +138,8 @@ fn run(cli: Cli) -> Result<(), String> {
 
     let first = if cli.perfetto.is_some() { vec!["cpu_usage_trace start".to_owned()] } else { Vec::new() };
     let mut each: Vec<String> = cli.window_ms.map(|ms| format!("show_cpu_usage -w {ms}")).into_iter().collect();
+    // The device's watchdog thresholds, for the highlighting the options leave open.
+    each.push("cpu_usage_watchdog".to_owned());
     each.push(follow_command(cli.windows));
     let (session, events) = Session::start(source.clone(), first, each).map_err(|e| e.to_string())?;
 

@@ -20,7 +20,7 @@ use ratatui::widgets::{Cell, Paragraph, Row, Sparkline, Table, TableState};
 use ratatui::Frame;
 
 use crate::history::{History, TaskKey};
-use crate::window::{Line, Task, Window};
+use crate::window::{parse_watchdogs, Line, Task, Window};
 
 /// Windows kept for the history graphs: two minutes of one-second windows.
 pub const HISTORY_WINDOWS: usize = 120;
@@ -92,12 +92,21 @@ pub struct App {
     pub load_limit_pct: f64,
     /// A task's longest run above this, in microseconds, is shown in red.
     pub slice_limit_us: Option<u64>,
+    /// Whether the load and slice limits were given (else the device's watchdog
+    /// settings, when the shell prints them, set them).
+    limits_given: (bool, bool),
 }
+
+/// The load highlighted when neither the user nor the device's load watchdog gives
+/// one: the usual headroom rule for a real-time system.
+pub const DEFAULT_LOAD_LIMIT: f64 = 80.0;
 
 impl App {
     /// A viewer of `source` (shown in the title, e.g. `/dev/ttyUSB0 @115200`) that keeps
-    /// [`HISTORY_WINDOWS`] windows.
-    pub fn new(source: String, load_limit_pct: f64, slice_limit_us: Option<u64>) -> App {
+    /// [`HISTORY_WINDOWS`] windows. A limit not given follows the device's watchdog
+    /// (`cpu_usage_watchdog`'s settings line); the load's is [`DEFAULT_LOAD_LIMIT`]
+    /// until then.
+    pub fn new(source: String, load_limit_pct: Option<f64>, slice_limit_us: Option<u64>) -> App {
         App {
             source,
             status: "connecting".to_owned(),
@@ -108,17 +117,27 @@ impl App {
             log: VecDeque::new(),
             selected: None,
             sort: SortOrder::default(),
-            load_limit_pct,
+            load_limit_pct: load_limit_pct.unwrap_or(DEFAULT_LOAD_LIMIT),
             slice_limit_us,
+            limits_given: (load_limit_pct.is_some(), slice_limit_us.is_some()),
         }
     }
 
     /// Takes one console line: a window goes to the history (also while paused), the
-    /// shell's text to the log, garbage is counted.
+    /// shell's text to the log (the watchdog settings also to the limits not given),
+    /// garbage is counted.
     pub fn on_line(&mut self, line: Line) {
         match line {
             Line::Window(w) => self.history.push(*w),
             Line::Text(text) => {
+                if let Some(device) = parse_watchdogs(&text) {
+                    if !self.limits_given.0 {
+                        self.load_limit_pct = device.load_pct.unwrap_or(DEFAULT_LOAD_LIMIT);
+                    }
+                    if !self.limits_given.1 {
+                        self.slice_limit_us = device.slice_us;
+                    }
+                }
                 // Prompts ("> ") are the shell's, not news.
                 let text = text.trim_start_matches(['>', ' ']).trim_end();
                 if text.is_empty() {

@@ -182,3 +182,34 @@ impl LineReader {
         self.pending.clear();
     }
 }
+
+/// The device's watchdog thresholds, as `cpu_usage_watchdog` (no arguments) prints
+/// them: `watchdog: load > 80.00% for 3 windows; slice > 5000 us`, either half `off`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Watchdogs {
+    /// Load above this percentage (for some windows in a row).
+    pub load_pct: Option<f64>,
+    /// A run longer than this many microseconds.
+    pub slice_us: Option<u64>,
+}
+
+/// Reads a `cpu_usage_watchdog` settings line (after any prompt); `None` for any
+/// other line, the watchdogs' alerts included.
+pub fn parse_watchdogs(line: &str) -> Option<Watchdogs> {
+    let at = line.find("watchdog: load ")?;
+    let (load, slice) = line[at + "watchdog: ".len()..].trim_end().split_once("; ")?;
+    let load_pct = match load {
+        "load off" => None,
+        _ => {
+            let rest = load.strip_prefix("load > ")?;
+            let (pct, windows) = rest.split_once("% for ")?;
+            windows.strip_suffix(" windows").or_else(|| windows.strip_suffix(" window"))?.parse::<u32>().ok()?;
+            Some(pct.parse().ok()?)
+        }
+    };
+    let slice_us = match slice {
+        "slice off" => None,
+        _ => Some(slice.strip_prefix("slice > ")?.strip_suffix(" us")?.parse().ok()?),
+    };
+    Some(Watchdogs { load_pct, slice_us })
+}

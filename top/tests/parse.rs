@@ -139,3 +139,22 @@ fn an_endless_line_is_cut_not_hoarded() {
     next.push(b'\n');
     assert!(matches!(reader.feed(&next).as_slice(), [Line::Window(_)]));
 }
+
+#[test]
+fn the_watchdog_settings_line_is_read_and_nothing_else() {
+    use cpu_usage_top::window::{parse_watchdogs, Watchdogs};
+    let both = parse_watchdogs("> watchdog: load > 72.50% for 3 windows; slice > 5000 us\r");
+    assert_eq!(both, Some(Watchdogs { load_pct: Some(72.5), slice_us: Some(5000) }));
+    let one = parse_watchdogs("watchdog: load > 80.00% for 1 window; slice off");
+    assert_eq!(one, Some(Watchdogs { load_pct: Some(80.0), slice_us: None }));
+    assert_eq!(parse_watchdogs("watchdog: load off; slice off"), Some(Watchdogs::default()));
+    // An alert, a cut line, the shell's own text: not settings.
+    for line in [
+        "watchdog: slice 10.020 ms > 10.000 ms by task 3 \"work40\" in window #10",
+        "watchdog: load 81.02% > 80.00% in window #4",
+        "watchdog: load > 72.50% for 3 win",
+        "cpu_usage_watchdog",
+    ] {
+        assert_eq!(parse_watchdogs(line), None, "{line}");
+    }
+}

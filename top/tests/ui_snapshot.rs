@@ -17,7 +17,7 @@ const EXPECTED_80X24: &str = include_str!("data/ui_80x24.txt");
 const ALERT: &str = "watchdog: slice 10.020 ms > 10.000 ms by task 3 \"work40\" in window #10";
 
 fn app() -> App {
-    let mut app = App::new("sim: build/posix/freertos-sim".to_owned(), 80.0, Some(10_000));
+    let mut app = App::new("sim: build/posix/freertos-sim".to_owned(), Some(80.0), Some(10_000));
     app.set_status("connected");
     for line in WINDOWS.lines() {
         let line = parse_line(line);
@@ -145,7 +145,7 @@ fn long_slices_are_red() {
 
 #[test]
 fn before_the_first_window_it_says_so() {
-    let mut app = App::new("/dev/ttyUSB0 @115200".to_owned(), 80.0, None);
+    let mut app = App::new("/dev/ttyUSB0 @115200".to_owned(), Some(80.0), None);
     app.set_status("reconnecting: no such device");
     app.on_line(parse_line("{\"mode\":\"window\",\"cut"));
     let screen = text(&render(&app, 80, 24));
@@ -159,7 +159,7 @@ fn before_the_first_window_it_says_so() {
 #[test]
 fn no_size_panics() {
     let live = app();
-    let empty = App::new("sim".to_owned(), 80.0, None);
+    let empty = App::new("sim".to_owned(), Some(80.0), None);
     for app in [&live, &empty] {
         for width in 1..=20 {
             for height in 1..=5 {
@@ -233,4 +233,19 @@ fn shell_text_goes_to_the_log() {
     let screen = text(&buf);
     let y = row_of(&screen, "watchdog: slice");
     assert_eq!(buf[(0, y as u16)].style().fg, Some(Color::Yellow));
+}
+
+#[test]
+fn limits_not_given_follow_the_device_watchdogs() {
+    let settings = "> watchdog: load > 50.00% for 2 windows; slice > 5000 us";
+    let mut app = App::new("sim".to_owned(), None, None);
+    assert_eq!((app.load_limit_pct, app.slice_limit_us), (80.0, None), "before the device says");
+    app.on_line(Line::Text(settings.to_owned()));
+    assert_eq!((app.load_limit_pct, app.slice_limit_us), (50.0, Some(5000)));
+    app.on_line(Line::Text("watchdog: load off; slice off".to_owned()));
+    assert_eq!((app.load_limit_pct, app.slice_limit_us), (80.0, None), "off: the default again");
+    // Given limits stay.
+    let mut app = App::new("sim".to_owned(), Some(90.0), Some(20_000));
+    app.on_line(Line::Text(settings.to_owned()));
+    assert_eq!((app.load_limit_pct, app.slice_limit_us), (90.0, Some(20_000)));
 }
