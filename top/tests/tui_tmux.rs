@@ -62,9 +62,12 @@ fn the_terminal_ui_shows_the_tasks_and_quits_on_q() {
         let row = screen.lines().find(|l| l.split_whitespace().next() == Some(name)).unwrap_or_else(|| {
             panic!("no row for {name}:\n{screen}");
         });
-        // ... share%  switches  longest unit
-        let fields: Vec<&str> = row.split_whitespace().collect();
-        fields.iter().rev().nth(3).and_then(|f| f.parse().ok()).unwrap_or_else(|| panic!("no share in {row:?}"))
+        // name, id, bar, share (the first number with a decimal point), recent, ...
+        row.split_whitespace()
+            .skip(1)
+            .find(|f| f.contains('.'))
+            .and_then(|f| f.parse().ok())
+            .unwrap_or_else(|| panic!("no share in {row:?}"))
     };
     assert!(share("work40") > share("work10") + 10.0, "{screen}");
 
