@@ -71,6 +71,11 @@ struct Cli {
     /// Serve the latest window for Prometheus at http://ADDR/metrics.
     #[arg(long, value_name = "ADDR")]
     prometheus: Option<String>,
+    /// Serve only the N busiest tasks of each window, the rest summed as
+    /// `freertos_cpu_more_tasks_percent`: a device that keeps creating tasks then
+    /// does not create a new series for each.
+    #[arg(long, value_name = "N", requires = "prometheus")]
+    prometheus_tasks: Option<usize>,
     /// The `device` label of the Prometheus metrics (default: the source).
     #[arg(long, value_name = "NAME")]
     device: Option<String>,
@@ -184,6 +189,8 @@ struct Outputs {
     /// Every window, for the plots.
     all: Vec<Window>,
     exporter: Option<prometheus::Exporter>,
+    /// Tasks served to Prometheus (`None`: all).
+    prometheus_tasks: Option<usize>,
     received: u64,
     /// Console lines that were garbage.
     garbage: u64,
@@ -215,7 +222,16 @@ impl Outputs {
             }
             None => None,
         };
-        Ok(Outputs { record, plots: cli.plot.clone(), all: Vec::new(), exporter, received: 0, garbage: 0, last: None })
+        Ok(Outputs {
+            record,
+            plots: cli.plot.clone(),
+            all: Vec::new(),
+            exporter,
+            prometheus_tasks: cli.prometheus_tasks,
+            received: 0,
+            garbage: 0,
+            last: None,
+        })
     }
 
     /// Takes a window read; a repeat of the last one (a follow mode started again
@@ -232,7 +248,11 @@ impl Outputs {
             }
         }
         if let Some(exporter) = &self.exporter {
-            exporter.update(w, prometheus::Stats { windows: self.received, garbage_lines: self.garbage });
+            let stats = prometheus::Stats { windows: self.received, garbage_lines: self.garbage };
+            match self.prometheus_tasks {
+                Some(n) => exporter.update(&w.top(n), stats),
+                None => exporter.update(w, stats),
+            }
         }
         if !self.plots.is_empty() {
             self.all.push(w.clone());

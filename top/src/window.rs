@@ -100,6 +100,24 @@ impl Window {
     pub fn task(&self, name: &str) -> Option<&Task> {
         self.tasks.iter().find(|t| t.name == name)
     }
+
+    /// The window as `-n N` would have reported it: the `n` largest tasks (ties by
+    /// ID), the rest summed into `more_tasks` (with any the device had summed).
+    pub fn top(&self, n: usize) -> Window {
+        let mut w = self.clone();
+        w.tasks.sort_by(|a, b| b.counts.cmp(&a.counts).then(a.id.cmp(&b.id)));
+        if w.tasks.len() > n {
+            let rest = w.tasks.split_off(n);
+            let more = w.more_tasks.get_or_insert_with(MoreTasks::default);
+            for t in rest {
+                more.count += 1;
+                more.counts += t.counts;
+                more.usage_pct += t.usage_pct;
+            }
+            more.usage_pct = (more.usage_pct * 100.0).round() / 100.0;
+        }
+        w
+    }
 }
 
 /// What one console line holds.

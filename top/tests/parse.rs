@@ -158,3 +158,21 @@ fn the_watchdog_settings_line_is_read_and_nothing_else() {
         assert_eq!(parse_watchdogs(line), None, "{line}");
     }
 }
+
+#[test]
+fn the_top_tasks_keep_every_count() {
+    let w = window(recorded()[2]);
+    let all: u64 = w.tasks.iter().map(|t| t.counts).sum::<u64>() + w.more_tasks.as_ref().map_or(0, |m| m.counts);
+    for n in [0, 1, 3, w.tasks.len(), w.tasks.len() + 5] {
+        let top = w.top(n);
+        assert_eq!(top.tasks.len(), n.min(w.tasks.len()));
+        assert!(top.tasks.windows(2).all(|p| p[0].counts >= p[1].counts), "largest first");
+        let kept: u64 = top.tasks.iter().map(|t| t.counts).sum();
+        let more = top.more_tasks.as_ref().map_or(0, |m| m.counts);
+        assert_eq!(kept + more, all, "top {n}: nothing lost");
+        if n < w.tasks.len() {
+            assert_eq!(top.more_tasks.as_ref().unwrap().count as usize, w.tasks.len() - n);
+        }
+    }
+    assert_eq!(w.top(3).tasks[0].name, "work40");
+}
