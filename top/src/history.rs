@@ -9,7 +9,9 @@ use crate::window::Window;
 /// is not enough; a name alone is not either (two tasks may share one).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TaskKey {
+    /// The library's ID (0: the shared overflow bucket).
     pub id: u32,
+    /// The task's name as the device reports it.
     pub name: String,
 }
 
@@ -70,6 +72,7 @@ impl History {
         self.windows.push_back(w);
     }
 
+    /// The last window read.
     pub fn latest(&self) -> Option<&Window> {
         self.windows.back()
     }

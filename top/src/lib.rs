@@ -4,6 +4,8 @@
 //! serves ([`prometheus`]) what it reads; an event trace dump ([`trace`]) becomes a
 //! Perfetto timeline ([`perfetto`]).
 
+#![deny(missing_docs)]
+
 pub mod history;
 pub mod perfetto;
 pub mod plot;

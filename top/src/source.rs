@@ -13,13 +13,29 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {
     /// A serial device at a baud rate (8N1, no flow control).
-    Serial { path: PathBuf, baud: u32 },
+    Serial {
+        /// The device, e.g. `/dev/ttyUSB0`.
+        path: PathBuf,
+        /// Bits per second.
+        baud: u32,
+    },
     /// A pseudo-terminal (or any character device) opened as a file.
-    Pty { path: PathBuf },
+    Pty {
+        /// The pty's path, e.g. `/dev/pts/3`.
+        path: PathBuf,
+    },
     /// A TCP server that carries the console, e.g. `qemu -serial tcp::5555,server`.
-    Tcp { addr: String },
+    Tcp {
+        /// `host:port`.
+        addr: String,
+    },
     /// A program whose standard input and output are the console.
-    Exec { program: PathBuf, args: Vec<String> },
+    Exec {
+        /// The program to start.
+        program: PathBuf,
+        /// Its arguments.
+        args: Vec<String>,
+    },
 }
 
 impl fmt::Display for Source {
@@ -38,7 +54,9 @@ impl fmt::Display for Source {
 
 /// An open console.
 pub struct Link {
+    /// What the shell prints.
     pub reader: Box<dyn Read + Send>,
+    /// What the shell reads.
     pub writer: Box<dyn Write + Send>,
     /// The child process of an `Exec` source, to end with the viewer.
     pub child: Option<Child>,

@@ -30,7 +30,12 @@ use crate::window::Window;
 pub enum Kind {
     /// The device stopped charging `from` and started charging `to`; `from == to` is
     /// where recording started or stopped.
-    Switch { from: u32, to: u32 },
+    Switch {
+        /// The slot charged until now.
+        from: u32,
+        /// The slot charged from now on.
+        to: u32,
+    },
     /// Window `n` (as `show_cpu_usage` numbers windows) starts here; the one before
     /// ends.
     Window(u32),
@@ -41,6 +46,7 @@ pub enum Kind {
 pub struct Event {
     /// Clock counts since the first event of the dump.
     pub t: u64,
+    /// What happened.
     pub kind: Kind,
 }
 
@@ -59,6 +65,7 @@ pub struct Trace {
     pub restarted: bool,
     /// Slot names, by ID.
     pub names: BTreeMap<u32, String>,
+    /// The events, oldest first.
     pub events: Vec<Event>,
 }
 
@@ -66,7 +73,9 @@ pub struct Trace {
 /// wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    /// The line, counted from 1.
     pub line: usize,
+    /// What is wrong with it.
     pub what: String,
 }
 
@@ -81,8 +90,11 @@ impl std::error::Error for ParseError {}
 /// A window of the trace: `[start, end)` in the trace's counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TraceWindow {
+    /// The window's number.
     pub window: u32,
+    /// Its start, in the trace's counts.
     pub start: u64,
+    /// Its end (the next window's start).
     pub end: u64,
 }
 

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 pub struct Task {
     /// The library's ID: 0 is the shared overflow bucket.
     pub id: u32,
+    /// The task's name (`(overflow)` for the shared bucket).
     pub name: String,
     /// Clock counts the task ran in the window.
     pub counts: u64,
@@ -33,11 +34,16 @@ pub struct Task {
 /// The idle task's line.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Idle {
+    /// Its ID.
     pub id: u32,
+    /// Its name (FreeRTOS's `IDLE`, unless configured otherwise).
     pub name: String,
+    /// Clock counts it ran (awake) in the window.
     pub counts: u64,
+    /// Runs that touched the window.
     #[serde(default)]
     pub switches: u64,
+    /// Its longest run, in microseconds.
     #[serde(default)]
     pub longest_slice_us: u64,
 }
@@ -45,18 +51,26 @@ pub struct Idle {
 /// The ID pool.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Slots {
+    /// IDs in all (`CPU_USAGE_MAX_TASKS`).
     pub capacity: u32,
+    /// Held by live tasks.
     pub used: u32,
+    /// Held back after a delete until the dead task's windows are gone.
     pub quarantined: u32,
+    /// Ready to hand out.
     pub free: u32,
+    /// Live tasks without an ID of their own, sharing ID 0.
     pub overflow_tasks: u32,
 }
 
 /// The tasks a `-n N` report summed on one line.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MoreTasks {
+    /// How many tasks.
     pub count: u32,
+    /// Their clock counts together.
     pub counts: u64,
+    /// Their share together, in percent.
     pub usage_pct: f64,
 }
 
@@ -68,26 +82,42 @@ pub struct Window {
     pub mode: String,
     /// The window's number: windows completed since start.
     pub window: u64,
+    /// Its length in microseconds.
     pub window_us: u64,
+    /// Its length in clock counts: what every line's counts add up to.
     pub window_counts: u64,
-    /// The clock's name and rate.
+    /// The clock's name (`monotonic`, `dwt-cyccnt`, `systick`, ...).
     pub clock: String,
+    /// The clock's rate.
     pub clock_hz: u64,
+    /// The ID pool.
     pub slots: Slots,
+    /// Every task that ran or existed in the window but the idle task.
     pub tasks: Vec<Task>,
+    /// The tasks a `-n` report (or [`Window::top`]) summed on one line.
     #[serde(default)]
     pub more_tasks: Option<MoreTasks>,
+    /// The idle task; `None` before the scheduler started.
     pub idle: Option<Idle>,
+    /// Clock counts in interrupt handlers.
     pub interrupts_counts: u64,
+    /// Their share, in percent.
     pub interrupts_pct: f64,
     /// Interrupt entries in the window.
     pub interrupts: u64,
+    /// The longest interrupt, in microseconds.
     pub longest_interrupt_us: u64,
+    /// Clock counts asleep in tickless idle.
     pub sleep_counts: u64,
+    /// Their share, in percent.
     pub sleep_pct: f64,
+    /// Times the idle task went to sleep.
     pub sleeps: u64,
+    /// Clock counts with no task switched in.
     pub other_counts: u64,
+    /// Their share, in percent.
     pub other_pct: f64,
+    /// The idle task's share (awake), in percent.
     pub idle_pct: f64,
     /// 100 % − idle − sleep.
     pub load_pct: f64,
