@@ -234,6 +234,24 @@ impl Outputs {
         })
     }
 
+    /// Takes a console line: counts garbage, and passes a window on to `window`.
+    /// Returns whether it was a new window.
+    fn line(&mut self, line: &Line) -> bool {
+        match line {
+            Line::Window(w) => self.window(w),
+            Line::Garbage(_) => {
+                self.garbage += 1;
+                false
+            }
+            Line::Text(_) => false,
+        }
+    }
+
+    /// Whether the windows asked for (`--windows`) have all come.
+    fn enough(&self, windows: Option<u32>) -> bool {
+        windows.is_some_and(|n| self.received >= u64::from(n))
+    }
+
     /// Takes a window read; a repeat of the last one (a follow mode started again
     /// reports the last completed window first) is left out. Returns whether it was new.
     fn window(&mut self, w: &Window) -> bool {
@@ -282,20 +300,17 @@ fn follow_headless(cli: &Cli, events: &Receiver<Event>, outputs: &mut Outputs) -
             Err(_) => return "the reader stopped".to_owned(),
         };
         match event {
-            Event::Line(Line::Window(w)) => {
-                if !outputs.window(&w) {
-                    continue;
+            Event::Line(line) => {
+                let new = outputs.line(&line);
+                match line {
+                    Line::Window(w) if new => drop(writeln!(stdout.lock(), "{}", summary_line(&w))),
+                    Line::Garbage(why) => eprintln!("cpu-usage-top: skipped a garbled line: {why}"),
+                    _ => {}
                 }
-                let _ = writeln!(stdout.lock(), "{}", summary_line(&w));
-                if cli.windows.is_some_and(|n| outputs.received >= u64::from(n)) {
+                if outputs.enough(cli.windows) {
                     return format!("{} windows read, {} garbage lines skipped", outputs.received, outputs.garbage);
                 }
             }
-            Event::Line(Line::Garbage(why)) => {
-                outputs.garbage += 1;
-                eprintln!("cpu-usage-top: skipped a garbled line: {why}");
-            }
-            Event::Line(Line::Text(_)) => {}
             Event::Status(status) => eprintln!("cpu-usage-top: {status}"),
             Event::Closed(why) => return format!("{why}; {} windows read", outputs.received),
         }
@@ -330,13 +345,9 @@ fn follow_terminal(
         while let Ok(event) = events.try_recv() {
             match event {
                 Event::Line(line) => {
-                    match &line {
-                        Line::Window(w) => drop(outputs.window(w)),
-                        Line::Garbage(_) => outputs.garbage += 1,
-                        Line::Text(_) => {}
-                    }
+                    outputs.line(&line);
                     app.on_line(line);
-                    if cli.windows.is_some_and(|n| outputs.received >= u64::from(n)) {
+                    if outputs.enough(cli.windows) {
                         return Ok(format!("{} windows read", outputs.received));
                     }
                 }
@@ -386,11 +397,11 @@ fn dump_trace(session: &Session, events: &Receiver<Event>, out: &std::path::Path
         match events.recv_timeout(left) {
             Ok(Event::Line(Line::Text(line))) => {
                 // The dump runs from its header line to its `end` line.
-                started |= line.contains("cpu_usage_trace v");
+                started |= line.contains(trace::HEADER);
                 if started {
                     text.push_str(&line);
                     text.push('\n');
-                    if line.starts_with("end ") {
+                    if line.starts_with(trace::END) {
                         break;
                     }
                 }
@@ -407,8 +418,7 @@ fn dump_trace(session: &Session, events: &Receiver<Event>, out: &std::path::Path
 }
 
 fn convert_trace(text: &str, out: &std::path::Path) -> Result<(), String> {
-    let parsed = trace::parse(text).map_err(|e| format!("trace dump: {e}"))?;
-    let json = perfetto::to_json(&parsed);
+    let json = perfetto::dump_to_json(text).map_err(|e| format!("trace dump: {e}"))?;
     std::fs::write(out, json).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     eprintln!("cpu-usage-top: wrote {} (open it at https://ui.perfetto.dev)", out.display());
     Ok(())

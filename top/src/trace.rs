@@ -212,14 +212,18 @@ fn number<T: std::str::FromStr>(n: usize, text: &str, what: &str) -> Result<T, P
     text.parse().map_err(|_| err(n, format!("{what} {text:?} is not a number")))
 }
 
+/// What a dump's header line starts with (after any prompt).
+pub const HEADER: &str = "cpu_usage_trace v1 ";
+/// What a dump's last line starts with.
+pub const END: &str = "end ";
+
 /// Reads a dump out of `text`: whatever comes before the header line is skipped.
 pub fn parse(text: &str) -> Result<Trace, ParseError> {
-    const MAGIC: &str = "cpu_usage_trace v1 ";
     let mut lines = text.split('\n').map(|l| l.trim_end_matches('\r')).enumerate().map(|(i, l)| (i + 1, l));
     let (n, header) = loop {
         match lines.next() {
             Some((n, l)) => {
-                if let Some(at) = l.find(MAGIC) {
+                if let Some(at) = l.find(HEADER) {
                     break (n, &l[at..]);
                 }
             }
@@ -306,7 +310,7 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
                 };
                 trace.events.push(Event { t, kind });
             }
-        } else if let Some(rest) = body.strip_prefix("end ") {
+        } else if let Some(rest) = body.strip_prefix(END) {
             let count: usize = number(n, rest.strip_prefix("events=").unwrap_or(rest), "end events")?;
             if count != expected || trace.events.len() != expected {
                 return Err(err(
