@@ -522,6 +522,7 @@ pub unsafe extern "C" fn cpu_usage_hook_task_switched_in_traced(tcb: *mut c_void
 /// As `cpu_usage_hook_tick`.
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_tick_traced() {
+    trace::tick_seen();
     // SAFETY: forwarded contract.
     unsafe { traced(|| cpu_usage_hook_tick()) }
 }

@@ -243,7 +243,8 @@ unsafe impl Sync for Global {}
 
 static RING: Global = Global(UnsafeCell::new(Ring::EMPTY));
 
-/// A traced hook has run: the firmware was built with `CPU_USAGE_TRACE`.
+/// The traced tick hook has run: the firmware was built with `CPU_USAGE_TRACE`. (Set
+/// by the tick, which runs every tick anyway, rather than by every switch.)
 static SEEN: AtomicBool = AtomicBool::new(false);
 
 /// A dump is reading the ring: it must not be started meanwhile.
@@ -255,7 +256,6 @@ pub(crate) static DUMPING: AtomicBool = AtomicBool::new(false);
 /// Only from a traced hook, right after the normal one (interrupts masked).
 #[inline(always)]
 pub(crate) unsafe fn record(engine: &Engine, from: u16) {
-    SEEN.store(true, Ordering::Relaxed);
     let ring = RING.0.get();
     // `on` first, alone: a dump reads the events of the stopped ring without a
     // critical section, and no reference to the whole ring may be made meanwhile.
@@ -276,7 +276,13 @@ pub(crate) unsafe fn ring() -> &'static mut Ring<TRACE_EVENTS> {
     unsafe { &mut *RING.0.get() }
 }
 
-/// Whether any traced hook has run.
+/// Notes that the traced tick hook ran.
+#[inline(always)]
+pub(crate) fn tick_seen() {
+    SEEN.store(true, Ordering::Relaxed);
+}
+
+/// Whether the traced tick hook has run.
 pub(crate) fn hooks_seen() -> bool {
     SEEN.load(Ordering::Relaxed)
 }
