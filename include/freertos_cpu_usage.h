@@ -84,38 +84,6 @@ typedef enum {
 } cpu_usage_status;
 
 /**
- * What a watchdog saw, passed to the callback set with
- * `cpu_usage_watchdog_set_callback`.
- */
-typedef struct {
-  /**
-   * Which watchdog.
-   */
-  cpu_usage_alert_kind kind;
-  /**
-   * The window that completed the trip (as `show_cpu_usage` numbers them).
-   */
-  uint32_t window;
-  /**
-   * Load: that window's load in hundredths of a percent. Slice: the run's
-   * length in microseconds.
-   */
-  uint32_t value;
-  /**
-   * The threshold crossed, in the same unit as `value`.
-   */
-  uint32_t threshold;
-  /**
-   * Slice: the task's ID (0 for tasks sharing the overflow bucket). Load: 0.
-   */
-  uint32_t task_id;
-  /**
-   * Slice: the task's name, NUL-terminated. Load: empty.
-   */
-  char task_name[CPU_USAGE_NAME_BUF];
-} cpu_usage_alert;
-
-/**
  * One task in a snapshot.
  */
 typedef struct {
@@ -208,6 +176,38 @@ typedef struct {
   uint32_t load_avg[3];
 } cpu_usage_summary_info;
 
+/**
+ * What a watchdog saw, passed to the callback set with
+ * `cpu_usage_watchdog_set_callback`.
+ */
+typedef struct {
+  /**
+   * Which watchdog.
+   */
+  cpu_usage_alert_kind kind;
+  /**
+   * The window that completed the trip (as `show_cpu_usage` numbers them).
+   */
+  uint32_t window;
+  /**
+   * Load: that window's load in hundredths of a percent. Slice: the run's
+   * length in microseconds.
+   */
+  uint32_t value;
+  /**
+   * The threshold crossed, in the same unit as `value`.
+   */
+  uint32_t threshold;
+  /**
+   * Slice: the task's ID (0 for tasks sharing the overflow bucket). Load: 0.
+   */
+  uint32_t task_id;
+  /**
+   * Slice: the task's name, NUL-terminated. Load: empty.
+   */
+  char task_name[CPU_USAGE_NAME_BUF];
+} cpu_usage_alert;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -218,6 +218,68 @@ extern "C" {
  * only has to exist for the C linker. (Bare-metal targets' `core` does not need it.)
  */
 void rust_eh_personality(void);
+
+/**
+ * `show_cpu_usage` as a FreeRTOS+CLI command (`pdCOMMAND_LINE_CALLBACK`): register
+ * it with `FreeRTOS_CLIRegisterCommand` under the name `show_cpu_usage` and
+ * `cExpectedNumberOfParameters` -1. `cmdline` is the whole line typed, options
+ * as for `show_cpu_usage`. Writes at most `len - 1` bytes of the report and a NUL
+ * into `out`, and returns 1 (`pdTRUE`) while more is to come: FreeRTOS+CLI then
+ * calls again with the same line, and the report goes on where it stopped. Returns
+ * 0 (`pdFALSE`) with the last piece. The figures are copied at the first call, so
+ * the pieces are all of one moment, however long the console takes in between;
+ * each call formats the report again from that copy up to its piece, so give it a
+ * buffer of a few hundred bytes rather than a few dozen. `len` must be at least 2.
+ * One task at a time: a second caller meanwhile gets a line saying so. (The
+ * `shell` feature.)
+ *
+ * # Safety
+ * `out` must be writable for `len` bytes; `cmdline`, if not NULL, a C string.
+ */
+long cpu_usage_cli_command(char *out, size_t len, const char *cmdline);
+
+/**
+ * Counts time with `read`, a free-running 32-bit counter at `hz` counts per second
+ * that the hooks read with interrupts masked. Restarts all figures (tasks keep their
+ * IDs). Returns 0, `CPU_USAGE_ERR_NULL`, `CPU_USAGE_ERR_CLOCK` (hz is 0) or
+ * `CPU_USAGE_ERR_WINDOW` (the window would be longer than 2^31 counts of it).
+ */
+int32_t cpu_usage_set_clock(uint32_t (*read)(void), uint32_t hz);
+
+/**
+ * Sets the window length (default 1000 ms), from 1 ms to an hour and at most 2^31
+ * counts of the clock. It applies to the window under way. Returns 0 or
+ * `CPU_USAGE_ERR_WINDOW` (nothing changes then).
+ */
+int32_t cpu_usage_set_window_ms(uint32_t ms);
+
+/**
+ * The window length in milliseconds.
+ */
+uint32_t cpu_usage_window_ms(void);
+
+/**
+ * Lets `show_cpu_usage -f` (follow mode) run: `wait` waits up to `ms` milliseconds
+ * for input on the console the command runs from, leaving it unread for the shell,
+ * and returns nonzero when some arrived (or the console closed). Follow mode calls
+ * it from the shell's task between reports, so it may block that task; it stops at
+ * the first nonzero. NULL turns follow mode off again. Returns 0. (The `shell`
+ * feature.)
+ */
+int32_t cpu_usage_set_follow_wait(int (*wait)(uint32_t ms));
+
+/**
+ * Sends `show_cpu_usage`'s output to `write`, which gets `n` bytes at `s` (not
+ * NUL-terminated), a line or less at a time, from the calling task. Returns 0 or
+ * `CPU_USAGE_ERR_NULL`. (The `shell` feature.)
+ */
+int32_t cpu_usage_set_output(void (*write)(const char *s, size_t n));
+
+/**
+ * `CPU_USAGE_ABI_VERSION` of the library linked: `(major << 16) | (minor << 8) |
+ * patch`. Compare it with the header's macro to catch a header/library mismatch.
+ */
+uint32_t cpu_usage_abi_version(void);
 
 /**
  * `traceTASK_CREATE`: returns the new task's ID (0 if every ID is taken, or if
@@ -304,115 +366,65 @@ void cpu_usage_hook_sleep_end(void);
 void cpu_usage_hook_scheduler_start(uint32_t idle_id, uint32_t cpu_hz);
 
 /**
- * `cpu_usage_hook_task_create`, traced.
+ * The shell command: prints the last completed window (or, with `-c`, the figures
+ * since start; with `-m`, as one line of JSON) to the output set by
+ * `cpu_usage_set_output` (standard output on a hosted build). `argv[0]` is the
+ * command's name. Returns 0; or prints what is wrong and the usage and returns
+ * `CPU_USAGE_ERR_OPTION` or `CPU_USAGE_ERR_NULL`; or `CPU_USAGE_ERR_NO_WINDOW`
+ * before the first window completes; or `CPU_USAGE_ERR_NO_OUTPUT`. (The `shell`
+ * feature.)
  *
  * # Safety
- * As `cpu_usage_hook_task_create`.
+ * `argv[0..argc]`, when `argv` is not NULL, must be readable pointers to C strings
+ * (or NULL, which is refused).
  */
-uint32_t cpu_usage_hook_task_create_traced(void *tcb, const char *name);
+int show_cpu_usage(int argc, char **argv);
 
 /**
- * `cpu_usage_hook_task_delete`, traced.
+ * The same text as `show_cpu_usage`, into `buf`: at most `len - 1` bytes and a NUL.
+ * Returns the length of the whole text (without the NUL), so a return value of
+ * `len` or more means it was cut; or a negative status, with the error message in
+ * `buf`. `buf` may be NULL only when `len` is 0, to ask for the length. (The
+ * `shell` feature.)
  *
  * # Safety
- * As `cpu_usage_hook_task_delete`.
+ * `buf` must be writable for `len` bytes; `argv` as for `show_cpu_usage`.
  */
-int32_t cpu_usage_hook_task_delete_traced(void *tcb, uint32_t id);
+int cpu_usage_format(char *buf, size_t len, int argc, char **argv);
 
 /**
- * `cpu_usage_hook_task_switched_in`, traced.
+ * Copies the last completed window into `tasks` (up to `max_tasks` of them, in ID
+ * order, the overflow bucket first if used and the idle task marked) and
+ * `summary`. Returns how many tasks it wrote (`summary->tasks` says how many there
+ * were); or `CPU_USAGE_ERR_NULL` (`summary` NULL, or `tasks` NULL with
+ * `max_tasks` not 0) or `CPU_USAGE_ERR_NO_WINDOW`, writing nothing.
  *
  * # Safety
- * As `cpu_usage_hook_task_switched_in`.
+ * `tasks` must be writable for `max_tasks` elements; `summary` for one.
  */
-void cpu_usage_hook_task_switched_in_traced(void *tcb, uint32_t id);
-
-/**
- * `cpu_usage_hook_tick`, traced.
- *
- * # Safety
- * As `cpu_usage_hook_tick`.
- */
-void cpu_usage_hook_tick_traced(void);
-
-/**
- * `cpu_usage_hook_isr_enter`, traced.
- *
- * # Safety
- * As `cpu_usage_hook_isr_enter`.
- */
-void cpu_usage_hook_isr_enter_traced(void);
-
-/**
- * `cpu_usage_hook_isr_exit`, traced.
- *
- * # Safety
- * As `cpu_usage_hook_isr_exit`.
- */
-void cpu_usage_hook_isr_exit_traced(void);
-
-/**
- * `cpu_usage_hook_sleep_begin`, traced.
- *
- * # Safety
- * As `cpu_usage_hook_sleep_begin`.
- */
-void cpu_usage_hook_sleep_begin_traced(void);
-
-/**
- * `cpu_usage_hook_sleep_end`, traced.
- *
- * # Safety
- * As `cpu_usage_hook_sleep_end`.
- */
-void cpu_usage_hook_sleep_end_traced(void);
-
-/**
- * Counts time with `read`, a free-running 32-bit counter at `hz` counts per second
- * that the hooks read with interrupts masked. Restarts all figures (tasks keep their
- * IDs). Returns 0, `CPU_USAGE_ERR_NULL`, `CPU_USAGE_ERR_CLOCK` (hz is 0) or
- * `CPU_USAGE_ERR_WINDOW` (the window would be longer than 2^31 counts of it).
- */
-int32_t cpu_usage_set_clock(uint32_t (*read)(void), uint32_t hz);
-
-/**
- * Sets the window length (default 1000 ms), from 1 ms to an hour and at most 2^31
- * counts of the clock. It applies to the window under way. Returns 0 or
- * `CPU_USAGE_ERR_WINDOW` (nothing changes then).
- */
-int32_t cpu_usage_set_window_ms(uint32_t ms);
-
-/**
- * The window length in milliseconds.
- */
-uint32_t cpu_usage_window_ms(void);
-
-/**
- * Lets `show_cpu_usage -f` (follow mode) run: `wait` waits up to `ms` milliseconds
- * for input on the console the command runs from, leaving it unread for the shell,
- * and returns nonzero when some arrived (or the console closed). Follow mode calls
- * it from the shell's task between reports, so it may block that task; it stops at
- * the first nonzero. NULL turns follow mode off again. Returns 0.
- */
-int32_t cpu_usage_set_follow_wait(int (*wait)(uint32_t ms));
-
-/**
- * Sends `show_cpu_usage`'s output to `write`, which gets `n` bytes at `s` (not
- * NUL-terminated), a line or less at a time, from the calling task. Returns 0 or
- * `CPU_USAGE_ERR_NULL`.
- */
-int32_t cpu_usage_set_output(void (*write)(const char *s, size_t n));
-
-/**
- * `CPU_USAGE_ABI_VERSION` of the library linked: `(major << 16) | (minor << 8) |
- * patch`. Compare it with the header's macro to catch a header/library mismatch.
- */
-uint32_t cpu_usage_abi_version(void);
+int32_t cpu_usage_snapshot(cpu_usage_task_info *tasks,
+                           size_t max_tasks,
+                           cpu_usage_summary_info *summary);
 
 /**
  * A short English description of a status code, never NULL.
  */
 const char *cpu_usage_status_str(int32_t status);
+
+/**
+ * The shell command `cpu_usage_trace`: `start` (clear and record), `stop`, `dump`
+ * (stop and print the events, in the format of the README's "Event trace"),
+ * `status` or nothing (the state). Output goes where `show_cpu_usage`'s does.
+ * Records only in firmware built with `CPU_USAGE_TRACE` 1 (`status` says when no
+ * traced hook has run); a full trace loses its oldest events. Returns 0, or prints
+ * what is wrong and returns `CPU_USAGE_ERR_OPTION` (a word it does not know, or
+ * `start` while another task prints a dump), `CPU_USAGE_ERR_NULL` or
+ * `CPU_USAGE_ERR_NO_OUTPUT`. (The `trace` feature.)
+ *
+ * # Safety
+ * As `show_cpu_usage`.
+ */
+int cpu_usage_trace(int argc, char **argv);
 
 /**
  * Turns the load watchdog on: it trips when the load (everything but idle and
@@ -443,64 +455,7 @@ int32_t cpu_usage_watchdog_set_callback(void (*callback)(const cpu_usage_alert *
                                         void *ctx);
 
 /**
- * The shell command: prints the last completed window (or, with `-c`, the figures
- * since start; with `-m`, as one line of JSON) to the output set by
- * `cpu_usage_set_output` (standard output on a hosted build). `argv[0]` is the
- * command's name. Returns 0; or prints what is wrong and the usage and returns
- * `CPU_USAGE_ERR_OPTION` or `CPU_USAGE_ERR_NULL`; or `CPU_USAGE_ERR_NO_WINDOW`
- * before the first window completes; or `CPU_USAGE_ERR_NO_OUTPUT`.
- *
- * # Safety
- * `argv[0..argc]`, when `argv` is not NULL, must be readable pointers to C strings
- * (or NULL, which is refused).
- */
-int show_cpu_usage(int argc, char **argv);
-
-/**
- * The same text as `show_cpu_usage`, into `buf`: at most `len - 1` bytes and a NUL.
- * Returns the length of the whole text (without the NUL), so a return value of
- * `len` or more means it was cut; or a negative status, with the error message in
- * `buf`. `buf` may be NULL only when `len` is 0, to ask for the length.
- *
- * # Safety
- * `buf` must be writable for `len` bytes; `argv` as for `show_cpu_usage`.
- */
-int cpu_usage_format(char *buf, size_t len, int argc, char **argv);
-
-/**
- * `show_cpu_usage` as a FreeRTOS+CLI command (`pdCOMMAND_LINE_CALLBACK`): register
- * it with `FreeRTOS_CLIRegisterCommand` under the name `show_cpu_usage` and
- * `cExpectedNumberOfParameters` -1. `cmdline` is the whole line typed, options
- * as for `show_cpu_usage`. Writes at most `len - 1` bytes of the report and a NUL
- * into `out`, and returns 1 (`pdTRUE`) while more is to come: FreeRTOS+CLI then
- * calls again with the same line, and the report goes on where it stopped. Returns
- * 0 (`pdFALSE`) with the last piece. The figures are copied at the first call, so
- * the pieces are all of one moment, however long the console takes in between;
- * each call formats the report again from that copy up to its piece, so give it a
- * buffer of a few hundred bytes rather than a few dozen. `len` must be at least 2.
- * One task at a time: a second caller meanwhile gets a line saying so.
- *
- * # Safety
- * `out` must be writable for `len` bytes; `cmdline`, if not NULL, a C string.
- */
-long cpu_usage_cli_command(char *out, size_t len, const char *cmdline);
-
-/**
- * Copies the last completed window into `tasks` (up to `max_tasks` of them, in ID
- * order, the overflow bucket first if used and the idle task marked) and
- * `summary`. Returns how many tasks it wrote (`summary->tasks` says how many there
- * were); or `CPU_USAGE_ERR_NULL` (`summary` NULL, or `tasks` NULL with
- * `max_tasks` not 0) or `CPU_USAGE_ERR_NO_WINDOW`, writing nothing.
- *
- * # Safety
- * `tasks` must be writable for `max_tasks` elements; `summary` for one.
- */
-int32_t cpu_usage_snapshot(cpu_usage_task_info *tasks,
-                           size_t max_tasks,
-                           cpu_usage_summary_info *summary);
-
-/**
- * The shell command `cpu_usage_watchdog`: `load <pct> <windows>`, `slice <us>`,
+ * The shell command `cpu_usage_watchdog` (the `shell` feature): `load <pct> <windows>`, `slice <us>`,
  * `load off`, `slice off`, `off`, or nothing to print the settings (it prints
  * them after a change too). Output goes where `show_cpu_usage`'s does. Returns 0,
  * or prints what is wrong and returns `CPU_USAGE_ERR_OPTION`,
@@ -509,22 +464,8 @@ int32_t cpu_usage_snapshot(cpu_usage_task_info *tasks,
  * # Safety
  * As `show_cpu_usage`.
  */
-int cpu_usage_watchdog(int argc, char **argv);
-
-/**
- * The shell command `cpu_usage_trace`: `start` (clear and record), `stop`, `dump`
- * (stop and print the events, in the format of the README's "Event trace"),
- * `status` or nothing (the state). Output goes where `show_cpu_usage`'s does.
- * Records only in firmware built with `CPU_USAGE_TRACE` 1 (`status` says when no
- * traced hook has run); a full trace loses its oldest events. Returns 0, or prints
- * what is wrong and returns `CPU_USAGE_ERR_OPTION` (a word it does not know, or
- * `start` while another task prints a dump), `CPU_USAGE_ERR_NULL` or
- * `CPU_USAGE_ERR_NO_OUTPUT`.
- *
- * # Safety
- * As `show_cpu_usage`.
- */
-int cpu_usage_trace(int argc, char **argv);
+int cpu_usage_watchdog(int argc,
+                       char **argv);
 
 #ifdef __cplusplus
 }  // extern "C"

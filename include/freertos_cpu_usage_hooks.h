@@ -72,7 +72,9 @@
  * switch, interrupt, sleep and window boundary in a ring of CPU_USAGE_TRACE_EVENTS
  * events (8 bytes each), which the shell command cpu_usage_trace starts, stops and
  * prints. Without it the hooks call exactly what they call otherwise, and the ring
- * is not linked.
+ * is not linked. The traced hooks are in the library built with its `trace` Cargo
+ * feature (cargo build --features trace): without it, the link fails with
+ * "undefined reference to `cpu_usage_hook_task_switched_in_traced'" and the like.
  */
 #ifndef FREERTOS_CPU_USAGE_HOOKS_H
 #define FREERTOS_CPU_USAGE_HOOKS_H
@@ -134,9 +136,25 @@
 
 #include "freertos_cpu_usage.h"
 
-/* The library function a hook calls: its traced twin with CPU_USAGE_TRACE 1. */
+/* The library function a hook calls: its traced twin with CPU_USAGE_TRACE 1, which
+ * the library has when built with its `trace` feature (the same signatures as the
+ * hooks in freertos_cpu_usage.h; the library generates them from those). */
 #if defined( CPU_USAGE_TRACE ) && ( CPU_USAGE_TRACE == 1 )
     #define CPU_USAGE_HOOK_( xName )    xName##_traced
+    #ifdef __cplusplus
+        extern "C" {
+    #endif
+    uint32_t cpu_usage_hook_task_create_traced( void * tcb, const char * name );
+    int32_t cpu_usage_hook_task_delete_traced( void * tcb, uint32_t id );
+    void cpu_usage_hook_task_switched_in_traced( void * tcb, uint32_t id );
+    void cpu_usage_hook_tick_traced( void );
+    void cpu_usage_hook_isr_enter_traced( void );
+    void cpu_usage_hook_isr_exit_traced( void );
+    void cpu_usage_hook_sleep_begin_traced( void );
+    void cpu_usage_hook_sleep_end_traced( void );
+    #ifdef __cplusplus
+        }
+    #endif
 #else
     #define CPU_USAGE_HOOK_( xName )    xName
 #endif

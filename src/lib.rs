@@ -9,8 +9,13 @@
 //! the optional event trace, linked only into firmware built with `CPU_USAGE_TRACE`.
 //!
 //! Layout: `engine/` is pure logic (no pointers, no FFI), `report/` is pure
-//! formatting, `ffi.rs` is the only place with `extern "C"` exports, `port/` holds
-//! what differs between a hosted (POSIX) and a bare-metal (Cortex-M) build.
+//! formatting, `ffi/` is the only place with `extern "C"` exports (the hooks alone in
+//! `ffi/hooks.rs`), `port/` holds what differs between a hosted (POSIX) and a
+//! bare-metal (Cortex-M) build.
+//!
+//! Cargo features: `shell` (default) adds [`report`] and the shell commands; `trace`
+//! adds [`trace`] and the traced hooks. Without default features the library is the
+//! minimal build: hooks, engine, configuration and `cpu_usage_snapshot`.
 
 #![cfg_attr(not(any(test, feature = "std")), no_std)]
 #![deny(missing_docs)]
@@ -18,7 +23,9 @@
 pub mod engine;
 pub mod ffi;
 mod port;
+#[cfg(feature = "shell")]
 pub mod report;
+#[cfg(feature = "trace")]
 pub mod trace;
 
 /// The product library has no reachable panic (the hot path is written without

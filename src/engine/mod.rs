@@ -42,6 +42,7 @@
 //! (multiplications included, no division) in whichever hook first sees the window
 //! elapsed.
 
+pub mod arith;
 mod pool;
 
 use pool::Pool;
@@ -61,6 +62,10 @@ const SLOTS: usize = MAX_TASKS + 4;
 /// Largest window, in clock counts: elapsed times are compared modulo 2^32, and a
 /// window must close before its start could be mistaken for a later time.
 pub const MAX_WINDOW_COUNTS: u32 = 1 << 31;
+
+/// Rows a report needs: every task, the shared bucket, interrupts, sleep, and the
+/// summary lines ("other", and "deleted" since start).
+pub const REPORT_ROWS: usize = MAX_TASKS + 5;
 
 /// Fixed-point one for the smoothing factors: they are 16-bit fractions.
 pub const SMOOTH_ONE: u32 = 1 << 16;
@@ -1260,6 +1265,7 @@ impl Engine {
     // ---- For the event trace (`crate::trace`) -------------------------------------
 
     /// The slot being charged now (a slot index, see "Slots").
+    #[cfg(feature = "trace")]
     #[inline(always)]
     pub(crate) fn charged_slot(&self) -> u16 {
         self.cur
@@ -1268,12 +1274,14 @@ impl Engine {
     /// The window under way, its start, and the last clock reading: every hook that
     /// changes the charged slot or closes a window reads the clock, and leaves its
     /// reading here.
+    #[cfg(feature = "trace")]
     #[inline(always)]
     pub(crate) fn trace_clock(&self) -> (u32, u32, u32) {
         (self.gen, self.win_start, self.last)
     }
 
     /// Task `id`'s name, also after its death; `None` for an ID never used.
+    #[cfg(feature = "trace")]
     pub(crate) fn slot_name(&self, id: usize) -> Option<[u8; NAME_LEN]> {
         let m = self.meta.get(id.wrapping_sub(1))?;
         (m.state != State::Free || m.name[0] != 0).then_some(m.name)

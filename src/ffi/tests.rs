@@ -3,7 +3,11 @@
 //! The library has one global state, so these tests take a lock and reset what they
 //! change. The same API is exercised from C under ASan/UBSan by the harness crate.
 
+use super::status::cpu_usage_status as St;
 use super::*;
+use crate::engine::arith::{smoothing_keep, window_counts, MAX_WINDOW_MS};
+use crate::engine::MAX_WINDOW_COUNTS;
+use core::ffi::{c_char, c_int};
 use core::sync::atomic::{AtomicU32, Ordering};
 use std::ffi::CString;
 use std::sync::Mutex;
@@ -133,8 +137,14 @@ fn bad_arguments_are_reported_not_followed() {
     let mut with_null = [c"show_cpu_usage".as_ptr().cast_mut(), core::ptr::null_mut()];
     // SAFETY: NULL arguments are refused before use.
     unsafe {
-        assert_eq!(cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), 2, with_null.as_mut_ptr()), St::CPU_USAGE_ERR_NULL.code());
-        assert_eq!(cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), 2, core::ptr::null_mut()), St::CPU_USAGE_ERR_NULL.code());
+        assert_eq!(
+            cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), 2, with_null.as_mut_ptr()),
+            St::CPU_USAGE_ERR_NULL.code()
+        );
+        assert_eq!(
+            cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), 2, core::ptr::null_mut()),
+            St::CPU_USAGE_ERR_NULL.code()
+        );
         // argc 0 or 1 needs no argv at all.
         for argc in [0, 1] {
             let status = cpu_usage_format(buf.as_mut_ptr().cast(), buf.len(), argc, core::ptr::null_mut());
@@ -399,7 +409,10 @@ fn watchdogs_call_back_once_per_crossing() {
         // slice: an idle system is not a hog).
         assert_eq!(alerts.len(), 1, "{alerts:?}");
         let a = alerts[0];
-        assert_eq!((a.kind, a.window, a.value, a.threshold), (cpu_usage_alert_kind::CPU_USAGE_ALERT_SLICE, 0, 250_000, 100_000));
+        assert_eq!(
+            (a.kind, a.window, a.value, a.threshold),
+            (cpu_usage_alert_kind::CPU_USAGE_ALERT_SLICE, 0, 250_000, 100_000)
+        );
         assert_eq!(a.task_id, worker);
         let name: Vec<u8> = a.task_name.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
         assert_eq!(name, b"worker2");
@@ -419,7 +432,10 @@ fn watchdogs_call_back_once_per_crossing() {
         let alerts = ALERTS.lock().unwrap();
         assert_eq!(alerts.len(), 2, "the slice watchdog does not fire again in a row: {alerts:?}");
         let a = alerts[1];
-        assert_eq!((a.kind, a.window, a.value, a.threshold, a.task_id), (cpu_usage_alert_kind::CPU_USAGE_ALERT_LOAD, 1, 3100, 3000, 0));
+        assert_eq!(
+            (a.kind, a.window, a.value, a.threshold, a.task_id),
+            (cpu_usage_alert_kind::CPU_USAGE_ALERT_LOAD, 1, 3100, 3000, 0)
+        );
     }
     assert_eq!(cpu_usage_watchdog_set_load(0, 0), 0);
     assert_eq!(cpu_usage_watchdog_set_slice_us(0), 0);
@@ -429,7 +445,9 @@ fn watchdogs_call_back_once_per_crossing() {
 
 #[test]
 fn smoothing_weights_are_e_to_the_minus_window_over_period() {
-    for (window, period) in [(1000u32, 1000u32), (1000, 10_000), (1000, 60_000), (100, 1000), (5000, 1000), (1, 60_000), (3_600_000, 1000)] {
+    for (window, period) in
+        [(1000u32, 1000u32), (1000, 10_000), (1000, 60_000), (100, 1000), (5000, 1000), (1, 60_000), (3_600_000, 1000)]
+    {
         let exact = (-(f64::from(window) / f64::from(period))).exp() * 65536.0;
         let got = f64::from(smoothing_keep(window, period));
         assert!((got - exact).abs() <= 0.0005 * 65536.0, "{window}/{period}: {got} vs {exact}");

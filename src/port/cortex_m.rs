@@ -67,6 +67,7 @@ unsafe extern "C" fn systick_cycles() -> u32 {
 pub const DEFAULT_CLOCK: Clock = Clock { read: systick_cycles, hz: 0, name: ClockName::Systick };
 
 /// No default output on bare metal: the firmware sets one.
+#[cfg(feature = "shell")]
 pub fn default_output(_bytes: &[u8]) -> bool {
     false
 }
@@ -110,7 +111,7 @@ pub fn halt() -> ! {
 }
 
 /// PRIMASK, saved and restored: nests, and is correct from tasks and interrupts.
-#[cfg(feature = "critical-section-impl")]
+#[cfg(not(feature = "external-critical-section"))]
 mod cs {
     struct PrimaskCs;
     critical_section::set_impl!(PrimaskCs);

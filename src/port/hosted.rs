@@ -16,6 +16,7 @@ const CLOCK_MONOTONIC: i32 = 6; // macOS and the BSDs that use it
 #[cfg_attr(any(test, feature = "std"), allow(dead_code))]
 extern "C" {
     fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
+    #[cfg(feature = "shell")]
     fn write(fd: i32, buf: *const u8, count: usize) -> isize;
     fn abort() -> !;
 }
@@ -34,6 +35,7 @@ unsafe extern "C" fn monotonic_64ns() -> u32 {
 pub const DEFAULT_CLOCK: Clock = Clock { read: monotonic_64ns, hz: 15_625_000, name: ClockName::Monotonic };
 
 /// Where reports go until the application sets an output: standard output.
+#[cfg(feature = "shell")]
 pub fn default_output(bytes: &[u8]) -> bool {
     let mut rest = bytes;
     while !rest.is_empty() {
@@ -51,7 +53,7 @@ pub fn default_output(bytes: &[u8]) -> bool {
     true
 }
 
-#[cfg(target_os = "linux")]
+#[cfg(all(feature = "shell", target_os = "linux"))]
 fn errno_is_eintr() -> bool {
     extern "C" {
         fn __errno_location() -> *mut i32;
@@ -60,7 +62,7 @@ fn errno_is_eintr() -> bool {
     unsafe { *__errno_location() == 4 }
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(all(feature = "shell", not(target_os = "linux")))]
 fn errno_is_eintr() -> bool {
     false
 }
@@ -89,7 +91,7 @@ pub fn halt() -> ! {
 /// The POSIX port's critical section blocks the tick signal (and the port's other
 /// signals) for the calling task's thread and nests through the port's own
 /// counter, so no restore state is needed.
-#[cfg(all(feature = "critical-section-impl", not(test)))]
+#[cfg(all(not(feature = "external-critical-section"), not(test)))]
 mod cs {
     extern "C" {
         fn vPortEnterCritical();

@@ -42,6 +42,7 @@ pub enum ClockName {
 
 impl ClockName {
     /// The name in reports.
+    #[cfg(feature = "shell")]
     pub fn as_str(self) -> &'static str {
         match self {
             #[cfg(unix)]

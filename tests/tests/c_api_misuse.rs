@@ -2,9 +2,10 @@
 //! (its header comment lists what it does).
 //!
 //! The program is linked against the product archive, the one users link, built here
-//! with `cargo build --release -p freertos-cpu-usage` so the test does not depend on
-//! an earlier make step (after `make lib` that build is a no-op), and against the
-//! FreeRTOS POSIX port this crate's build script compiled, for the critical section.
+//! with `cargo build --release -p freertos-cpu-usage --features trace` so the test
+//! does not depend on an earlier make step (after `make lib`, which builds the same,
+//! that build is a no-op), and against the FreeRTOS POSIX port this crate's build
+//! script compiled, for the critical section.
 //! The test passes when the program exits 0 after printing `N passed, 0 failed`.
 
 use std::path::PathBuf;
@@ -22,13 +23,16 @@ fn product_archive() -> PathBuf {
         "--release",
         "-p",
         "freertos-cpu-usage",
+        // Every function: the kernel here is built with the traced hooks.
+        "--features",
+        "trace",
         "--message-format=json-render-diagnostics",
     ]);
     // A cold release build (cbindgen and LTO) takes a minute or two on 2 cores.
     let out = run(cmd, 900).unwrap_or_else(|e| panic!("cannot build the library: {e}"));
     assert!(
         out.status.success(),
-        "cargo build --release -p freertos-cpu-usage failed ({}):\n{}",
+        "cargo build --release -p freertos-cpu-usage --features trace failed ({}):\n{}",
         out.status,
         out.stderr
     );

@@ -1,0 +1,276 @@
+//! Integer arithmetic on the engine's figures: window lengths and smoothing weights
+//! from milliseconds, shares in hundredths of a percent, counts to microseconds.
+//!
+//! None of it runs in a hook: the window arithmetic runs when the window or the clock
+//! changes, the rest in the readers. No floating point, and no 64-bit division by the
+//! compiler's routine (almost 1 KiB of flash on a Cortex-M3, which divides only 32-bit
+//! numbers in hardware): every 64-bit division goes through [`div_rem`].
+
+use super::{Row, MAX_WINDOW_COUNTS, REPORT_ROWS};
+
+/// Default window length.
+pub const DEFAULT_WINDOW_MS: u32 = 1000;
+/// Longest window accepted: an hour (a longer one is no longer "live"); the clock
+/// may allow less (2^31 counts: see [`max_window_ms`]).
+pub const MAX_WINDOW_MS: u32 = 3_600_000;
+
+/// The periods of the smoothed loads: about 1 s, 10 s and 60 s, as Linux's load
+/// averages have 1, 5 and 15 minutes.
+pub const SMOOTHING_MS: [u32; 3] = [1_000, 10_000, 60_000];
+
+/// Window length in counts of a clock at `hz`, if it is between 1 and
+/// `MAX_WINDOW_COUNTS` and `ms` is between 1 and `MAX_WINDOW_MS`.
+pub const fn window_counts(ms: u32, hz: u32) -> Option<u32> {
+    if ms == 0 || ms > MAX_WINDOW_MS {
+        return None;
+    }
+    // ms × hz / 1000 without a 64-bit division: with hz = 1000 q + r, it is
+    // ms × q + ms × r / 1000 exactly, and ms × r < 2^32 because ms is at most an hour.
+    let (q, r) = (hz / 1000, hz % 1000);
+    let counts = ms as u64 * q as u64 + (ms * r / 1000) as u64;
+    if counts == 0 || counts > MAX_WINDOW_COUNTS as u64 {
+        None
+    } else {
+        Some(counts as u32)
+    }
+}
+
+/// The longest window a clock at `hz` allows, in milliseconds: `MAX_WINDOW_MS`, or
+/// less when 2^31 counts of the clock are less than an hour (about 137 s at
+/// 15.6 MHz, 85 s at 25 MHz). `MAX_WINDOW_MS` without a clock (`hz` 0).
+pub fn max_window_ms(hz: u32) -> u32 {
+    if hz == 0 {
+        return MAX_WINDOW_MS;
+    }
+    // The largest ms with window_counts(ms, hz) <= 2^31: 2^31 × 1000 / hz, rounded
+    // down, is at most that (the counts round down too) and one more is past it.
+    let ms = div_rem(u64::from(MAX_WINDOW_COUNTS) * 1000 + 999, u64::from(hz)).0;
+    let ms = u32::try_from(ms).unwrap_or(u32::MAX).min(MAX_WINDOW_MS);
+    if window_counts(ms, hz).is_some() {
+        ms
+    } else {
+        ms.saturating_sub(1)
+    }
+}
+
+/// The weight a smoothed load keeps at each window of `window_ms`, to forget with
+/// a time constant of `period_ms`: e^(-window/period) in 16-bit fixed point.
+/// e^-x is (1 - x/1024)^1024, within 0.05% for x up to 1, by ten squarings in
+/// 30-bit fixed point.
+pub fn smoothing_keep(window_ms: u32, period_ms: u32) -> u32 {
+    const ONE: u64 = 1 << 30;
+    let step = div_rem(u64::from(window_ms) << 20, u64::from(period_ms)).0;
+    let mut y = ONE.saturating_sub(step);
+    for _ in 0..10 {
+        y = (y * y) >> 30;
+    }
+    (y >> 14) as u32
+}
+
+/// The three smoothing weights for windows of `window_ms`.
+pub fn smoothing_for(window_ms: u32) -> [u32; 3] {
+    SMOOTHING_MS.map(|period| smoothing_keep(window_ms, period))
+}
+
+/// `part` as a share of `whole` in hundredths of a percent, rounded down, at most
+/// 10000 (100.00%); 0 when `whole` is 0. (Past 2^50 both are scaled down first,
+/// which can put it a hundredth off; never 100.00% when `part` is less than
+/// `whole`.)
+pub fn pct_of(part: u64, whole: u64) -> u16 {
+    if whole == 0 {
+        return 0;
+    }
+    if part >= whole {
+        return 10_000;
+    }
+    // Scale both down so that part × 10000 cannot overflow; `whole` keeps 50 bits,
+    // so it stays above 0.
+    let shift = (64 - whole.leading_zeros()).saturating_sub(50);
+    div_rem((part >> shift) * 10_000, whole >> shift).0.min(9_999) as u16
+}
+
+/// Microseconds in `counts` of a clock at `hz` (0 without a clock), without
+/// overflow in between (the result wraps past 2^64 us, half a million years).
+pub fn counts_to_us(counts: u64, hz: u32) -> u64 {
+    let (secs, rest) = div_rem(counts, u64::from(hz));
+    secs.wrapping_mul(1_000_000).wrapping_add(div_rem(rest * 1_000_000, u64::from(hz)).0)
+}
+
+/// `counts` of a clock at `hz`, from `us` microseconds (rounded down); `None` past
+/// 32 bits.
+pub fn us_to_counts(us: u32, hz: u32) -> Option<u32> {
+    u32::try_from(div_rem(u64::from(us) * u64::from(hz), 1_000_000).0).ok()
+}
+
+/// `(n / d, n % d)`, and `(0, 0)` when `d` is 0.
+///
+/// Every 64-bit division of the library goes through here. The readers divide a few
+/// hundred numbers at most, outside any critical section, so one bit at a time is
+/// plenty; numbers that fit 32 bits (most of them) take the hardware divide.
+#[inline(never)]
+pub fn div_rem(n: u64, d: u64) -> (u64, u64) {
+    if d == 0 {
+        return (0, 0);
+    }
+    if let (Ok(n32), Ok(d32)) = (u32::try_from(n), u32::try_from(d)) {
+        let q = n32.checked_div(d32).unwrap_or(0);
+        return (u64::from(q), u64::from(n32 - q.wrapping_mul(d32)));
+    }
+    // Long division, one bit of `n` per step from its highest set bit down; the bits
+    // of the quotient shift in where those of `n` shift out.
+    let skip = n.leading_zeros();
+    // (wrapping: shifting 0 by 64 is still 0, and then no step runs.)
+    let mut q = n.wrapping_shl(skip);
+    let mut r: u64 = 0;
+    for _ in skip..64 {
+        // `r < d`, so `r` doubled fits 65 bits: the 65th is the carry.
+        let carry = r >> 63 != 0;
+        r = (r << 1) | (q >> 63);
+        q <<= 1;
+        if carry || r >= d {
+            r = r.wrapping_sub(d);
+            q |= 1;
+        }
+    }
+    (q, r)
+}
+
+/// Fills in each row's `pct`, its share of the rows' total in hundredths of a
+/// percent, so that the shares add up to exactly 10000: each row gets the floor of
+/// its share, and the hundredths left over go to the rows with the largest
+/// remainders (the earlier row first on a tie).
+pub fn apportion(rows: &mut [Row]) {
+    let total = rows.iter().fold(0u64, |sum, r| sum.saturating_add(r.counts));
+    // Scale down so that counts × 10000 cannot overflow (only past 2^50 counts).
+    let shift = (64 - total.leading_zeros()).saturating_sub(50);
+    let total = rows.iter().fold(0u64, |sum, r| sum.wrapping_add(r.counts >> shift));
+    let shares = RowShares { shift, total };
+    // (With a total of 0 every share is (0, 0), and nothing is left to give.)
+    let mut left: usize = if total == 0 { 0 } else { 10_000 };
+    // Each row's remainder, worked out once: the ranking below compares every row
+    // with every other, and a 64-bit division costs a hundred instructions here.
+    let mut rems = [0u64; REPORT_ROWS];
+    for (i, r) in rows.iter_mut().enumerate() {
+        let (q, rest) = shares.of(r.counts);
+        // (A share is 10000 at most.)
+        r.pct = q as u16;
+        if let Some(rem) = rems.get_mut(i) {
+            *rem = rest;
+        }
+        left = left.saturating_sub(q as usize);
+    }
+    // (Rows past REPORT_ROWS, which the library never makes, are worked out again.)
+    let rem = |rows: &[Row], j: usize| match rems.get(j) {
+        Some(&rem) => rem,
+        None => rows.get(j).map_or(0, |r| shares.of(r.counts).1),
+    };
+    // Fewer hundredths are left than rows with a remainder, and each such row gets
+    // one at most: a row gets one if fewer than `left` rows come before it in the
+    // order "larger remainder, then lower index".
+    for i in 0..rows.len() {
+        let mine = rem(rows, i);
+        if mine == 0 {
+            continue;
+        }
+        let ahead = (0..rows.len())
+            .filter(|&j| {
+                let other = rem(rows, j);
+                other > mine || (other == mine && j < i)
+            })
+            .count();
+        if let (true, Some(r)) = (ahead < left, rows.get_mut(i)) {
+            r.pct += 1;
+        }
+    }
+}
+
+/// How a count becomes a share of the total.
+struct RowShares {
+    shift: u32,
+    total: u64,
+}
+
+impl RowShares {
+    /// `counts`' share of the total in hundredths of a percent: (floor, remainder).
+    /// (Not inlined: `apportion` needs it in two places.)
+    #[inline(never)]
+    fn of(&self, counts: u64) -> (u64, u64) {
+        div_rem((counts >> self.shift) * 10_000, self.total)
+    }
+}
+
+/// Shares of one total in hundredths of a percent that add up to exactly 10000,
+/// handed out line by line in the order the lines are printed: each line gets the
+/// difference of the rounded-down shares of the running sums before and after it
+/// (cumulative rounding). So the lines add up to exactly 100.00%, a line with no
+/// counts gets 0, and each line is within a hundredth of its exact share (the
+/// floor or the ceiling of it), with O(1) state: no line needs any other.
+#[derive(Clone, Copy, Debug)]
+pub struct Shares {
+    /// The total, scaled down by `shift` so that counts × 10000 fits 64 bits.
+    total: u64,
+    shift: u32,
+    /// Counts handed out so far (unscaled) and their rounded-down share.
+    sum: u64,
+    given: u64,
+}
+
+impl Shares {
+    /// Shares of `total` counts.
+    pub fn of_total(total: u64) -> Shares {
+        let shift = (64 - total.leading_zeros()).saturating_sub(50);
+        Shares { total: total >> shift, shift, sum: 0, given: 0 }
+    }
+
+    /// The next line's share: `counts` more of the total.
+    pub fn next(&mut self, counts: u64) -> u16 {
+        self.sum = self.sum.saturating_add(counts);
+        let upto = div_rem((self.sum >> self.shift).saturating_mul(10_000), self.total).0.min(10_000);
+        let share = upto.saturating_sub(self.given);
+        self.given = upto;
+        share as u16
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_add_up_and_stay_within_a_hundredth() {
+        let lines = [1u64, 0, 3, 333, 12, 9_651, 7, 0];
+        let total: u64 = lines.iter().sum();
+        let mut shares = Shares::of_total(total);
+        let mut sum = 0u64;
+        for &c in &lines {
+            let got = u64::from(shares.next(c));
+            let exact = c as f64 * 10_000.0 / total as f64;
+            assert!((got as f64 - exact).abs() < 1.0, "{c}: {got} vs {exact}");
+            if c == 0 {
+                assert_eq!(got, 0);
+            }
+            sum += got;
+        }
+        assert_eq!(sum, 10_000);
+    }
+
+    #[test]
+    fn shares_of_huge_totals_add_up() {
+        let lines = [u64::MAX / 3, u64::MAX / 3 - 5, u64::MAX / 3 + 5];
+        let total = lines.iter().fold(0u64, |a, &b| a.wrapping_add(b));
+        let mut shares = Shares::of_total(total);
+        let sum: u64 = lines.iter().map(|&c| u64::from(shares.next(c))).sum();
+        assert_eq!(sum, 10_000);
+    }
+
+    #[test]
+    fn the_longest_window_follows_the_clock() {
+        for hz in [1u32, 1000, 15_625_000, 20_000_000, 25_000_000, u32::MAX] {
+            let ms = max_window_ms(hz);
+            assert!(window_counts(ms, hz).is_some(), "{hz} Hz: {ms} ms");
+            assert!(ms == MAX_WINDOW_MS || window_counts(ms + 1, hz).is_none(), "{hz} Hz: {ms} ms");
+        }
+        assert_eq!(max_window_ms(15_625_000), 137_438);
+        assert_eq!(max_window_ms(0), MAX_WINDOW_MS);
+    }
+}

@@ -1,0 +1,228 @@
+//! The hooks: what the kernel's trace macros call (`freertos_cpu_usage_hooks.h`).
+//!
+//! This is the hot path's C side. Each hook reads the clock once and hands the
+//! reading to the engine ([`crate::engine`], where the accounting reads top to
+//! bottom); none allocates, divides, loops over tasks or can panic. The kernel calls
+//! them with interrupts masked up to its priority, so they run one at a time and are
+//! the only writers of the accounting state.
+
+use core::ffi::{c_char, c_void};
+
+use super::status::cpu_usage_status as St;
+use super::{state, watchdog};
+use crate::engine::{arith, Engine, NAME_LEN, OVERFLOW_ID};
+use crate::port::{self, ClockName};
+
+/// `traceTASK_CREATE`: returns the new task's ID (0 if every ID is taken, or if
+/// `tcb` is NULL). `name` is read up to `CPU_USAGE_NAME_LEN` bytes; NULL means no
+/// name.
+///
+/// # Safety
+/// Called by the hooks header from inside the kernel. `name`, if not NULL, points to
+/// at least `CPU_USAGE_NAME_LEN` readable bytes or to a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_task_create(tcb: *mut c_void, name: *const c_char) -> u32 {
+    if tcb.is_null() {
+        return OVERFLOW_ID;
+    }
+    let mut copy = [0u8; NAME_LEN];
+    if !name.is_null() {
+        for (i, dst) in copy.iter_mut().enumerate() {
+            // SAFETY: within the bound the caller guarantees; stops at the NUL.
+            let b = unsafe { *name.cast::<u8>().add(i) };
+            if b == 0 {
+                break;
+            }
+            *dst = b;
+        }
+    }
+    // SAFETY: a hook.
+    let mut st = unsafe { state() };
+    let now = st.now();
+    st.start_if_needed(now);
+    st.engine.task_create(now, &copy)
+}
+
+/// `traceTASK_DELETE`, with the ID the task got at creation. Returns 0, or
+/// `CPU_USAGE_ERR_TASK_ID` if the ID is not a live task's (nothing changes then).
+///
+/// # Safety
+/// Called by the hooks header from inside the kernel.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_task_delete(tcb: *mut c_void, id: u32) -> i32 {
+    if tcb.is_null() {
+        return St::CPU_USAGE_ERR_NULL.code();
+    }
+    // SAFETY: a hook.
+    let st = unsafe { state() };
+    let now = st.now();
+    match st.engine.task_delete(now, id) {
+        Ok(()) => St::CPU_USAGE_OK.code(),
+        Err(_) => St::CPU_USAGE_ERR_TASK_ID.code(),
+    }
+}
+
+/// `traceTASK_SWITCHED_IN`: the task with this ID runs from now on; the one that ran
+/// until now is charged up to here.
+///
+/// # Safety
+/// Called by the hooks header from inside the kernel.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_task_switched_in(tcb: *mut c_void, id: u32) {
+    // The ID alone identifies the task; the TCB is in the signature for future hooks.
+    let _ = tcb;
+    // SAFETY: a hook.
+    let st = unsafe { state() };
+    let now = st.now();
+    st.engine.switch_in(now, id);
+}
+
+/// `traceTASK_INCREMENT_TICK`: reads the clock at least once per tick.
+///
+/// # Safety
+/// Called by the hooks header from the tick interrupt.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_tick() {
+    port::on_tick();
+    // SAFETY: a hook.
+    let st = unsafe { state() };
+    let now = st.now();
+    if st.engine.tick(now) {
+        watchdog::deliver_alerts(st);
+    }
+}
+
+/// An interrupt handler starts: `traceISR_ENTER` and `CPU_USAGE_ISR_ENTER()`. Its
+/// time, up to the matching exit, is charged to interrupts, not to the task it
+/// interrupted; in nested handlers only the outermost counts.
+///
+/// # Safety
+/// Called by the hooks header's macros, with interrupts masked up to the kernel's
+/// priority.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
+    port::on_isr_enter();
+    // SAFETY: a hook.
+    unsafe { once_started(Engine::isr_enter) };
+}
+
+/// An interrupt handler ends: `traceISR_EXIT`, `traceISR_EXIT_TO_SCHEDULER` and
+/// `CPU_USAGE_ISR_EXIT()`. An exit without an enter is ignored.
+///
+/// # Safety
+/// As `cpu_usage_hook_isr_enter`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_isr_exit() {
+    // SAFETY: a hook.
+    unsafe { once_started(Engine::isr_exit) };
+}
+
+/// `traceLOW_POWER_IDLE_BEGIN`: the idle task goes to sleep; until it wakes, time
+/// is charged to sleep rather than to idle.
+///
+/// # Safety
+/// Called by the hooks header from the idle task (with the scheduler suspended),
+/// with interrupts masked up to the kernel's priority.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_sleep_begin() {
+    // SAFETY: a hook.
+    unsafe { once_started(Engine::sleep_begin) };
+}
+
+/// `traceLOW_POWER_IDLE_END`: the idle task woke up.
+///
+/// # Safety
+/// As `cpu_usage_hook_sleep_begin`.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_sleep_end() {
+    // SAFETY: a hook.
+    unsafe { once_started(Engine::sleep_end) };
+}
+
+/// Gives an interrupt or sleep hook's event to the engine at the clock's reading,
+/// once accounting has started (an interrupt may come before the scheduler does).
+///
+/// # Safety
+/// Only from a hook.
+#[inline(always)]
+unsafe fn once_started(event: fn(&mut Engine, u32)) {
+    // SAFETY: a hook, by the caller's contract.
+    let st = unsafe { state() };
+    if st.engine.is_started() {
+        let now = st.now();
+        event(st.engine, now);
+    }
+}
+
+/// `traceSTARTING_SCHEDULER`: the idle task's ID, and `configCPU_CLOCK_HZ` for the
+/// default clock of a bare-metal build. Windows start here.
+///
+/// # Safety
+/// Called by the hooks header from inside the kernel.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u32) {
+    // SAFETY: a hook.
+    let mut st = unsafe { state() };
+    // A clock the application chose (named Custom) is kept.
+    if st.config.clock.name != ClockName::Custom {
+        let clock = port::clock_at_scheduler_start(cpu_hz);
+        if let Some(counts) = arith::window_counts(st.config.window_ms, clock.hz) {
+            st.config.clock = clock;
+            st.set_window(counts, st.config.window_ms);
+        }
+    }
+    st.engine.scheduler_start(idle_id);
+    let now = st.now();
+    st.engine.restart(now);
+}
+
+// ---- Traced hooks (the `trace` feature; firmware with CPU_USAGE_TRACE 1) --------------
+//
+// The hooks again, each followed by a record of what it changed in the event trace
+// (`crate::trace`). The hooks header calls these instead of the others when the
+// firmware defines CPU_USAGE_TRACE to 1.
+
+/// Runs `hook`, then records the window it closed and the change of charged slot
+/// it made, if any.
+///
+/// # Safety
+/// Only from a hook.
+#[cfg(feature = "trace")]
+#[inline(always)]
+unsafe fn traced<R>(hook: impl FnOnce() -> R) -> R {
+    // SAFETY: a hook; each reference to the state ends before the next is made.
+    let from = unsafe { state() }.engine.charged_slot();
+    let result = hook();
+    // SAFETY: as above.
+    unsafe { crate::trace::record(state().engine, from) };
+    result
+}
+
+/// Defines `<hook>_traced` for each hook: the same arguments, the hook, then the
+/// trace's record (and `before`, if given, first).
+macro_rules! traced_hooks {
+    ($($hook:ident => $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)? $(, before $before:path)?;)*) => {$(
+        #[doc = concat!("`", stringify!($hook), "`, traced.")]
+        ///
+        /// # Safety
+        #[doc = concat!("As `", stringify!($hook), "`.")]
+        #[cfg(feature = "trace")]
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+            $($before();)?
+            // SAFETY: forwarded contract.
+            unsafe { traced(|| $hook($($arg),*)) }
+        }
+    )*};
+}
+
+traced_hooks! {
+    cpu_usage_hook_task_create => cpu_usage_hook_task_create_traced(tcb: *mut c_void, name: *const c_char) -> u32;
+    cpu_usage_hook_task_delete => cpu_usage_hook_task_delete_traced(tcb: *mut c_void, id: u32) -> i32;
+    cpu_usage_hook_task_switched_in => cpu_usage_hook_task_switched_in_traced(tcb: *mut c_void, id: u32);
+    cpu_usage_hook_tick => cpu_usage_hook_tick_traced(), before crate::trace::tick_seen;
+    cpu_usage_hook_isr_enter => cpu_usage_hook_isr_enter_traced();
+    cpu_usage_hook_isr_exit => cpu_usage_hook_isr_exit_traced();
+    cpu_usage_hook_sleep_begin => cpu_usage_hook_sleep_begin_traced();
+    cpu_usage_hook_sleep_end => cpu_usage_hook_sleep_end_traced();
+}

@@ -1,0 +1,176 @@
+//! The C boundary: every `extern "C"` function of the library, and nothing else.
+//!
+//! One module per concern, the hot path apart:
+//! - [`hooks`]: what the kernel calls, from its trace macros (the hot path: read it
+//!   top to bottom there, with [`crate::engine`]);
+//! - [`config`]: clock, window, output and ABI version;
+//! - [`status`]: the status codes and their texts;
+//! - [`watchdog`]: the watchdogs' thresholds and callback (and, with the `shell`
+//!   feature, their shell command);
+//! - [`snapshot`]: the last window as C structs;
+//! - with the `shell` feature: [`shell`] (`show_cpu_usage`, `cpu_usage_format`) and
+//!   [`cli`] (FreeRTOS+CLI); with `trace`: [`trace_cmd`] (`cpu_usage_trace`);
+//! - `args` and `sink` (private): the argument checks and the output sinks every
+//!   command shares.
+//!
+//! Conventions (the same for every function):
+//! - Everything C sees is named `cpu_usage_<thing>_<verb>` (plus the shell command
+//!   `show_cpu_usage`); status codes are the negative `CPU_USAGE_ERR_*` values of
+//!   [`cpu_usage_status`], passed as plain integers.
+//! - Every pointer and length is checked on entry. A buffer is followed by its
+//!   length, is never overrun, is NUL-terminated when its length is not zero, and the
+//!   return value says how long the full text is (as `snprintf` does).
+//! - C strings coming in are read up to a fixed bound, so an unterminated one cannot
+//!   make the library read past it: task names up to `CPU_USAGE_NAME_LEN` bytes,
+//!   shell arguments up to 64.
+//!
+//! The `cpu_usage_hook_*` functions are called by the macros of
+//! `freertos_cpu_usage_hooks.h` with interrupts masked up to the kernel's priority:
+//! from the tick interrupt, the context switch, task creation and deletion inside a
+//! kernel critical section, interrupt handlers (the macros mask around the call),
+//! and the idle task going to sleep (inside a critical section). They are the only
+//! writers of the accounting state. Every other function that touches that state
+//! does so inside a critical section (`critical-section`, whose implementation this
+//! library provides on top of the FreeRTOS port), one short one at a time: readers
+//! take what one line needs, and format it after.
+
+use core::cell::UnsafeCell;
+use core::ffi::c_void;
+
+use crate::engine::arith::{self, DEFAULT_WINDOW_MS};
+use crate::engine::{Engine, MAX_WINDOW_COUNTS};
+use crate::port::{self, Clock};
+
+#[cfg(feature = "shell")]
+mod args;
+#[cfg(feature = "shell")]
+pub mod cli;
+pub mod config;
+pub mod hooks;
+#[cfg(feature = "shell")]
+pub mod shell;
+#[cfg(feature = "shell")]
+mod sink;
+pub mod snapshot;
+pub mod status;
+#[cfg(feature = "trace")]
+pub mod trace_cmd;
+pub mod watchdog;
+
+#[cfg(feature = "shell")]
+pub use cli::*;
+pub use config::*;
+pub use hooks::*;
+#[cfg(feature = "shell")]
+pub use shell::*;
+pub use snapshot::*;
+pub use status::*;
+#[cfg(feature = "trace")]
+pub use trace_cmd::*;
+pub use watchdog::*;
+
+/// Bytes of a task name in the C structs, its NUL included (the header defines it
+/// as `CPU_USAGE_NAME_LEN + 1`).
+pub const CPU_USAGE_NAME_BUF: usize = crate::engine::NAME_LEN + 1;
+
+/// The accounting state and the application's choices, borrowed together.
+struct State<'a> {
+    engine: &'a mut Engine,
+    config: &'a mut Config,
+}
+
+/// What the application chose; small, so its non-zero defaults cost little flash.
+struct Config {
+    clock: Clock,
+    window_ms: u32,
+    #[cfg(feature = "shell")]
+    output: Option<config::OutputFn>,
+    alert: Option<watchdog::AlertFn>,
+    alert_ctx: *mut c_void,
+    /// The slice watchdog's threshold in microseconds (0: off), kept to convert
+    /// again when the clock changes.
+    slice_us: u32,
+    #[cfg(feature = "shell")]
+    follow_wait: Option<config::FollowWaitFn>,
+}
+
+/// One piece of the accounting state, shared between the hooks (the single writer,
+/// which the kernel runs with interrupts masked) and readers (inside a critical
+/// section).
+struct Shared<T>(UnsafeCell<T>);
+
+// SAFETY: all access follows the discipline described in the module comment.
+unsafe impl<T> Sync for Shared<T> {}
+
+/// All zero, so it lives in `.bss`.
+static ENGINE: Shared<Engine> = Shared(UnsafeCell::new(Engine::new(0)));
+
+static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
+    clock: port::DEFAULT_CLOCK,
+    window_ms: DEFAULT_WINDOW_MS,
+    #[cfg(feature = "shell")]
+    output: None,
+    alert: None,
+    alert_ctx: core::ptr::null_mut(),
+    slice_us: 0,
+    #[cfg(feature = "shell")]
+    follow_wait: None,
+}));
+
+/// The state.
+///
+/// # Safety
+/// Only from a hook (the kernel masks interrupts around them) or inside a critical
+/// section, and the references must not outlive that.
+unsafe fn state() -> State<'static> {
+    // SAFETY: exclusive by the caller's contract.
+    unsafe { State { engine: &mut *ENGINE.0.get(), config: &mut *CONFIG.0.get() } }
+}
+
+/// Runs `f` on the state inside a critical section.
+fn with_state<R>(f: impl FnOnce(State<'_>) -> R) -> R {
+    // SAFETY: inside the critical section neither hooks nor other readers run.
+    critical_section::with(|_| f(unsafe { state() }))
+}
+
+impl State<'_> {
+    fn now(&self) -> u32 {
+        // SAFETY: a clock function given by the port or checked non-NULL by
+        // cpu_usage_set_clock.
+        unsafe { (self.config.clock.read)() }
+    }
+
+    /// Starts accounting on first use, with the window in force.
+    fn start_if_needed(&mut self, now: u32) {
+        if !self.engine.is_started() {
+            let counts = arith::window_counts(self.config.window_ms, self.config.clock.hz);
+            self.set_window(counts.unwrap_or(MAX_WINDOW_COUNTS), self.config.window_ms);
+            self.engine.restart(now);
+        }
+    }
+
+    /// Windows of `counts` clock counts, `ms` milliseconds: the smoothing weights
+    /// follow the window length.
+    fn set_window(&mut self, counts: u32, ms: u32) {
+        self.engine.set_window(counts);
+        self.engine.set_smoothing(arith::smoothing_for(ms));
+        self.apply_slice_watchdog();
+    }
+
+    /// Gives the engine the slice threshold in counts of the clock in use. False if
+    /// it does not fit 32 bits (the watchdog is then off).
+    fn apply_slice_watchdog(&mut self) -> bool {
+        let us = self.config.slice_us;
+        if us == 0 {
+            self.engine.set_slice_watchdog(None);
+            return true;
+        }
+        let fits = arith::us_to_counts(us, self.config.clock.hz);
+        // No clock yet (bare metal before the scheduler starts): set then.
+        self.engine.set_slice_watchdog(fits.filter(|_| self.config.clock.hz != 0).map(|c| c.max(1)));
+        fits.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,151 @@
+//! Where the shell commands' text goes: the output function, line by line
+//! ([`LineSink`]), or a caller's buffer ([`BufSink`]); and the run of a command
+//! from its arguments to its status, the same for every command.
+
+use core::ffi::{c_char, c_int};
+use core::mem::MaybeUninit;
+
+use super::args::Argv;
+use super::config::OutputFn;
+use super::status::cpu_usage_status as St;
+use super::with_state;
+use crate::port;
+use crate::report::Sink;
+
+/// Bytes of a line held before it goes out (a longer one goes out in pieces).
+const LINE: usize = 128;
+
+/// Lines of output, passed to the output function as they complete.
+pub(super) struct LineSink {
+    /// `line[..len]` is written; the rest is never read, so it is left uninitialised
+    /// (zeroing it would link a memclr for nothing else).
+    line: [MaybeUninit<u8>; LINE],
+    len: usize,
+    output: Option<OutputFn>,
+    /// No output was set, and the build has no default one.
+    pub(super) failed: bool,
+}
+
+impl LineSink {
+    /// Lines to the output set with `cpu_usage_set_output`, or the build's default.
+    pub(super) fn to_output() -> LineSink {
+        let output = with_state(|st| st.config.output);
+        LineSink { line: [MaybeUninit::uninit(); LINE], len: 0, output, failed: false }
+    }
+
+    /// Passes on what is held.
+    pub(super) fn flush(&mut self) {
+        let len = self.len.min(self.line.len());
+        // SAFETY: `put` has written `line[..len]`.
+        let line = unsafe { core::slice::from_raw_parts(self.line.as_ptr().cast::<u8>(), len) };
+        if !line.is_empty() {
+            match self.output {
+                // SAFETY: the application's function, given a valid pointer and length.
+                Some(write) => unsafe { write(line.as_ptr().cast(), line.len()) },
+                None => self.failed |= !port::default_output(line),
+            }
+        }
+        self.len = 0;
+    }
+}
+
+impl Sink for LineSink {
+    fn put(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if let Some(slot) = self.line.get_mut(self.len) {
+                slot.write(b);
+                self.len += 1;
+            }
+            if b == b'\n' || self.len == self.line.len() {
+                self.flush();
+            }
+        }
+    }
+}
+
+/// Text into a caller's buffer, from byte `skip` of the text on, always leaving
+/// room for the NUL that [`BufSink::terminate`] writes.
+pub(super) struct BufSink<'a> {
+    pub(super) buf: &'a mut [u8],
+    /// Bytes of text so far, those skipped included.
+    pub(super) needed: usize,
+    pub(super) skip: usize,
+}
+
+impl<'a> BufSink<'a> {
+    /// The caller's `len` bytes at `buf`, which may be NULL only when `len` is 0;
+    /// `None` when it is NULL with a length.
+    ///
+    /// # Safety
+    /// `buf` must be writable for `len` bytes.
+    pub(super) unsafe fn new(buf: *mut c_char, len: usize, skip: usize) -> Option<BufSink<'a>> {
+        let buf: &mut [u8] = match (buf.is_null(), len) {
+            (_, 0) => &mut [],
+            (true, _) => return None,
+            // SAFETY: non-NULL and writable for `len` bytes by the caller's contract.
+            (false, _) => unsafe { core::slice::from_raw_parts_mut(buf.cast::<u8>(), len) },
+        };
+        Some(BufSink { buf, needed: 0, skip })
+    }
+
+    /// Writes the NUL after the first `given` bytes of the text in the buffer (or
+    /// after as many as fit).
+    pub(super) fn terminate(&mut self, given: usize) {
+        let end = given.min(self.buf.len().saturating_sub(1));
+        if let Some(nul) = self.buf.get_mut(end) {
+            *nul = 0;
+        }
+    }
+}
+
+impl Sink for BufSink<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            // The last byte of the buffer is kept for the NUL.
+            let at = self.needed.wrapping_sub(self.skip);
+            if self.needed >= self.skip && at + 1 < self.buf.len() {
+                if let Some(slot) = self.buf.get_mut(at) {
+                    *slot = b;
+                }
+            }
+            self.needed += 1;
+        }
+    }
+}
+
+/// `<command>: bad arguments: <why>`.
+pub(super) fn write_bad_args(sink: &mut dyn Sink, command: &[u8], status: St) {
+    sink.put(command);
+    sink.put(b": bad arguments: ");
+    sink.put(status.message());
+    sink.put(b"\n");
+}
+
+/// Runs a shell command named `name`: checks its arguments (printing what is wrong
+/// with them), runs `run` with the output sink, and returns its status, or
+/// `CPU_USAGE_ERR_NO_OUTPUT` when there was nowhere to print.
+///
+/// # Safety
+/// As `show_cpu_usage`: `argv[0..argc]`, when `argv` is not NULL, must be readable
+/// pointers to C strings (or NULL, which is refused).
+pub(super) unsafe fn command(
+    argc: c_int,
+    argv: *mut *mut c_char,
+    name: &[u8],
+    run: impl FnOnce(&mut LineSink, Argv) -> i32,
+) -> c_int {
+    let mut sink = LineSink::to_output();
+    // SAFETY: forwarded contract.
+    let status = match unsafe { Argv::check(argc, argv) } {
+        Err(status) => {
+            write_bad_args(&mut sink, name, status);
+            status.code()
+        }
+        Ok(args) => run(&mut sink, args),
+    };
+    sink.flush();
+    if sink.failed {
+        return St::CPU_USAGE_ERR_NO_OUTPUT.code();
+    }
+    status
+}
