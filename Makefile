@@ -95,6 +95,8 @@ test: setup
 	@# The engine again at 256 task IDs (the header of that build goes aside).
 	CPU_USAGE_MAX_TASKS=256 CPU_USAGE_HEADER_OUT=$(CURDIR)/target/max256/freertos_cpu_usage.h \
 		$(CARGO) test --lib --features trace --target-dir target/max256
+	@# The minimal build (no shell, no trace): the engine and its C API on a simulated clock.
+	$(CARGO) test --lib --no-default-features --target-dir target/minimal
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --release --target thumbv7m-none-eabi --features trace -- -D warnings
 	$(CARGO) clippy --release --target thumbv7m-none-eabi --no-default-features -- -D warnings

@@ -19,8 +19,9 @@ keep=()
 for f in $exports; do keep+=("-Wl,-u,$f"); done
 
 mkdir -p "$(dirname "$out")"
+# (newlib after the archive: the archive leaves memcpy and its kin to the C library.)
 arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -nostdlib -nostartfiles -Wl,--gc-sections \
-    -Wl,-e,0 "${keep[@]}" -o "$out" "$lib"
+    -Wl,-e,0 -Wl,--no-warn-execstack "${keep[@]}" -o "$out" "$lib" -lc -lgcc
 
 symbols=$(arm-none-eabi-nm -C "$out")
 for f in $exports; do

@@ -172,5 +172,7 @@ impl State<'_> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(feature = "shell")))]
+mod minimal_tests;
+#[cfg(all(test, feature = "shell"))]
 mod tests;
