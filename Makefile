@@ -11,8 +11,8 @@
 #   make header  regenerate include/freertos_cpu_usage.h
 #   make size    what each build of the library costs a Cortex-M3 image; writes FOOTPRINT
 #   make soak    100,000 task creations through the ID pool, every window checked
-#   make bench   instruction counts (callgrind, QEMU): writes BENCHMARKS.md and
-#                bench/figures.txt
+#   make bench   instruction counts (callgrind, QEMU) and the readers' stack: writes
+#                BENCHMARKS.md and bench/figures.txt (make bench-stack: the stack alone)
 #   make miri    the library's unit tests under Miri (needs a nightly toolchain)
 #   make fuzz    each fuzz target for FUZZ_SECONDS (default 180): fuzz/README.md
 #   make clean

@@ -9,6 +9,11 @@
 #
 #   bench        build the benchmark programs, measure, write BENCHMARKS.md and
 #                bench/figures.txt (a few minutes; needs valgrind and QEMU)
+#   bench-stack  the readers' use of the caller's stack alone (BENCHMARKS.md section
+#                5): builds the two Cortex-M3 images, runs each once under QEMU (a
+#                few seconds, no valgrind), prints the stack.* figures and their
+#                budgets' verdicts, writes them to $(BUILD)/bench/stack-figures.txt;
+#                changes no committed file and fails only if the measuring does
 #   bench-check  check the budgets on the committed figures (no building, no timing)
 #
 # What is measured and how: BENCHMARKS.md (written by bench/run.sh). Needs valgrind
@@ -23,7 +28,7 @@ BENCH_LIB256 := $(BENCH_TARGET256)/release/libfreertos_cpu_usage.a
 BENCH_LIB256_CM3 := $(BENCH_TARGET256)/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
 BENCH_HDR256_DIR := $(BENCH_OUT)/max256
 
-.PHONY: bench bench-check bench-lib256
+.PHONY: bench bench-stack bench-check bench-lib256
 
 bench-lib256:
 	@mkdir -p $(BENCH_HDR256_DIR)
@@ -133,6 +138,9 @@ BENCH_CM3_ELFS := $(BENCH_OUT)/cm3-32/bench.elf $(BENCH_OUT)/cm3-256/bench.elf
 
 bench: $(BENCH_POSIX_BINS) $(BENCH_CM3_ELFS)
 	BENCH_OUT=$(BENCH_OUT) BENCH_CC=$(POSIX_CC) bench/run.sh BENCHMARKS.md $(BENCH_FIGURES)
+
+bench-stack: $(BENCH_CM3_ELFS)
+	BENCH_OUT=$(BENCH_OUT) bench/run.sh --stack
 
 bench-check:
 	bench/check.sh $(BENCH_FIGURES)

@@ -5,6 +5,7 @@
 #   bench/check.sh FIGURES              each budget's verdict; exits 1 if one is missed
 #   bench/check.sh --verdicts FIGURES   the same as "PASS|FAIL <id> <text>" lines
 #   bench/check.sh --source-hash        hash of what the figures depend on
+#   bench/check.sh --stack-max          the readers' stack budget, in bytes
 #
 # Budgets:
 #   switch-overhead-N  POSIX port, N tasks: the library's overhead per context switch
@@ -15,6 +16,12 @@
 #   cm3-common-*       Cortex-M3: the switch pair on its common path executes at most
 #                      60 instructions (each clock, 32 and 256 IDs; the most over 1,
 #                      32 and 200 tasks)
+#   reader-stack-*     Cortex-M3: each reader of the C API (show_cpu_usage with each
+#                      option measured, cpu_usage_format, cpu_usage_cli_command,
+#                      cpu_usage_snapshot) writes at most 512 bytes of its caller's
+#                      stack (32 IDs with 32 tasks, 256 IDs with 256 tasks)
+#   reader-long-*      Cortex-M3: a whole `show_cpu_usage -l` at 256 IDs and 256 tasks
+#                      executes at most 400,000 instructions
 #
 # A missed budget is reported as such and fails the check: change the code or argue
 # the budget with the maintainers, but do not edit the figures by hand.
@@ -23,6 +30,14 @@ set -euo pipefail
 OVERHEAD_RATIO=1.5
 FLAT_PCT=10
 CM3_COMMON_MAX=60
+STACK_MAX=512
+REPORT_LONG_MAX=400000
+# The readers measured (bench/run.sh's STACK_READERS, less the floor, snapshot-null)
+# and what each calls.
+STACK_READERS="show-text:show_cpu_usage (no option)|show-m:show_cpu_usage -m|show-c:show_cpu_usage -c|\
+show-l:show_cpu_usage -l|show-s:show_cpu_usage -s|show-n3:show_cpu_usage -n 3|\
+show-clm:show_cpu_usage -c -l -m|format:cpu_usage_format|\
+cli:cpu_usage_cli_command (the deepest of its calls)|snapshot:cpu_usage_snapshot"
 
 source_hash() {
     # The library (not its unit tests), the headers, and the benchmark programs.
@@ -36,18 +51,23 @@ case "${1:-}" in
     source_hash
     exit 0
     ;;
+--stack-max)
+    echo "$STACK_MAX"
+    exit 0
+    ;;
 --verdicts)
     mode=verdicts
     shift
     ;;
 esac
-figures=${1:?usage: bench/check.sh [--verdicts] FIGURES | --source-hash}
+figures=${1:?usage: bench/check.sh [--verdicts] FIGURES | --source-hash | --stack-max}
 [ -f "$figures" ] || {
     echo "bench-check: $figures not found: run 'make bench' and commit it" >&2
     exit 1
 }
 
-verdicts=$(awk -v ratio="$OVERHEAD_RATIO" -v flat="$FLAT_PCT" -v cmax="$CM3_COMMON_MAX" '
+verdicts=$(awk -v ratio="$OVERHEAD_RATIO" -v flat="$FLAT_PCT" -v cmax="$CM3_COMMON_MAX" \
+    -v smax="$STACK_MAX" -v readers="$STACK_READERS" -v lmax="$REPORT_LONG_MAX" '
     /^#/ || NF < 2 { next }
     { f[$1] = $2 }
     function need(k) {
@@ -96,6 +116,28 @@ verdicts=$(awk -v ratio="$OVERHEAD_RATIO" -v flat="$FLAT_PCT" -v cmax="$CM3_COMM
                             name, v, worst, list, cmax))
             }
         }
+        nr = split(readers, rd, "|")
+        for (v = 32; v <= 256; v += 224) {
+            for (i = 1; i <= nr; i++) {
+                r = rd[i]; sub(/:.*/, "", r)
+                what = rd[i]; sub(/^[^:]*:/, "", what)
+                k = "stack.ids" v "." r
+                if (!need(k)) continue
+                # The budget is on the bytes written (painted); a stack pointer that
+                # went deeper (reserved, not written) is said beside them.
+                sp = ""
+                if ((k ".sp") in f && f[k ".sp"] > f[k])
+                    sp = sprintf(", its stack pointer going %d bytes down", f[k ".sp"])
+                verdict(f[k] <= smax, "reader-stack-" r "-ids" v,
+                    sprintf("Cortex-M3, %d IDs, %d tasks: %s writes %d bytes of its caller\047s stack%s (budget <= %d)",
+                        v, v, what, f[k], sp, smax))
+            }
+        }
+        k = "reader.ids256.n256.long.total"
+        if (need(k))
+            verdict(f[k] <= lmax, "reader-long-ids256",
+                sprintf("Cortex-M3, 256 IDs, 256 tasks: a whole show_cpu_usage -l executes %d instructions (budget <= %d)",
+                    f[k], lmax))
     }' "$figures")
 
 if [ "$mode" = verdicts ]; then

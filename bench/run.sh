@@ -2,10 +2,11 @@
 # bench/run.sh - runs the benchmarks `make bench` reports and writes the figures.
 #
 #   BENCH_OUT=build/bench bench/run.sh BENCHMARKS.md bench/figures.txt
+#   BENCH_OUT=build/bench bench/run.sh --stack    (`make bench-stack`)
 #
 # Expects the programs bench/bench.mk builds in $BENCH_OUT. Every figure is a count of
-# executed instructions, never a time, so the same build gives the same figures on
-# any machine:
+# executed instructions or (stack.*) of bytes, never a time, so the same build gives
+# the same figures on any machine:
 #
 #   posix.*   callgrind (valgrind) on the POSIX port: instructions per
 #             vTaskSwitchContext() call, inclusive, in bench/posix/main.c's scenario
@@ -14,13 +15,28 @@
 #             bench/cm3/harness.c (bench/cm3/count.awk)
 #   reader.*  the same, around show_cpu_usage(); the longest run of instructions
 #             between the library's `cpsid i` and `cpsie i`
+#   stack.*   QEMU mps2-an385, the same image, scenario=stack: bytes of the caller's
+#             stack each reader of the C API wrote (painted before the call, scanned
+#             after it); stack.*.sp (not with --stack): how far the stack pointer went
+#             down meanwhile, from QEMU's register log
 #   size.*    freertos-port/mps2-an385/footprint.txt, as committed by `make size`
 #
 # The budgets are bench/check.sh's; this script only asks it for the verdicts.
+#
+# --stack measures the stack.* figures alone (no valgrind, no execution logs: a few
+# seconds), prints them with their budgets' verdicts and writes them to
+# $BENCH_OUT/stack-figures.txt; it leaves BENCHMARKS.md and bench/figures.txt alone
+# and fails only when the measuring does, not when a budget is missed.
 set -euo pipefail
 
-md=${1:?usage: bench/run.sh BENCHMARKS.md FIGURES}
-figures=${2:?usage: bench/run.sh BENCHMARKS.md FIGURES}
+usage="usage: bench/run.sh BENCHMARKS.md FIGURES | bench/run.sh --stack"
+mode=all
+if [ "${1:-}" = --stack ]; then
+    mode=stack
+else
+    md=${1:?$usage}
+    figures=${2:?$usage}
+fi
 out=${BENCH_OUT:-build/bench}
 footprint=freertos-port/mps2-an385/footprint.txt
 
@@ -32,9 +48,11 @@ fail() {
     exit 1
 }
 
-command -v valgrind >/dev/null || fail "valgrind not found: apt-get install --no-install-recommends valgrind"
 command -v qemu-system-arm >/dev/null || fail "qemu-system-arm not found: run 'make setup'"
-[ -f "$footprint" ] || fail "$footprint is missing: run 'make size'"
+if [ "$mode" = all ]; then
+    command -v valgrind >/dev/null || fail "valgrind not found: apt-get install --no-install-recommends valgrind"
+    [ -f "$footprint" ] || fail "$footprint is missing: run 'make size'"
+fi
 
 mkdir -p "$out/logs"
 fig_tmp=$(mktemp)
@@ -49,6 +67,174 @@ get() {
 }
 div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 sub2() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
+field() { # line key -> value
+    awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' <<<"$1"
+}
+
+# ---- QEMU ------------------------------------------------------------------------
+
+qemu_version=$(qemu-system-arm --version | sed -n '1s/.*version \([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p')
+read -r qemu_major qemu_minor <<<"$qemu_version"
+# One guest instruction per translation block: QEMU 8.1 renamed -singlestep.
+if [ "$qemu_major" -gt 8 ] || { [ "$qemu_major" -eq 8 ] && [ "$qemu_minor" -ge 1 ]; }; then
+    one_insn=(-accel tcg,one-insn-per-tb=on)
+else
+    one_insn=(-singlestep)
+fi
+
+sym() { # elf name-regex -> address, 8 hex digits, Thumb bit cleared
+    local a
+    a=$(arm-none-eabi-nm "$1" | awk -v re="$2" '$3 ~ re && !found { print $1; found = 1 }')
+    [ -n "$a" ] || fail "no symbol matching '$2' in $1"
+    printf '%08x' $((0x$a & ~1))
+}
+
+# ---- 5. Cortex-M3: the readers' use of the caller's stack (measured last in a full
+# run, alone with --stack) ------------------------------------------------------------
+
+# IDs:tasks. The tasks fill the IDs (the first is the idle task): every row the
+# readers can have, none sharing ID 0.
+STACK_CONFIGS="32:32 256:256"
+# The readers, in the order harness.c measures them (measure_stack()); check.sh
+# budgets all but snapshot-null, the floor of the method (a call refused at its first
+# check).
+STACK_READERS="show-text show-m show-c show-l show-s show-n3 show-clm format cli snapshot snapshot-null"
+STACK_MAX=$(bench/check.sh --stack-max)
+STACK_PAINT_KIB=? # how much the harness paints below each call (its first line says)
+
+# The -dfilter ranges for the stack pointer's cross-check: every instruction of the
+# image that follows one lowering the stack pointer (push, vpush, sub sp, stmdb sp!,
+# a store with writeback below sp; the images have no other kind, such as mov sp, rN),
+# where the stack pointer is at its lowest for a while; and the markers.
+sp_filter() { # elf
+    local a list
+    list=$(arm-none-eabi-objdump -d --no-show-raw-insn "$1" | awk '
+        /^ *[0-9a-f]+:\t/ {
+            if (lowered) { a = $1; sub(/:$/, "", a); print a }
+            lowered = ($0 ~ /\t(push|vpush)(\.w)?\t/ || $0 ~ /\t(sub|subw|sub\.w)\tsp, / ||
+                       $0 ~ /\tstmdb(\.w)?\tsp!/ || $0 ~ /\[sp, #-[0-9]+\]!/)
+        }' | while read -r a; do printf '0x%08x+2,' $((0x$a)); done)
+    [ -n "$list" ] || fail "$1: no instruction lowers the stack pointer?"
+    echo "${list}0x$(sym "$1" '^bench_begin$')+2,0x$(sym "$1" '^bench_end$')+2"
+}
+
+# Runs scenario=stack; prints the image's "stack ..." lines. With `sp`, also logs the
+# registers at sp_filter's instructions (one instruction per translation block,
+# chaining off) through a pipe into an awk that prints, for each interval between the
+# markers, "interval <n> sp_min <lowest stack pointer, hex>" into $base.sp. The log
+# never reaches the disk: it is about 700 MB at 256 IDs.
+stack_run() { # ids tasks [sp]
+    local ids=$1 n=$2 elf="$out/cm3-$1/bench.elf" base="$out/logs/cm3-$1-load1-$2-stack" status=0
+    local trace=() fifo="" reader=""
+    [ -f "$elf" ] || fail "$elf is missing"
+    if [ "${3:-}" = sp ]; then
+        fifo="$base.fifo"
+        rm -f "$fifo" "$base.sp"
+        mkfifo "$fifo"
+        awk -v begin="$(sym "$elf" '^bench_begin$')" -v end="$(sym "$elf" '^bench_end$')" '
+            /^R12=/ {
+                sp = substr($2, 5); pc = substr($4, 5)
+                if (pc == begin) { inside = 1; lowest = "ffffffff"; next }
+                if (pc == end) { printf "interval %d sp_min %s\n", ++n, lowest; inside = 0; next }
+                if (inside && sp < lowest) lowest = sp
+            }' "$fifo" >"$base.sp" &
+        reader=$!
+        trace=("${one_insn[@]}" -d cpu,nochain -dfilter "$(sp_filter "$elf")" -D "$fifo")
+    fi
+    # -icount as for the other scenarios, so that every run is the same.
+    timeout 600 qemu-system-arm -M mps2-an385 -cpu cortex-m3 -display none -monitor none \
+        -serial none -icount shift=4,align=off,sleep=off "${trace[@]}" \
+        -semihosting-config "enable=on,target=native,arg=bench,arg=clock=load1,arg=tasks=$n,arg=scenario=stack" \
+        -kernel "$elf" >"$base.log" 2>&1 || status=$?
+    if [ -n "$reader" ]; then
+        # Should QEMU have ended before opening the pipe, a writer that comes and goes
+        # ends the awk's wait for one (opening a FIFO read-write never blocks).
+        if kill -0 "$reader" 2>/dev/null; then
+            exec 3<>"$fifo"
+            exec 3>&-
+        fi
+        wait "$reader" || fail "reading the register log of $ids/$n/stack failed"
+        rm -f "$fifo"
+    fi
+    [ "$status" -eq 0 ] || fail "QEMU run $ids/load1/$n/stack ended with status $status: see $base.log"
+    grep '^stack ' "$base.log" || fail "$ids/$n/stack printed no figures: see $base.log"
+}
+
+stack_measure() { # [sp]
+    local ids_tasks ids n lines line r bytes floor paint base i calls sp_call lowest k deepest
+    local sp_mins=()
+    for ids_tasks in $STACK_CONFIGS; do
+        ids=${ids_tasks%:*} n=${ids_tasks#*:}
+        base="$out/logs/cm3-$ids-load1-$n-stack"
+        echo "bench: Cortex-M3 reader stack, $ids IDs, $n tasks${1:+ (and the stack pointer: a minute or two)}" >&2
+        lines=$(stack_run "$ids" "$n" "${1:-}")
+        paint=$(field "$(awk '$2 == "painted"' <<<"$lines")" bytes)
+        [ -n "$paint" ] || fail "$ids/$n/stack: the image did not say how much it paints"
+        STACK_PAINT_KIB=$((paint / 1024))
+        # The method's self-check: a function that writes the one word 64 bytes below
+        # the stack pointer, and lowers it by as much.
+        line=$(awk '$2 == "calib"' <<<"$lines")
+        [ "$(field "$line" bytes)" = 64 ] ||
+            fail "the stack painting is off: the 64-byte calibration function measured '$line'"
+        for r in $STACK_READERS; do
+            line=$(awk -v r="$r" '$2 == r' <<<"$lines")
+            bytes=$(field "$line" bytes)
+            [ -n "$bytes" ] || fail "$ids/$n/stack: no figure for $r in: $lines"
+            put "stack.ids$ids.$r" "$bytes"
+            put "stack.ids$ids.$r.out" "$(field "$line" out)"
+            [ "$r" != cli ] || put "stack.ids$ids.$r.calls" "$(field "$line" calls)"
+        done
+        # A refused call uses next to nothing; a report, more than that.
+        floor=$(get "stack.ids$ids.snapshot-null")
+        [ "$floor" -le 128 ] || fail "$ids IDs: a refused cpu_usage_snapshot wrote $floor bytes of stack"
+        for r in $STACK_READERS; do
+            [ "$r" = snapshot-null ] || [ "$(get "stack.ids$ids.$r")" -gt "$floor" ] ||
+                fail "$ids IDs: $r wrote no more stack than a refused call ($floor bytes)"
+        done
+        [ -n "${1:-}" ] || continue
+
+        # The stack pointer: the image's lines and the intervals come in the same
+        # order, a line per reader, an interval per call.
+        mapfile -t sp_mins < <(awk '{ print $4 }' "$base.sp")
+        [ "${#sp_mins[@]}" -eq "$(awk '{ for (i = 1; i < NF; i++) if ($i == "calls") c += $(i + 1) } END { print c + 0 }' <<<"$lines")" ] ||
+            fail "$ids/$n/stack: ${#sp_mins[@]} intervals in the register log for these calls: $lines"
+        i=0
+        while read -r _ r _; do
+            [ "$r" != painted ] || continue
+            line=$(awk -v r="$r" '$2 == r' <<<"$lines")
+            calls=$(field "$line" calls) sp_call=$(field "$line" sp)
+            deepest=0
+            for ((k = 0; k < calls; k++, i++)); do
+                lowest=$((0x${sp_mins[i]}))
+                [ $((sp_call - lowest)) -le "$deepest" ] || deepest=$((sp_call - lowest))
+            done
+            if [ "$r" = calib ]; then
+                [ "$deepest" -eq 64 ] ||
+                    fail "the stack pointer's log is off: the 64-byte calibration function measured $deepest"
+                continue
+            fi
+            put "stack.ids$ids.$r.sp" "$deepest"
+            # Code never writes below the stack pointer.
+            [ "$(get "stack.ids$ids.$r")" -le "$deepest" ] ||
+                fail "$ids IDs: $r wrote $(get "stack.ids$ids.$r") bytes down, below its lowest stack pointer ($deepest)"
+        done <<<"$lines"
+    done
+}
+
+if [ "$mode" = stack ]; then
+    stack_measure
+    stack_figures="$out/stack-figures.txt"
+    cp "$fig_tmp" "$stack_figures"
+    cat "$stack_figures"
+    bench/check.sh --verdicts "$stack_figures" | awk '
+        $2 ~ /^reader-stack-/ {
+            v = ($1 == "PASS") ? "met:   " : "MISSED:"
+            $1 = ""; $2 = ""; sub(/^ +/, "")
+            print "bench-stack: " v " " $0
+        }' || true
+    echo "bench: wrote $stack_figures (the bytes written; 'make bench' adds the stack pointer's depth)" >&2
+    exit 0
+fi
 
 # ---- 1. POSIX port: cost per context switch ----------------------------------------
 
@@ -103,22 +289,6 @@ done
 
 # ---- 2. and 3. Cortex-M3 under QEMU ----------------------------------------------
 
-qemu_version=$(qemu-system-arm --version | sed -n '1s/.*version \([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p')
-read -r qemu_major qemu_minor <<<"$qemu_version"
-# One guest instruction per translation block: QEMU 8.1 renamed -singlestep.
-if [ "$qemu_major" -gt 8 ] || { [ "$qemu_major" -eq 8 ] && [ "$qemu_minor" -ge 1 ]; }; then
-    one_insn=(-accel tcg,one-insn-per-tb=on)
-else
-    one_insn=(-singlestep)
-fi
-
-sym() { # elf name-regex -> address, 8 hex digits, Thumb bit cleared
-    local a
-    a=$(arm-none-eabi-nm "$1" | awk -v re="$2" '$3 ~ re && !found { print $1; found = 1 }')
-    [ -n "$a" ] || fail "no symbol matching '$2' in $1"
-    printf '%08x' $((0x$a & ~1))
-}
-
 # Addresses (8 hex digits) of the instructions of the functions whose <name> matches
 # (mode fn), or of the instructions whose disassembly line matches (mode insn). The
 # shell does the hex arithmetic: mawk has no strtonum.
@@ -172,10 +342,6 @@ cm3_run() { # ids clock tasks scenario
     cat "$base.counts"
 }
 
-field() { # line key -> value
-    awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' <<<"$1"
-}
-
 cm3_prepare 32 "$out/cm3-32/bench.elf"
 cm3_prepare 256 "$out/cm3-256/bench.elf"
 
@@ -214,7 +380,7 @@ done
 for ids_tasks in 32:32 256:32 256:256; do
     ids=${ids_tasks%:*} n=${ids_tasks#*:}
     echo "bench: Cortex-M3 show_cpu_usage, $ids IDs, $n tasks" >&2
-    for s in report-text report-json report-cum; do
+    for s in report-text report-json report-cum report-long; do
         line=$(cm3_run "$ids" load1 "$n" "$s")
         put "reader.ids$ids.n$n.${s#report-}.total" "$(field "$line" insns)"
         put "reader.ids$ids.n$n.${s#report-}.cs" "$(field "$line" cs_max)"
@@ -222,7 +388,11 @@ for ids_tasks in 32:32 256:32 256:256; do
     done
 done
 
-# ---- 4. Footprint ------------------------------------------------------------------
+# ---- 5. Reader stack (see stack_measure above) -------------------------------------
+
+stack_measure sp
+
+# ---- 6. Footprint ------------------------------------------------------------------
 
 for k in flash ram text data bss; do
     put "size.$k" "$(awk -v k="$k" '$1 == k { print $2 }' "$footprint")"
@@ -233,7 +403,7 @@ done
 src_hash=$(bench/check.sh --source-hash)
 {
     echo "# Figures of 'make bench' (bench/run.sh), checked by 'make bench-check' (bench/check.sh)."
-    echo "# Instruction counts; BENCHMARKS.md says how each is measured. Do not edit: re-run"
+    echo "# Instruction counts, and (stack.*) bytes; BENCHMARKS.md says how each is measured. Do not edit: re-run"
     echo "# 'make bench' and commit this file with BENCHMARKS.md."
     echo "source $src_hash"
     cat "$fig_tmp"
@@ -487,7 +657,7 @@ every instruction of \`show_cpu_usage()\` (output function excluded: it discards
 EOF
     for ids_tasks in 32:32 256:32 256:256; do
         ids=${ids_tasks%:*} n=${ids_tasks#*:}
-        for s in text:'(none: text)' json:-m cum:-c; do
+        for s in text:'(none: text)' json:-m cum:-c long:-l; do
             k=${s%%:*} opt=${s#*:}
             printf '| %s | %s | %s | %s | %s | %s |\n' "$ids" "$n" "$opt" \
                 "$(g reader.ids$ids.n$n.$k.cs_count)" "$(g reader.ids$ids.n$n.$k.cs)" "$(g reader.ids$ids.n$n.$k.total)"
@@ -498,7 +668,97 @@ EOF
 The copy walks every ID slot, used or not, so its length follows \`CPU_USAGE_MAX_TASKS\`
 more than the number of tasks; text and JSON differ only after the critical section.
 
-## 5. Footprint
+## 5. Reader stack: bytes of the caller's stack
+
+How much of its caller's stack each reader of the C API uses, on Cortex-M3: the
+stack of the task that calls it (the shell's, say) must have that much free at the
+call; the budget is $STACK_MAX bytes written. Same image as section 2 (scenario
+\`stack\`), clock 1-load, a completed window in which every task ran, the tasks filling
+the IDs (32 tasks at 32 IDs, 256 at 256: every row a reader can have, none sharing
+ID 0).
+
+**written** (painting; \`make bench-stack\` measures this alone, in seconds): a few
+lines of assembly in bench/cm3/harness.c (\`stack_call()\`) paint the $STACK_PAINT_KIB KiB
+below the stack pointer with a pattern, load the reader's arguments into r0 to r3,
+call it with the stack pointer at the top of the painted region, then scan the region
+up from its lowest word: the figure is the distance from the first word that no
+longer holds the pattern (the deepest one written) up to the stack pointer at the
+call. No C code runs between the painting and the scan, and the assembly's own
+frame lies above the region, so only the reader writes in it. Everything the reader
+calls counts, the output function included (here a leaf that counts the bytes and
+uses no stack); interrupts do not (SysTick, the image's only interrupt, is stopped:
+an exception frame below the reader's stack pointer would count). The caller's
+arguments, arrays and buffers are static, outside the region. Painting does not see
+stack that is reserved and never written, nor a word written with the pattern's
+value.
+
+**stack pointer** (the cross-check, \`make bench\` only: about a minute): the same
+run, with QEMU logging the registers (\`-d cpu\`, one instruction per translation
+block) at every instruction of the image that follows one lowering the stack pointer
+(push, sub sp, stmdb sp!, a store with writeback below sp); the figure is the stack
+pointer at the call less the lowest one logged during it. It sees what a reader
+reserves as well as what it writes: an interrupt taken at that moment stacks its
+frame below it (on the task's own stack, with the FreeRTOS Cortex-M ports' PSP).
+Neither figure counts that frame (32 bytes on a Cortex-M3). A self-check calls a
+function that lowers the stack pointer by 64 bytes and writes the one word there:
+both methods must find 64, and no reader may write below its lowest stack pointer.
+
+- **show-...**: \`show_cpu_usage(argc, argv)\` with the options shown, its output going
+  to the byte-counting function.
+- **format**: \`cpu_usage_format(buf, 65536, 1, argv)\`: the whole text, no option.
+- **cli**: \`cpu_usage_cli_command(out, 128, "show_cpu_usage")\`, called again while it
+  returns 1, as FreeRTOS+CLI does: the deepest of the calls, each on a freshly
+  painted stack.
+- **snapshot**: \`cpu_usage_snapshot(tasks, CPU_USAGE_MAX_TASKS + 1, &summary)\`: every
+  row, into the caller's (static) array.
+- **snapshot-null**: \`cpu_usage_snapshot(NULL, 0, NULL)\`, refused at its first check:
+  the floor of the painting (a call, the registers saved, a return); no budget.
+
+"output" is the bytes of report the call produced (for snapshot: the rows written,
+\`sizeof(cpu_usage_task_info)\` bytes each), so that a reader that stopped early shows.
+
+EOF
+    for ids_tasks in $STACK_CONFIGS; do
+        ids=${ids_tasks%:*} n=${ids_tasks#*:}
+        echo "With $ids task IDs, $n tasks (bytes):"
+        echo
+        echo "| reader | call | written | stack pointer | output | budget: written <= $STACK_MAX |"
+        echo "|---|---|---:|---:|---:|---|"
+        for r in $STACK_READERS; do
+            case $r in
+            show-text) c='`show_cpu_usage` (no option)' ;;
+            show-m) c='`show_cpu_usage -m`' ;;
+            show-c) c='`show_cpu_usage -c`' ;;
+            show-l) c='`show_cpu_usage -l`' ;;
+            show-s) c='`show_cpu_usage -s`' ;;
+            show-n3) c='`show_cpu_usage -n 3`' ;;
+            show-clm) c='`show_cpu_usage -c -l -m`' ;;
+            format) c='`cpu_usage_format`' ;;
+            cli) c="\`cpu_usage_cli_command\`, $(g "stack.ids$ids.cli.calls") calls" ;;
+            snapshot) c='`cpu_usage_snapshot`' ;;
+            snapshot-null) c='`cpu_usage_snapshot(NULL, 0, NULL)`' ;;
+            *) c='?' ;;
+            esac
+            if [ "$r" = snapshot-null ]; then v='none (the floor)'; else v=$(verdict "reader-stack-$r-ids$ids"); fi
+            printf '| %s | %s | %s | %s | %s | %s |\n' "$r" "$c" "$(g "stack.ids$ids.$r")" \
+                "$(g "stack.ids$ids.$r.sp")" "$(g "stack.ids$ids.$r.out")" "$v"
+        done
+        echo
+    done
+    if awk '{ n = split($1, p, "."); if (p[1] == "stack" && p[n] == "sp") {
+                  w = $1; sub(/\.sp$/, "", w); sp[w] = $2 } else v[$1] = $2 }
+            END { for (w in sp) if (w !~ /snapshot-null$/ && sp[w] != v[w]) exit 1 }' "$fig_tmp"; then
+        echo "For every reader (snapshot-null aside) the two figures agree: they write all the stack they reserve."
+    else
+        echo "**For some readers the stack pointer goes deeper than they write**: stack reserved and not written (an interrupt's frame would still land below it)."
+    fi
+    if [ "$(g stack.ids32.snapshot-null.sp)" != "$(g stack.ids32.snapshot-null)" ] ||
+        [ "$(g stack.ids256.snapshot-null.sp)" != "$(g stack.ids256.snapshot-null)" ]; then
+        echo "The refused call writes $(g stack.ids32.snapshot-null) and $(g stack.ids256.snapshot-null) bytes (32, 256 IDs) but lowers the stack pointer by $(g stack.ids32.snapshot-null.sp) and $(g stack.ids256.snapshot-null.sp): it reserves its frame before it checks its arguments."
+    fi
+    echo
+    cat <<EOF
+## 6. Footprint
 
 What the library adds to the mps2-an385 demo (Cortex-M3, 32 IDs), in bytes, from
 \`freertos-port/mps2-an385/footprint.txt\` as committed by \`make size\`:
