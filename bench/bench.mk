@@ -36,6 +36,7 @@ bench-lib256:
 		$(CARGO) build --release --features trace --target-dir $(BENCH_TARGET256)
 	CPU_USAGE_MAX_TASKS=256 CPU_USAGE_HEADER_OUT=$(CURDIR)/$(BENCH_HDR256_DIR)/freertos_cpu_usage.h \
 		$(CARGO) build --release --features trace --target thumbv7m-none-eabi --target-dir $(BENCH_TARGET256)
+	scripts/localize-libc.sh $(BENCH_LIB256_CM3)
 
 # Cargo knows the archives' sources; make only asks it (and, through the empty
 # recipe, looks at the files' times again afterwards).
