@@ -21,10 +21,7 @@ use std::path::PathBuf;
 fn setting(name: &str, default: u32, min: u32, max: u32) -> u32 {
     println!("cargo:rerun-if-env-changed={name}");
     let value = match env::var(name) {
-        Ok(text) => text
-            .trim()
-            .parse::<u32>()
-            .unwrap_or_else(|_| panic!("{name}={text:?} is not a whole number")),
+        Ok(text) => text.trim().parse::<u32>().unwrap_or_else(|_| panic!("{name}={text:?} is not a whole number")),
         Err(_) => default,
     };
     if !(min..=max).contains(&value) {
@@ -69,8 +66,7 @@ fn write_header(max_tasks: u32, name_len: u32, trace_events: u32, abi: u32) {
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=src");
 
-    let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
-        .expect("cbindgen.toml is unreadable");
+    let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml is unreadable");
     let defines = format!(
         "\n#define CPU_USAGE_ABI_VERSION {abi:#08x}\n\
          #define CPU_USAGE_MAX_TASKS {max_tasks}\n\

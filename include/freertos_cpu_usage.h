@@ -81,6 +81,12 @@ typedef enum {
    * function set with `cpu_usage_set_follow_wait`.
    */
   CPU_USAGE_ERR_FOLLOW = -7009,
+  /**
+   * The figures changed at every try while they were read (a window ended, or a
+   * task was created or deleted): a report takes longer to write than a window
+   * lasts (try a longer window, or fewer lines).
+   */
+  CPU_USAGE_ERR_CHANGED = -7010,
 } cpu_usage_status;
 
 /**
@@ -226,12 +232,13 @@ void rust_eh_personality(void);
  * as for `show_cpu_usage`. Writes at most `len - 1` bytes of the report and a NUL
  * into `out`, and returns 1 (`pdTRUE`) while more is to come: FreeRTOS+CLI then
  * calls again with the same line, and the report goes on where it stopped. Returns
- * 0 (`pdFALSE`) with the last piece. The figures are copied at the first call, so
- * the pieces are all of one moment, however long the console takes in between;
- * each call formats the report again from that copy up to its piece, so give it a
- * buffer of a few hundred bytes rather than a few dozen. `len` must be at least 2.
- * One task at a time: a second caller meanwhile gets a line saying so. (The
- * `shell` feature.)
+ * 0 (`pdFALSE`) with the last piece. Every piece is of the same figures: each call
+ * writes the report again from the engine up to its piece, without a copy, so give
+ * it a buffer of a few hundred bytes rather than a few dozen. If a window ends (or
+ * a task is created or deleted) before the last piece, a line says so and the
+ * report follows again, of the new figures (at most three times, then a line says
+ * it gave up). `len` must be at least 2. One task at a time: a second caller
+ * meanwhile gets a line saying so. (The `shell` feature.)
  *
  * # Safety
  * `out` must be writable for `len` bytes; `cmdline`, if not NULL, a C string.
@@ -397,7 +404,11 @@ int cpu_usage_format(char *buf, size_t len, int argc, char **argv);
  * order, the overflow bucket first if used and the idle task marked) and
  * `summary`. Returns how many tasks it wrote (`summary->tasks` says how many there
  * were); or `CPU_USAGE_ERR_NULL` (`summary` NULL, or `tasks` NULL with
- * `max_tasks` not 0) or `CPU_USAGE_ERR_NO_WINDOW`, writing nothing.
+ * `max_tasks` not 0) or `CPU_USAGE_ERR_NO_WINDOW`, writing nothing; or
+ * `CPU_USAGE_ERR_CHANGED` when a window ended (or a task was created or deleted)
+ * at every try while it copied, which only a window far shorter than a copy can
+ * make happen. Interrupts are masked for one task's copy at a time; the shares are
+ * those `show_cpu_usage` shows.
  *
  * # Safety
  * `tasks` must be writable for `max_tasks` elements; `summary` for one.

@@ -123,7 +123,8 @@ pub struct Ring<const N: usize> {
 
 impl<const N: usize> Ring<N> {
     /// Stopped and empty.
-    pub const EMPTY: Self = Ring { events: [Event::ZERO; N], head: 0, len: 0, lost: 0, on: false, gen: 0, restarted: false };
+    pub const EMPTY: Self =
+        Ring { events: [Event::ZERO; N], head: 0, len: 0, lost: 0, on: false, gen: 0, restarted: false };
 
     /// Clears the ring and starts recording, with a point at the engine's last
     /// reading (a later one could lie past a window end not yet seen by a hook).
@@ -501,6 +502,10 @@ mod tests {
     impl Sink for Text {
         fn put(&mut self, bytes: &[u8]) {
             self.0.extend_from_slice(bytes);
+        }
+
+        fn restart(&mut self) {
+            self.0.clear();
         }
     }
 

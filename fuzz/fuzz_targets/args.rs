@@ -82,6 +82,10 @@ impl Sink for Text {
     fn put(&mut self, bytes: &[u8]) {
         self.0.extend_from_slice(bytes);
     }
+
+    fn restart(&mut self) {
+        self.0.clear();
+    }
 }
 
 /// The first line of a refusal's message is what the refusal says.

@@ -193,7 +193,7 @@ pub struct Refusal {
 }
 
 /// `show_cpu_usage`'s options, written out from its help, independently of the
-/// library's parser: every argument is `-` and one or more letters; `m c h s l`
+/// library's parser: every argument is `-` and one or more letters; `m c h s l d`
 /// are flags; `n` (1 to 65535) and `w` (1 to 3600000) take a decimal value, the
 /// rest of their argument or, if that is empty, the next argument; `f` takes an
 /// optional count (1 to 1000000), the rest of its argument or, if that is empty, the
@@ -218,6 +218,7 @@ pub fn spec_options(args: &[&[u8]]) -> Result<Options, Refusal> {
                 b'h' => opts.help = true,
                 b's' => opts.sort = true,
                 b'l' => opts.long = true,
+                b'd' => opts.deleted = true,
                 b'f' if k + 1 == arg.len() && !args.get(i).is_some_and(|a| a.first().is_some_and(u8::is_ascii_digit)) => {
                     opts.follow = Some(0);
                 }
@@ -833,7 +834,7 @@ pub enum BufLen {
 
 /// The result and text of a call are what its arguments ask for.
 fn check_against_args(argv: &Argv, n: i32, text: &[u8]) {
-    const USAGE: &[u8] = b"usage: show_cpu_usage [-m] [-c] [-s] [-n N] [-l] [-w MS] [-f [N]] [-h]\n";
+    const USAGE: &[u8] = b"usage: show_cpu_usage [-m] [-c] [-s] [-n N] [-d] [-l] [-w MS] [-f [N]] [-h]\n";
     let ctx = || String::from_utf8_lossy(text).into_owned();
     match argv.expect() {
         Expect::BadArgs(code) => {

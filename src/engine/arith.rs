@@ -6,7 +6,7 @@
 //! compiler's routine (almost 1 KiB of flash on a Cortex-M3, which divides only 32-bit
 //! numbers in hardware): every 64-bit division goes through [`div_rem`].
 
-use super::{Row, MAX_WINDOW_COUNTS, REPORT_ROWS};
+use super::MAX_WINDOW_COUNTS;
 
 /// Default window length.
 pub const DEFAULT_WINDOW_MS: u32 = 1000;
@@ -135,100 +135,47 @@ pub fn div_rem(n: u64, d: u64) -> (u64, u64) {
     (q, r)
 }
 
-/// Fills in each row's `pct`, its share of the rows' total in hundredths of a
-/// percent, so that the shares add up to exactly 10000: each row gets the floor of
-/// its share, and the hundredths left over go to the rows with the largest
-/// remainders (the earlier row first on a tie).
-pub fn apportion(rows: &mut [Row]) {
-    let total = rows.iter().fold(0u64, |sum, r| sum.saturating_add(r.counts));
-    // Scale down so that counts × 10000 cannot overflow (only past 2^50 counts).
-    let shift = (64 - total.leading_zeros()).saturating_sub(50);
-    let total = rows.iter().fold(0u64, |sum, r| sum.wrapping_add(r.counts >> shift));
-    let shares = RowShares { shift, total };
-    // (With a total of 0 every share is (0, 0), and nothing is left to give.)
-    let mut left: usize = if total == 0 { 0 } else { 10_000 };
-    // Each row's remainder, worked out once: the ranking below compares every row
-    // with every other, and a 64-bit division costs a hundred instructions here.
-    let mut rems = [0u64; REPORT_ROWS];
-    for (i, r) in rows.iter_mut().enumerate() {
-        let (q, rest) = shares.of(r.counts);
-        // (A share is 10000 at most.)
-        r.pct = q as u16;
-        if let Some(rem) = rems.get_mut(i) {
-            *rem = rest;
-        }
-        left = left.saturating_sub(q as usize);
-    }
-    // (Rows past REPORT_ROWS, which the library never makes, are worked out again.)
-    let rem = |rows: &[Row], j: usize| match rems.get(j) {
-        Some(&rem) => rem,
-        None => rows.get(j).map_or(0, |r| shares.of(r.counts).1),
-    };
-    // Fewer hundredths are left than rows with a remainder, and each such row gets
-    // one at most: a row gets one if fewer than `left` rows come before it in the
-    // order "larger remainder, then lower index".
-    for i in 0..rows.len() {
-        let mine = rem(rows, i);
-        if mine == 0 {
-            continue;
-        }
-        let ahead = (0..rows.len())
-            .filter(|&j| {
-                let other = rem(rows, j);
-                other > mine || (other == mine && j < i)
-            })
-            .count();
-        if let (true, Some(r)) = (ahead < left, rows.get_mut(i)) {
-            r.pct += 1;
-        }
-    }
-}
-
-/// How a count becomes a share of the total.
-struct RowShares {
-    shift: u32,
-    total: u64,
-}
-
-impl RowShares {
-    /// `counts`' share of the total in hundredths of a percent: (floor, remainder).
-    /// (Not inlined: `apportion` needs it in two places.)
-    #[inline(never)]
-    fn of(&self, counts: u64) -> (u64, u64) {
-        div_rem((counts >> self.shift) * 10_000, self.total)
-    }
-}
-
 /// Shares of one total in hundredths of a percent that add up to exactly 10000,
-/// handed out line by line in the order the lines are printed: each line gets the
-/// difference of the rounded-down shares of the running sums before and after it
-/// (cumulative rounding). So the lines add up to exactly 100.00%, a line with no
-/// counts gets 0, and each line is within a hundredth of its exact share (the
-/// floor or the ceiling of it), with O(1) state: no line needs any other.
+/// for lines taken in one fixed order: a line gets the difference of the
+/// rounded-down shares of the running sums before and after it (cumulative
+/// rounding). So the lines add up to exactly 100.00%, a line with no counts gets 0,
+/// each line is within a hundredth of its exact share (the floor or the ceiling of
+/// it), and a line's share depends only on the counts before it in that order, not
+/// on any other line or the order the lines are printed in.
 #[derive(Clone, Copy, Debug)]
 pub struct Shares {
-    /// The total, scaled down by `shift` so that counts × 10000 fits 64 bits.
+    /// The total, scaled down by `shift` so that it fits 50 bits.
     total: u64,
     shift: u32,
-    /// Counts handed out so far (unscaled) and their rounded-down share.
-    sum: u64,
-    given: u64,
 }
 
 impl Shares {
     /// Shares of `total` counts.
     pub fn of_total(total: u64) -> Shares {
         let shift = (64 - total.leading_zeros()).saturating_sub(50);
-        Shares { total: total >> shift, shift, sum: 0, given: 0 }
+        Shares { total: total >> shift, shift }
     }
 
-    /// The next line's share: `counts` more of the total.
-    pub fn next(&mut self, counts: u64) -> u16 {
-        self.sum = self.sum.saturating_add(counts);
-        let upto = div_rem((self.sum >> self.shift).saturating_mul(10_000), self.total).0.min(10_000);
-        let share = upto.saturating_sub(self.given);
-        self.given = upto;
-        share as u16
+    /// The share of the line of `counts` that comes after `before` counts.
+    pub fn of(&self, before: u64, counts: u64) -> u16 {
+        self.upto(before.saturating_add(counts)).saturating_sub(self.upto(before))
+    }
+
+    /// The rounded-down share of the first `sum` counts: at most 10000, so its 14
+    /// bits are found one at a time (a few dozen instructions, where a 64-bit
+    /// division takes hundreds).
+    #[inline(never)]
+    pub fn upto(&self, sum: u64) -> u16 {
+        let mut rest = (sum >> self.shift).min(self.total).saturating_mul(10_000);
+        let mut share = 0u16;
+        for bit in (0..14).rev() {
+            let part = self.total << bit;
+            if rest >= part {
+                rest -= part;
+                share |= 1 << bit;
+            }
+        }
+        share
     }
 }
 
@@ -240,10 +187,11 @@ mod tests {
     fn shares_add_up_and_stay_within_a_hundredth() {
         let lines = [1u64, 0, 3, 333, 12, 9_651, 7, 0];
         let total: u64 = lines.iter().sum();
-        let mut shares = Shares::of_total(total);
-        let mut sum = 0u64;
+        let shares = Shares::of_total(total);
+        let (mut sum, mut before) = (0u64, 0u64);
         for &c in &lines {
-            let got = u64::from(shares.next(c));
+            let got = u64::from(shares.of(before, c));
+            before += c;
             let exact = c as f64 * 10_000.0 / total as f64;
             assert!((got as f64 - exact).abs() < 1.0, "{c}: {got} vs {exact}");
             if c == 0 {
@@ -258,8 +206,15 @@ mod tests {
     fn shares_of_huge_totals_add_up() {
         let lines = [u64::MAX / 3, u64::MAX / 3 - 5, u64::MAX / 3 + 5];
         let total = lines.iter().fold(0u64, |a, &b| a.wrapping_add(b));
-        let mut shares = Shares::of_total(total);
-        let sum: u64 = lines.iter().map(|&c| u64::from(shares.next(c))).sum();
+        let shares = Shares::of_total(total);
+        let mut before = 0u64;
+        let sum: u64 = lines
+            .iter()
+            .map(|&c| {
+                before = before.wrapping_add(c);
+                u64::from(shares.of(before - c, c))
+            })
+            .sum();
         assert_eq!(sum, 10_000);
     }
 

@@ -44,8 +44,12 @@
 
 pub mod arith;
 mod pool;
+mod read;
 
 use pool::Pool;
+#[cfg(test)]
+pub(crate) use read::gather::Summary;
+pub use read::{Header, Line, Seat, Stamp, INTERRUPTS_AT, LINES, OTHER_AT, SLEEP_AT};
 
 include!(concat!(env!("OUT_DIR"), "/config.rs"));
 
@@ -63,18 +67,16 @@ const SLOTS: usize = MAX_TASKS + 4;
 /// window must close before its start could be mistaken for a later time.
 pub const MAX_WINDOW_COUNTS: u32 = 1 << 31;
 
-/// Rows a report needs: every task, the shared bucket, interrupts, sleep, and the
-/// summary lines ("other", and "deleted" since start).
-pub const REPORT_ROWS: usize = MAX_TASKS + 5;
-
 /// Fixed-point one for the smoothing factors: they are 16-bit fractions.
 pub const SMOOTH_ONE: u32 = 1 << 16;
 
 /// A 64-bit sum kept as two words, so that the engine needs only 4-byte alignment
 /// (its static then packs with its neighbours on a 32-bit target).
+#[cfg(feature = "shell")]
 #[derive(Clone, Copy, Default)]
 struct Sum64([u32; 2]);
 
+#[cfg(feature = "shell")]
 impl Sum64 {
     fn get(self) -> u64 {
         (u64::from(self.0[1]) << 32) | u64::from(self.0[0])
@@ -104,16 +106,24 @@ struct Acct {
     long_cur: u32,
     long_prev: u32,
     /// Since start, every window before `gen` (`fold` adds the `*_cur` figures when
-    /// the slot moves on to a new window).
+    /// the slot moves on to a new window). Only the shell reads them (`-c`): the
+    /// minimal build keeps none.
+    #[cfg(feature = "shell")]
     total: Sum64,
+    #[cfg(feature = "shell")]
     runs_total: Sum64,
     /// Longest run of those windows, and its window.
+    #[cfg(feature = "shell")]
     longest: u32,
+    #[cfg(feature = "shell")]
     longest_gen: u32,
     /// Busiest of those windows: its counts and length (compared by cross
     /// multiplication, so no division), and its number.
+    #[cfg(feature = "shell")]
     peak: u32,
+    #[cfg(feature = "shell")]
     peak_len: u32,
+    #[cfg(feature = "shell")]
     peak_gen: u32,
 }
 
@@ -126,12 +136,19 @@ impl Acct {
         runs_prev: 0,
         long_cur: 0,
         long_prev: 0,
+        #[cfg(feature = "shell")]
         total: Sum64([0; 2]),
+        #[cfg(feature = "shell")]
         runs_total: Sum64([0; 2]),
+        #[cfg(feature = "shell")]
         longest: 0,
+        #[cfg(feature = "shell")]
         longest_gen: 0,
+        #[cfg(feature = "shell")]
         peak: 0,
+        #[cfg(feature = "shell")]
         peak_len: 0,
+        #[cfg(feature = "shell")]
         peak_gen: 0,
     };
 
@@ -147,6 +164,7 @@ impl Acct {
     }
 
     /// Since start, the window under way included.
+    #[cfg(feature = "shell")]
     fn total_with_cur(&self) -> u64 {
         self.total.get().wrapping_add(u64::from(self.cur))
     }
@@ -154,6 +172,23 @@ impl Acct {
     /// Adds window `self.gen`, `len` counts long, to the since-start figures and
     /// moves the slot on to window `gen`.
     fn fold(&mut self, gen: u32, len: u32) {
+        #[cfg(feature = "shell")]
+        self.fold_since_start(len);
+        #[cfg(not(feature = "shell"))]
+        let _ = len;
+        let recent = self.gen == gen.wrapping_sub(1);
+        self.prev = if recent { self.cur } else { 0 };
+        self.runs_prev = if recent { self.runs_cur } else { 0 };
+        self.long_prev = if recent { self.long_cur } else { 0 };
+        self.cur = 0;
+        self.runs_cur = 0;
+        self.long_cur = 0;
+        self.gen = gen;
+    }
+
+    /// Adds window `self.gen`, `len` counts long, to the since-start figures.
+    #[cfg(feature = "shell")]
+    fn fold_since_start(&mut self, len: u32) {
         self.total.add(self.cur);
         self.runs_total.add(self.runs_cur);
         if self.long_cur > self.longest {
@@ -165,18 +200,11 @@ impl Acct {
             self.peak_len = len;
             self.peak_gen = self.gen;
         }
-        let recent = self.gen == gen.wrapping_sub(1);
-        self.prev = if recent { self.cur } else { 0 };
-        self.runs_prev = if recent { self.runs_cur } else { 0 };
-        self.long_prev = if recent { self.long_cur } else { 0 };
-        self.cur = 0;
-        self.runs_cur = 0;
-        self.long_cur = 0;
-        self.gen = gen;
     }
 
     /// `counts` of `len` is a larger share than the peak so far (the first share
     /// that is not zero is).
+    #[cfg(feature = "shell")]
     fn is_peak(&self, counts: u32, len: u32) -> bool {
         counts != 0
             && (self.peak_len == 0
@@ -261,8 +289,6 @@ pub struct Row {
     pub kind: RowKind,
     /// The task has been deleted.
     pub deleted: bool,
-    /// Share of the window in hundredths of a percent, filled in by the report.
-    pub pct: u16,
 }
 
 impl Row {
@@ -279,7 +305,6 @@ impl Row {
         id: 0,
         kind: RowKind::Task,
         deleted: false,
-        pct: 0,
     };
 
     /// A summary line with no name.
@@ -313,29 +338,6 @@ pub struct Smoothed {
     pub busy: u64,
     /// Weighted window counts (0 before the first window).
     pub len: u64,
-}
-
-/// The figures of a report besides its rows.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Summary {
-    /// Sequence number of the window (windows completed before it), or for a
-    /// since-boot report the number of windows completed so far.
-    pub window: u32,
-    /// Counts covered: the window's length, or the time since accounting started.
-    pub length: u64,
-    /// Counts with no task switched in.
-    pub other: u64,
-    /// Since boot: counts of tasks that no longer exist.
-    pub deleted: u64,
-    /// Rows written, and rows that did not fit the caller's array.
-    pub rows: usize,
-    /// Rows that did not fit.
-    pub rows_missing: usize,
-    /// ID pool occupancy now.
-    pub slots: SlotStats,
-    /// Load (everything but idle and sleep) smoothed over about 1 s, 10 s and 60 s,
-    /// as of the last completed window.
-    pub load_avg: [Smoothed; 3],
 }
 
 /// Why a hook's request was refused.
@@ -422,25 +424,6 @@ impl Watch {
     };
 }
 
-/// Rows are appended in slot order; what does not fit is counted, not written.
-struct RowSink<'a> {
-    rows: &'a mut [Row],
-    written: usize,
-    missing: usize,
-}
-
-impl RowSink<'_> {
-    fn push(&mut self, row: Row) {
-        match self.rows.get_mut(self.written) {
-            Some(slot) => {
-                *slot = row;
-                self.written += 1;
-            }
-            None => self.missing += 1,
-        }
-    }
-}
-
 /// `Engine::flags`: anything set sends every hook down its slow path.
 const DYING: u8 = 1;
 const IN_ISR: u8 = 2;
@@ -498,8 +481,15 @@ pub struct Engine {
     idle: u16,
     alive: u16,
     overflow_tasks: u16,
+    /// Tasks created and deleted, and restarts, so far (wrapping): with `gen`, what
+    /// a reader's lines must be of (`Stamp`).
+    changes: u32,
     /// Since-boot time of tasks whose slots were taken by new tasks.
+    #[cfg(feature = "shell")]
     retired: Sum64,
+    /// Length of every completed window since (re)start.
+    #[cfg(feature = "shell")]
+    elapsed: Sum64,
     /// Smoothing factors (`SMOOTH_ONE` = 1) and the smoothed loads.
     smooth: [u32; 3],
     load_avg: [Smoothed; 3],
@@ -540,7 +530,11 @@ impl Engine {
             idle: 0,
             alive: 0,
             overflow_tasks: 0,
+            changes: 0,
+            #[cfg(feature = "shell")]
             retired: Sum64([0; 2]),
+            #[cfg(feature = "shell")]
+            elapsed: Sum64([0; 2]),
             smooth: [0; 3],
             load_avg: [Smoothed { busy: 0, len: 0 }; 3],
             watch: Watch::OFF,
@@ -568,7 +562,12 @@ impl Engine {
             m.short_lived = false;
         }
         self.gen = 0;
-        self.retired = Sum64::default();
+        self.changes = self.changes.wrapping_add(1);
+        #[cfg(feature = "shell")]
+        {
+            self.retired = Sum64::default();
+            self.elapsed = Sum64::default();
+        }
         self.published = false;
         self.pub_len = 0;
         self.last = now;
@@ -588,7 +587,12 @@ impl Engine {
         self.flags &= DYING;
         self.isr_depth = 0;
         self.load_avg = [Smoothed::default(); 3];
-        self.watch = Watch { load_pct: self.watch.load_pct, load_windows: self.watch.load_windows, slice_inv: self.watch.slice_inv, ..Watch::OFF };
+        self.watch = Watch {
+            load_pct: self.watch.load_pct,
+            load_windows: self.watch.load_windows,
+            slice_inv: self.watch.slice_inv,
+            ..Watch::OFF
+        };
         self.started = true;
     }
 
@@ -623,7 +627,7 @@ impl Engine {
         self.watch.slice_now = false;
         let Some(limit) = counts else { return };
         for slot in 1..=OVERFLOW {
-            let a = self.acct(slot);
+            let Some(&a) = self.acct.get(slot) else { continue };
             if a.gen == self.gen && a.long_cur > limit {
                 self.slice_over(slot, a.long_cur);
             }
@@ -984,11 +988,7 @@ impl Engine {
     #[inline(never)]
     fn roll_over(&mut self, now: u32) {
         let elapsed = now.wrapping_sub(self.win_start);
-        let mut len = if elapsed.wrapping_sub(self.win_len) < self.win_len {
-            self.win_len
-        } else {
-            elapsed
-        };
+        let mut len = if elapsed.wrapping_sub(self.win_len) < self.win_len { self.win_len } else { elapsed };
         // After a shorter window was set, the last reading may lie past the new end.
         let since_last = self.last.wrapping_sub(self.win_start);
         if since_last > len {
@@ -1001,6 +1001,8 @@ impl Engine {
         self.note_runs_going_on(end);
         self.close_watch(len);
         self.pub_len = len;
+        #[cfg(feature = "shell")]
+        self.elapsed.add(len);
         self.win_start = end;
         self.gen = self.gen.wrapping_add(1);
         self.published = true;
@@ -1070,7 +1072,8 @@ impl Engine {
             } else if w.load_streak < w.load_windows {
                 w.load_streak += 1;
                 if w.load_streak == w.load_windows {
-                    w.alerts[LOAD_ALERT] = Alert { kind: AlertKind::Load, window: gen, value: busy, limit: len, ..Alert::NONE };
+                    w.alerts[LOAD_ALERT] =
+                        Alert { kind: AlertKind::Load, window: gen, value: busy, limit: len, ..Alert::NONE };
                     w.pending |= 1 << LOAD_ALERT;
                 }
             }
@@ -1117,6 +1120,7 @@ impl Engine {
         m.short_lived = m.mark == gen;
         m.mark = gen;
         m.state = State::Dead;
+        self.changes = self.changes.wrapping_add(1);
         self.alive = self.alive.saturating_sub(1);
         self.pool.quarantine(slot.wrapping_sub(1) as u16, &mut self.meta);
     }
@@ -1127,6 +1131,7 @@ impl Engine {
     /// taken (the task then shares the overflow bucket).
     pub fn task_create(&mut self, now: u32, name: &[u8]) -> u32 {
         self.advance(now);
+        self.changes = self.changes.wrapping_add(1);
         let gen = self.gen;
         // An ID whose last windows are gone leaves quarantine: at most one per create,
         // which is enough, because a create only ever needs one.
@@ -1143,8 +1148,11 @@ impl Engine {
             return OVERFLOW_ID;
         };
         let slot = i + 1;
-        let retired = self.retired.get().wrapping_add(self.acct(slot).total_with_cur());
-        self.retired.set(retired);
+        #[cfg(feature = "shell")]
+        if let Some(a) = self.acct.get(slot) {
+            let retired = self.retired.get().wrapping_add(a.total_with_cur());
+            self.retired.set(retired);
+        }
         if let Some(a) = self.acct.get_mut(slot) {
             *a = Acct { gen: gen.wrapping_sub(2), ..Acct::ZERO };
         }
@@ -1164,6 +1172,7 @@ impl Engine {
     /// until the next switch, which is when its ID enters quarantine.
     pub fn task_delete(&mut self, now: u32, id: u32) -> Result<(), HookError> {
         self.advance(now);
+        self.changes = self.changes.wrapping_add(1);
         if id == OVERFLOW_ID {
             self.overflow_tasks = self.overflow_tasks.saturating_sub(1);
             return Ok(());
@@ -1190,78 +1199,6 @@ impl Engine {
         self.idle = u16::try_from(idle_id).unwrap_or(0);
     }
 
-    // ---- Readers (inside the caller's critical section; loops allowed) ----------
-
-    fn acct(&self, slot: usize) -> Acct {
-        self.acct.get(slot).copied().unwrap_or(Acct::ZERO)
-    }
-
-    /// A slot's row: its figures in the published window, or since start.
-    #[inline(never)]
-    fn figures(&self, slot: usize, kind: RowKind, since_start: bool) -> Row {
-        let a = self.acct(slot);
-        let gen = self.gen;
-        if !since_start {
-            let (counts, runs, longest) = a.published(gen);
-            let window = gen.wrapping_sub(1);
-            return Row {
-                counts: u64::from(counts),
-                runs: u64::from(runs),
-                longest,
-                longest_window: window,
-                peak: counts,
-                peak_len: self.pub_len,
-                peak_window: window,
-                kind,
-                ..Row::EMPTY
-            };
-        }
-        // The window the slot was last charged in is not folded yet: it counts too,
-        // and for the peak only once it has completed.
-        let mut row = Row {
-            counts: a.total_with_cur(),
-            runs: a.runs_total.get().wrapping_add(u64::from(a.runs_cur)),
-            longest: a.longest,
-            longest_window: a.longest_gen,
-            peak: a.peak,
-            peak_len: a.peak_len,
-            peak_window: a.peak_gen,
-            kind,
-            ..Row::EMPTY
-        };
-        if a.long_cur > a.longest {
-            row.longest = a.long_cur;
-            row.longest_window = a.gen;
-        }
-        if a.gen != gen {
-            let len = self.len_of(a.gen);
-            if a.is_peak(a.cur, len) {
-                (row.peak, row.peak_len, row.peak_window) = (a.cur, len, a.gen);
-            }
-        }
-        row
-    }
-
-    fn slot_stats(&self) -> SlotStats {
-        // Quarantined IDs whose windows are gone are as good as free: they go back to
-        // the bitmap at the next create.
-        let (mut waiting, mut ready) = (0u32, 0u32);
-        for i in self.pool.quarantine_iter(&self.meta) {
-            if self.meta.get(i).is_some_and(|m| self.gen.wrapping_sub(m.mark) >= 2) {
-                ready += 1;
-            } else {
-                waiting += 1;
-            }
-        }
-        SlotStats {
-            capacity: MAX_TASKS as u32,
-            used: u32::from(self.alive),
-            quarantined: waiting,
-            free: self.pool.free_count() + ready,
-            overflow_tasks: u32::from(self.overflow_tasks),
-        }
-    }
-
     // ---- For the event trace (`crate::trace`) -------------------------------------
 
     /// The slot being charged now (a slot index, see "Slots").
@@ -1285,84 +1222,6 @@ impl Engine {
     pub(crate) fn slot_name(&self, id: usize) -> Option<[u8; NAME_LEN]> {
         let m = self.meta.get(id.wrapping_sub(1))?;
         (m.state != State::Free || m.name[0] != 0).then_some(m.name)
-    }
-
-    /// A number that changes each time a window completes (the windows completed
-    /// since accounting (re)started, wrapping); `None` until the first completes.
-    pub fn window_mark(&self) -> Option<u32> {
-        self.published.then_some(self.gen)
-    }
-
-    /// Copies the last completed window: the shared bucket (if it holds tasks or
-    /// time), then every task that existed during the window, in ID order, then
-    /// interrupts and sleep. `None` until a window has completed.
-    pub fn read_window(&self, rows: &mut [Row]) -> Option<Summary> {
-        if !self.published {
-            return None;
-        }
-        Some(self.read(rows, false))
-    }
-
-    /// Copies the since-start figures: the shared bucket (if used), then every
-    /// existing task in ID order, then interrupts and sleep; deleted tasks are
-    /// summed in `Summary::deleted`.
-    pub fn read_cumulative(&self, rows: &mut [Row]) -> Summary {
-        self.read(rows, true)
-    }
-
-    /// Both readers in one walk over the slots (one copy of it in flash); they differ
-    /// only in which figures of a slot they take and which tasks they show.
-    #[inline(never)]
-    fn read(&self, rows: &mut [Row], since_start: bool) -> Summary {
-        let gen = self.gen;
-        let figures = |slot, kind| self.figures(slot, kind, since_start);
-        let mut sink = RowSink { rows, written: 0, missing: 0 };
-        let overflow = figures(OVERFLOW, RowKind::Overflow);
-        if overflow.counts != 0 || self.overflow_tasks != 0 {
-            sink.push(overflow);
-        }
-        let other = figures(OTHER, RowKind::Other).counts;
-        let isr = figures(ISR, RowKind::Interrupts);
-        let sleep = figures(SLEEP, RowKind::Sleep);
-        // Since start: time of tasks no longer shown, and of every slot.
-        let mut deleted = self.retired.get();
-        let mut all = deleted.wrapping_add(other).wrapping_add(overflow.counts);
-        all = all.wrapping_add(isr.counts).wrapping_add(sleep.counts);
-        for (i, m) in self.meta.iter().enumerate() {
-            let slot = i + 1;
-            let kind = if slot == usize::from(self.idle) { RowKind::Idle } else { RowKind::Task };
-            let row = figures(slot, kind);
-            all = all.wrapping_add(row.counts);
-            let shown = match m.state {
-                State::Free => false,
-                // A window shows a task that existed during it: born before it
-                // ended, and not dead before it began nor born and dead after it.
-                State::Alive | State::Dying => since_start || m.mark != gen,
-                State::Dead => !since_start && gen.wrapping_sub(m.mark) <= 1 && !(m.short_lived && m.mark == gen),
-            };
-            if shown {
-                sink.push(Row { name: m.name, id: slot as u16, deleted: m.state != State::Alive, ..row });
-            } else {
-                deleted = deleted.wrapping_add(row.counts);
-            }
-        }
-        sink.push(isr);
-        sink.push(sleep);
-        let (window, length, deleted) = if since_start {
-            (gen, all, deleted)
-        } else {
-            (gen.wrapping_sub(1), u64::from(self.pub_len), 0)
-        };
-        Summary {
-            window,
-            length,
-            other,
-            deleted,
-            rows: sink.written,
-            rows_missing: sink.missing,
-            slots: self.slot_stats(),
-            load_avg: self.load_avg,
-        }
     }
 }
 

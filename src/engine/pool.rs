@@ -93,6 +93,7 @@ impl Pool {
     }
 
     /// The quarantined slot indices, oldest first (for readers, not hot).
+    #[cfg(test)]
     pub(crate) fn quarantine_iter<'a>(&self, meta: &'a [Meta]) -> impl Iterator<Item = usize> + 'a {
         let mut next = self.head;
         // Bounded by the slot count, so a corrupted link can never loop forever.
@@ -104,6 +105,7 @@ impl Pool {
     }
 
     /// Number of free IDs, counted from the bitmap itself (for leak checks, not hot).
+    #[cfg(test)]
     pub(crate) fn free_count(&self) -> u32 {
         let taken: u32 = self.words.iter().map(|w| w.count_ones()).sum();
         MAX_TASKS as u32 - taken

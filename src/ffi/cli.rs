@@ -2,33 +2,43 @@
 
 use core::cell::UnsafeCell;
 use core::ffi::{c_char, c_long};
-use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use super::args::{self, MAX_CMDLINE};
-use super::shell::{options, ReportCopy};
-use super::sink::{self, BufSink};
+use super::shell::{header, options, Live, TRIES};
+use super::sink::{self, BufSink, AGAIN};
 use super::status::cpu_usage_status as St;
 use super::Shared;
+use crate::engine::Stamp;
 use crate::report::{self, Sink};
 
-/// A report being handed out by `cpu_usage_cli_command`: the copy it is of, and
-/// how far it has got. Only linked into firmware that uses the function. (The copy
-/// starts uninitialised, so that the static is in `.bss` and costs no flash.)
+/// A report being handed out by `cpu_usage_cli_command`, piece by piece: which line
+/// it answers, how far it has got, and which figures it is of. It keeps no copy of
+/// the figures: each call writes the report again from the engine up to its piece.
+/// (All zero to start with, so that the static is in `.bss` and costs no flash.)
 struct CliReport {
-    /// Initialised when `copied` is set.
-    copy: MaybeUninit<ReportCopy>,
-    /// The report under way is of `copy` (not help or an error).
-    copied: bool,
-    /// Bytes handed out so far; 0: no report under way.
-    offset: usize,
-    /// A hash of the command line of the report under way: another line starts
-    /// another report.
+    /// A report is under way: the next call with the same line goes on with it.
+    under_way: bool,
+    /// A hash of its command line.
     line: u32,
+    /// Bytes of its text handed out so far.
+    offset: usize,
+    /// Its options were applied (`-w` sets the window once).
+    applied: bool,
+    /// `stamp` holds the figures it is of.
+    read: bool,
+    stamp: Stamp,
+    /// Times the figures changed under it: each time the report starts again after a
+    /// line saying so; at `TRIES` it gives up.
+    tries: u32,
 }
 
-static CLI: Shared<CliReport> =
-    Shared(UnsafeCell::new(CliReport { copy: MaybeUninit::uninit(), copied: false, offset: 0, line: 0 }));
+impl CliReport {
+    const NONE: CliReport =
+        CliReport { under_way: false, line: 0, offset: 0, applied: false, read: false, stamp: Stamp::ZERO, tries: 0 };
+}
+
+static CLI: Shared<CliReport> = Shared(UnsafeCell::new(CliReport::NONE));
 
 /// FNV-1a: tells command lines apart.
 fn line_hash(line: &[u8]) -> u32 {
@@ -44,12 +54,13 @@ static CLI_BUSY: AtomicBool = AtomicBool::new(false);
 /// as for `show_cpu_usage`. Writes at most `len - 1` bytes of the report and a NUL
 /// into `out`, and returns 1 (`pdTRUE`) while more is to come: FreeRTOS+CLI then
 /// calls again with the same line, and the report goes on where it stopped. Returns
-/// 0 (`pdFALSE`) with the last piece. The figures are copied at the first call, so
-/// the pieces are all of one moment, however long the console takes in between;
-/// each call formats the report again from that copy up to its piece, so give it a
-/// buffer of a few hundred bytes rather than a few dozen. `len` must be at least 2.
-/// One task at a time: a second caller meanwhile gets a line saying so. (The
-/// `shell` feature.)
+/// 0 (`pdFALSE`) with the last piece. Every piece is of the same figures: each call
+/// writes the report again from the engine up to its piece, without a copy, so give
+/// it a buffer of a few hundred bytes rather than a few dozen. If a window ends (or
+/// a task is created or deleted) before the last piece, a line says so and the
+/// report follows again, of the new figures (at most three times, then a line says
+/// it gave up). `len` must be at least 2. One task at a time: a second caller
+/// meanwhile gets a line saying so. (The `shell` feature.)
 ///
 /// # Safety
 /// `out` must be writable for `len` bytes; `cmdline`, if not NULL, a C string.
@@ -75,43 +86,64 @@ pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmd
     let cli = unsafe { &mut *CLI.0.get() };
     let words = if line.len() == MAX_CMDLINE { Err(St::CPU_USAGE_ERR_OPTION) } else { args::cmdline_words(line) };
     let hash = line_hash(line);
-    if hash != cli.line {
-        // Not the line of the report under way (or none is): start afresh.
-        cli.offset = 0;
-        cli.line = hash;
+    if hash != cli.line || !cli.under_way {
+        *cli = CliReport { line: hash, ..CliReport::NONE };
     }
-    piece.skip = cli.offset;
-    match words.map(report::parse) {
-        Ok(Ok(opts)) if cli.offset != 0 && cli.copied => {
-            // SAFETY: initialised by the call that gave out the first piece.
-            let copy = unsafe { cli.copy.assume_init_mut() };
-            // The same text again, from the same copy (the window is set already).
-            if let Some(ms) = opts.window_ms {
-                report::write_window_set(&mut piece, ms);
+    loop {
+        piece.restart();
+        piece.skip = cli.offset;
+        if cli.tries != 0 {
+            piece.put(AGAIN);
+        }
+        if cli.tries >= TRIES {
+            piece.put(b"show_cpu_usage: ");
+            piece.put(St::CPU_USAGE_ERR_CHANGED.message());
+            piece.put(b"\n");
+            break;
+        }
+        // The text up to the report depends on the line alone (the window is set at
+        // the first call only).
+        let opts = match words.clone().map(report::parse) {
+            Err(status) => {
+                sink::write_bad_args(&mut piece, b"show_cpu_usage", status);
+                break;
             }
-            copy.write_again(&mut piece, opts);
+            Ok(parsed) => {
+                let apply = !cli.applied;
+                cli.applied = true;
+                match options(&mut piece, parsed, false, apply) {
+                    Ok(opts) => opts,
+                    Err(_) => break,
+                }
+            }
+        };
+        let (head, clock) = match header(&opts) {
+            Ok(read) => read,
+            Err(window_ms) => {
+                report::write_no_window(&mut piece, opts, window_ms);
+                break;
+            }
+        };
+        if !cli.read {
+            (cli.read, cli.stamp) = (true, head.stamp);
         }
-        Ok(parsed) => {
-            // A new report (or help, or what is wrong, which depend on the line
-            // alone): answer the options, and copy the figures once.
-            cli.copied = false;
-            if let Ok(opts) = options(&mut piece, parsed, false) {
-                let copy = cli.copy.write(ReportCopy::EMPTY);
-                copy.take(&opts);
-                copy.write_again(&mut piece, opts);
-                cli.copied = true;
+        if head.stamp == cli.stamp {
+            let mut live = Live { since_start: opts.cumulative, stamp: cli.stamp };
+            if report::write_report(&mut piece, opts, clock, &head, &mut live).is_ok() {
+                break;
             }
         }
-        Err(status) => {
-            cli.copied = false;
-            sink::write_bad_args(&mut piece, b"show_cpu_usage", status);
-        }
+        // The figures changed since the first piece: the report starts again.
+        cli.tries += 1;
+        cli.offset = 0;
+        cli.read = false;
     }
     let room = piece.buf.len() - 1;
     let given = piece.needed.saturating_sub(cli.offset).min(room);
     let more = cli.offset + given < piece.needed;
     piece.terminate(given);
-    cli.offset = if more { cli.offset + given } else { 0 };
+    cli.offset += given;
+    cli.under_way = more;
     CLI_BUSY.store(false, Ordering::Release);
     c_long::from(more)
 }

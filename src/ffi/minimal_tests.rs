@@ -34,7 +34,10 @@ fn the_minimal_build_accounts_every_count_of_a_window() {
     assert_eq!(cpu_usage_set_clock(Some(fake_clock), 1_000_000), 0);
     let mut summary = cpu_usage_summary_info::default();
     // SAFETY: no array, and a summary to write.
-    assert_eq!(unsafe { cpu_usage_snapshot(core::ptr::null_mut(), 0, &mut summary) }, St::CPU_USAGE_ERR_NO_WINDOW.code());
+    assert_eq!(
+        unsafe { cpu_usage_snapshot(core::ptr::null_mut(), 0, &mut summary) },
+        St::CPU_USAGE_ERR_NO_WINDOW.code()
+    );
     // Three workers and the idle task; the window is 100,000 counts.
     let tcbs = [0x100usize, 0x200, 0x300, 0x400].map(|a| a as *mut c_void);
     // SAFETY: hooks called as the kernel would, one at a time.

@@ -38,7 +38,7 @@ use core::cell::UnsafeCell;
 use core::ffi::c_void;
 
 use crate::engine::arith::{self, DEFAULT_WINDOW_MS};
-use crate::engine::{Engine, MAX_WINDOW_COUNTS};
+use crate::engine::{Engine, Line, Stamp, MAX_WINDOW_COUNTS};
 use crate::port::{self, Clock};
 
 #[cfg(feature = "shell")]
@@ -131,6 +131,12 @@ unsafe fn state() -> State<'static> {
 fn with_state<R>(f: impl FnOnce(State<'_>) -> R) -> R {
     // SAFETY: inside the critical section neither hooks nor other readers run.
     critical_section::with(|_| f(unsafe { state() }))
+}
+
+/// The line at position `at` (see `engine::LINES`) in a critical section of its own,
+/// if the figures are still those stamped `stamp`.
+fn read_line(at: usize, since_start: bool, stamp: Stamp) -> Option<Line> {
+    with_state(|st| (st.engine.stamp() == stamp).then(|| st.engine.line(at, since_start)))
 }
 
 impl State<'_> {

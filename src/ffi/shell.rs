@@ -7,80 +7,72 @@ use super::args::Argv;
 use super::config::{cpu_usage_set_window_ms, FollowWaitFn};
 use super::sink::{self, BufSink, LineSink};
 use super::status::cpu_usage_status as St;
-use super::with_state;
-use crate::engine::{Row, Summary};
-use crate::report::{self, BadArgs, ClockInfo, Options, Sink, REPORT_ROWS};
+use super::{read_line, with_state};
+use crate::engine::{Header, Line, Stamp};
+use crate::report::{self, BadArgs, Changed, ClockInfo, Options, Sink, Source};
 
-/// What a report shows, copied out of the engine inside one critical section, so
-/// that everything in it is of one moment.
-pub(super) struct ReportCopy {
-    rows: [Row; REPORT_ROWS],
-    /// `None` before the first window has completed (window reports only).
-    summary: Option<Summary>,
-    clock: ClockInfo<'static>,
-    window_ms: u32,
+/// Times a reader starts again when the figures changed under it (a window ended,
+/// or a task was created or deleted) before it gives up: the first try may begin
+/// anywhere in a window, the next ones begin right after a change, so a report that
+/// takes less than a window to write is done by the second.
+pub(super) const TRIES: u32 = 3;
+
+/// The engine's lines, each read in a critical section of its own, while the
+/// figures are those of the header.
+pub(super) struct Live {
+    pub(super) since_start: bool,
+    pub(super) stamp: Stamp,
 }
 
-impl ReportCopy {
-    pub(super) const EMPTY: ReportCopy = ReportCopy {
-        rows: [Row::EMPTY; REPORT_ROWS],
-        summary: None,
-        clock: ClockInfo { hz: 0, name: "" },
-        window_ms: 0,
-    };
-
-    /// Takes the figures `opts` asks for.
-    pub(super) fn take(&mut self, opts: &Options) {
-        with_state(|st| {
-            self.clock = ClockInfo { hz: st.config.clock.hz, name: st.config.clock.name.as_str() };
-            self.window_ms = st.config.window_ms;
-            self.summary = if opts.cumulative {
-                Some(st.engine.read_cumulative(&mut self.rows))
-            } else {
-                st.engine.read_window(&mut self.rows)
-            };
-        });
+impl Source for Live {
+    fn line(&mut self, at: usize) -> Result<Line, Changed> {
+        read_line(at, self.since_start, self.stamp).ok_or(Changed)
     }
+}
 
-    /// Writes the report of the copy. Returns 0 or `CPU_USAGE_ERR_NO_WINDOW`. The
-    /// report sorts, cuts and rounds the rows in place: write a copy once only (or
-    /// see `write_again`).
-    fn write(&mut self, sink: &mut dyn Sink, opts: Options) -> i32 {
-        match &self.summary {
-            Some(summary) => {
-                report::write_report(sink, opts, self.clock, summary, &mut self.rows);
-                St::CPU_USAGE_OK.code()
+/// What a report needs besides its lines, read in one critical section: `Err` with
+/// the window length in milliseconds before the first window has completed.
+pub(super) fn header(opts: &Options) -> Result<(Header, ClockInfo<'static>), u32> {
+    with_state(|st| {
+        let clock = ClockInfo { hz: st.config.clock.hz, name: st.config.clock.name.as_str() };
+        st.engine.header(opts.cumulative).map(|h| (h, clock)).ok_or(st.config.window_ms)
+    })
+}
+
+/// Writes the report `opts` asks for, starting again when the figures change under
+/// it (see [`TRIES`]). Returns 0, `CPU_USAGE_ERR_NO_WINDOW` or
+/// `CPU_USAGE_ERR_CHANGED`.
+pub(super) fn report(out: &mut dyn Sink, opts: Options) -> i32 {
+    for _ in 0..TRIES {
+        let (header, clock) = match header(&opts) {
+            Ok(read) => read,
+            Err(window_ms) => {
+                report::write_no_window(out, opts, window_ms);
+                return St::CPU_USAGE_ERR_NO_WINDOW.code();
             }
-            None => {
-                report::write_no_window(sink, opts, self.window_ms);
-                St::CPU_USAGE_ERR_NO_WINDOW.code()
-            }
+        };
+        let mut live = Live { since_start: opts.cumulative, stamp: header.stamp };
+        match report::write_report(out, opts, clock, &header, &mut live) {
+            Ok(()) => return St::CPU_USAGE_OK.code(),
+            Err(Changed) => out.restart(),
         }
     }
-}
-
-impl ReportCopy {
-    /// Copies the figures `opts` asks for inside the critical section, then writes
-    /// their report after it. Returns as `write`.
-    pub(super) fn report(sink: &mut dyn Sink, opts: Options) -> i32 {
-        let mut copy = ReportCopy::EMPTY;
-        copy.take(&opts);
-        copy.write(sink, opts)
-    }
-
-    /// Writes the report of the copy, leaving the copy as it is (for
-    /// `cpu_usage_cli_command`, which writes the same report at every call).
-    pub(super) fn write_again(&self, sink: &mut dyn Sink, opts: Options) -> i32 {
-        let mut once =
-            ReportCopy { rows: self.rows, summary: self.summary, clock: self.clock, window_ms: self.window_ms };
-        once.write(sink, opts)
-    }
+    out.put(b"show_cpu_usage: ");
+    out.put(St::CPU_USAGE_ERR_CHANGED.message());
+    out.put(b"\n");
+    St::CPU_USAGE_ERR_CHANGED.code()
 }
 
 /// What the arguments ask for: `Ok` with the options of a report; `Err` with the
 /// status once the text that answers them (help, or what is wrong) is written.
 /// `can_follow`: `-f` is possible here (else it is refused before anything is done).
-pub(super) fn options(out: &mut dyn Sink, parsed: Result<Options, BadArgs>, can_follow: bool) -> Result<Options, i32> {
+/// `apply`: set the window `-w` asks for (else only say so again).
+pub(super) fn options(
+    out: &mut dyn Sink,
+    parsed: Result<Options, BadArgs>,
+    can_follow: bool,
+    apply: bool,
+) -> Result<Options, i32> {
     let opts = match parsed {
         Ok(opts) => opts,
         Err(bad) => {
@@ -97,7 +89,7 @@ pub(super) fn options(out: &mut dyn Sink, parsed: Result<Options, BadArgs>, can_
         return Err(St::CPU_USAGE_ERR_FOLLOW.code());
     }
     if let Some(ms) = opts.window_ms {
-        let status = cpu_usage_set_window_ms(ms);
+        let status = if apply { cpu_usage_set_window_ms(ms) } else { St::CPU_USAGE_OK.code() };
         if status != St::CPU_USAGE_OK.code() {
             sink::write_bad_args(out, b"show_cpu_usage", St::CPU_USAGE_ERR_WINDOW);
             return Err(status);
@@ -124,9 +116,9 @@ pub unsafe extern "C" fn show_cpu_usage(argc: c_int, argv: *mut *mut c_char) -> 
     // SAFETY: forwarded contract.
     unsafe {
         sink::command(argc, argv, b"show_cpu_usage", |out, args| {
-            match (options(out, report::parse(args.words()), wait.is_some()), wait) {
+            match (options(out, report::parse(args.words()), wait.is_some(), true), wait) {
                 (Ok(opts), Some(wait)) if opts.follow.is_some() => follow(out, opts, wait),
-                (Ok(opts), _) => ReportCopy::report(out, opts),
+                (Ok(opts), _) => report(out, opts),
                 (Err(status), _) => status,
             }
         })
@@ -146,7 +138,7 @@ fn follow(out: &mut LineSink, opts: Options, wait: FollowWaitFn) -> i32 {
         let (mark, window_ms) = with_state(|st| (st.engine.window_mark(), st.config.window_ms));
         if mark.is_some() && mark != last {
             last = mark;
-            ReportCopy::report(out, opts);
+            report(out, opts);
             out.flush();
             if out.failed {
                 return St::CPU_USAGE_ERR_NO_OUTPUT.code();
@@ -183,8 +175,8 @@ pub unsafe extern "C" fn cpu_usage_format(buf: *mut c_char, len: usize, argc: c_
             sink::write_bad_args(&mut out, b"show_cpu_usage", status);
             status.code()
         }
-        Ok(args) => match options(&mut out, report::parse(args.words()), false) {
-            Ok(opts) => ReportCopy::report(&mut out, opts),
+        Ok(args) => match options(&mut out, report::parse(args.words()), false, true) {
+            Ok(opts) => report(&mut out, opts),
             Err(status) => status,
         },
     };

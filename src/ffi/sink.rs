@@ -12,6 +12,10 @@ use super::with_state;
 use crate::port;
 use crate::report::Sink;
 
+/// The line after a report whose figures changed while it went out (then comes the
+/// report again, or, after the last try, why not).
+pub(super) const AGAIN: &[u8] = b"(the figures changed while printing)\n";
+
 /// Bytes of a line held before it goes out (a longer one goes out in pieces).
 const LINE: usize = 128;
 
@@ -60,6 +64,14 @@ impl Sink for LineSink {
                 self.flush();
             }
         }
+    }
+
+    /// What went out cannot be taken back: a line says that it is void.
+    fn restart(&mut self) {
+        if self.len != 0 {
+            self.put(b"\n");
+        }
+        self.put(AGAIN);
     }
 }
 
@@ -110,6 +122,11 @@ impl Sink for BufSink<'_> {
             }
             self.needed += 1;
         }
+    }
+
+    /// Forgets the text so far.
+    fn restart(&mut self) {
+        self.needed = 0;
     }
 }
 

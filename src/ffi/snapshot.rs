@@ -5,8 +5,9 @@
 use core::ffi::c_char;
 
 use super::status::cpu_usage_status as St;
-use super::{with_state, CPU_USAGE_NAME_BUF};
-use crate::engine::{arith, Row, RowKind, NAME_LEN, REPORT_ROWS};
+use super::{read_line, with_state, CPU_USAGE_NAME_BUF};
+use crate::engine::arith::{self, Shares};
+use crate::engine::{Header, RowKind, LINES, NAME_LEN};
 
 /// One task in a snapshot.
 #[repr(C)]
@@ -67,7 +68,11 @@ pub struct cpu_usage_summary_info {
 /// order, the overflow bucket first if used and the idle task marked) and
 /// `summary`. Returns how many tasks it wrote (`summary->tasks` says how many there
 /// were); or `CPU_USAGE_ERR_NULL` (`summary` NULL, or `tasks` NULL with
-/// `max_tasks` not 0) or `CPU_USAGE_ERR_NO_WINDOW`, writing nothing.
+/// `max_tasks` not 0) or `CPU_USAGE_ERR_NO_WINDOW`, writing nothing; or
+/// `CPU_USAGE_ERR_CHANGED` when a window ended (or a task was created or deleted)
+/// at every try while it copied, which only a window far shorter than a copy can
+/// make happen. Interrupts are masked for one task's copy at a time; the shares are
+/// those `show_cpu_usage` shows.
 ///
 /// # Safety
 /// `tasks` must be writable for `max_tasks` elements; `summary` for one.
@@ -80,75 +85,81 @@ pub unsafe extern "C" fn cpu_usage_snapshot(
     if summary.is_null() || (tasks.is_null() && max_tasks != 0) {
         return St::CPU_USAGE_ERR_NULL.code();
     }
-    let mut rows = [Row::EMPTY; REPORT_ROWS];
-    let mut hz = 0;
-    let Some(s) = with_state(|st| {
-        hz = st.config.clock.hz;
-        st.engine.read_window(&mut rows)
-    }) else {
-        return St::CPU_USAGE_ERR_NO_WINDOW.code();
-    };
-    let n = s.rows;
-    if let Some(slot) = rows.get_mut(n) {
-        *slot = Row::summary(RowKind::Other, s.other);
-    }
-    let all = rows.get_mut(..n + 1).unwrap_or(&mut []);
-    arith::apportion(all);
-    let us = |counts: u64| u32::try_from(arith::counts_to_us(counts, hz)).unwrap_or(u32::MAX);
-    let pct_of = |kind| all.iter().find(|r| r.kind == kind).map_or(0, |r| u32::from(r.pct));
-    let count_of = |kind| all.iter().find(|r| r.kind == kind).copied().unwrap_or(Row::EMPTY);
     let out: &mut [cpu_usage_task_info] = if max_tasks == 0 {
         &mut []
     } else {
         // SAFETY: non-NULL and writable for `max_tasks` elements by the contract.
         unsafe { core::slice::from_raw_parts_mut(tasks, max_tasks) }
     };
-    let mut listed = 0u32;
-    let mut written = 0usize;
-    for row in all.iter().filter(|r| matches!(r.kind, RowKind::Task | RowKind::Idle | RowKind::Overflow)) {
-        listed += 1;
-        let Some(slot) = out.get_mut(written) else { continue };
-        let mut name = [0 as c_char; CPU_USAGE_NAME_BUF];
-        let text: &[u8] = if row.kind == RowKind::Overflow { b"(overflow)" } else { &row.name };
-        for (dst, &src) in name.iter_mut().zip(text.iter().take(NAME_LEN)) {
-            *dst = src as c_char;
-        }
-        *slot = cpu_usage_task_info {
-            id: u32::from(row.id),
-            name,
-            usage: u32::from(row.pct),
-            switches: u32::try_from(row.runs).unwrap_or(u32::MAX),
-            longest_slice_us: us(u64::from(row.longest)),
-            counts: u32::try_from(row.counts).unwrap_or(u32::MAX),
-            deleted: row.deleted,
-            idle: row.kind == RowKind::Idle,
+    for _ in 0..TRIES {
+        let Some((header, hz)) = with_state(|st| st.engine.header(false).map(|h| (h, st.config.clock.hz))) else {
+            return St::CPU_USAGE_ERR_NO_WINDOW.code();
         };
-        written += 1;
+        if let Some(info) = copy(out, &header, hz) {
+            // SAFETY: non-NULL and writable by the contract.
+            unsafe { *summary = info };
+            return info.written as i32;
+        }
     }
-    let isr = count_of(RowKind::Interrupts);
-    let idle = pct_of(RowKind::Idle);
-    let sleep = pct_of(RowKind::Sleep);
-    let info = cpu_usage_summary_info {
-        window: s.window,
-        window_us: us(s.length),
-        tasks: listed,
-        written: written as u32,
-        interrupts: u32::from(isr.pct),
-        interrupt_count: u32::try_from(isr.runs).unwrap_or(u32::MAX),
-        longest_interrupt_us: us(u64::from(isr.longest)),
-        sleep,
-        other: pct_of(RowKind::Other),
-        idle,
-        load: if s.length == 0 { 0 } else { 10_000u32.saturating_sub(idle + sleep) },
-        load_avg: s.load_avg.map(|a| {
-            if a.len == 0 {
-                u32::MAX
-            } else {
-                arith::div_rem(a.busy.min(a.len) * 10_000, a.len).0 as u32
-            }
-        }),
+    St::CPU_USAGE_ERR_CHANGED.code()
+}
+
+/// Times the snapshot starts again when the figures change under it.
+const TRIES: u32 = 3;
+
+/// Copies the lines of `header`'s window into `out`, one critical section per line;
+/// `None` if the figures changed meanwhile.
+fn copy(out: &mut [cpu_usage_task_info], header: &Header, hz: u32) -> Option<cpu_usage_summary_info> {
+    let shares = Shares::of_total(header.length);
+    let us = |counts: u64| u32::try_from(arith::counts_to_us(counts, hz)).unwrap_or(u32::MAX);
+    let mut info = cpu_usage_summary_info {
+        window: header.window,
+        window_us: us(header.length),
+        load_avg: header.load_avg.map(|a| if a.len == 0 { u32::MAX } else { u32::from(arith::pct_of(a.busy, a.len)) }),
+        ..cpu_usage_summary_info::default()
     };
-    // SAFETY: non-NULL and writable by the contract.
-    unsafe { *summary = info };
-    written as i32
+    let (mut before, mut given) = (0u64, 0u16);
+    for at in 0..LINES {
+        let line = read_line(at, false, header.stamp)?;
+        let row = &line.row;
+        let after = before.wrapping_add(row.counts);
+        let upto = shares.upto(after);
+        let share = u32::from(upto.saturating_sub(given));
+        (before, given) = (after, upto);
+        match row.kind {
+            _ if !line.shown => {}
+            RowKind::Task | RowKind::Idle | RowKind::Overflow => {
+                info.tasks += 1;
+                let Some(slot) = out.get_mut(info.written as usize) else { continue };
+                let mut name = [0 as c_char; CPU_USAGE_NAME_BUF];
+                let text: &[u8] = if row.kind == RowKind::Overflow { b"(overflow)" } else { &row.name };
+                for (dst, &src) in name.iter_mut().zip(text.iter().take(NAME_LEN)) {
+                    *dst = src as c_char;
+                }
+                *slot = cpu_usage_task_info {
+                    id: u32::from(row.id),
+                    name,
+                    usage: share,
+                    switches: u32::try_from(row.runs).unwrap_or(u32::MAX),
+                    longest_slice_us: us(u64::from(row.longest)),
+                    counts: u32::try_from(row.counts).unwrap_or(u32::MAX),
+                    deleted: row.deleted,
+                    idle: row.kind == RowKind::Idle,
+                };
+                info.written += 1;
+                if row.kind == RowKind::Idle {
+                    info.idle = share;
+                }
+            }
+            RowKind::Interrupts => {
+                info.interrupts = share;
+                info.interrupt_count = u32::try_from(row.runs).unwrap_or(u32::MAX);
+                info.longest_interrupt_us = us(u64::from(row.longest));
+            }
+            RowKind::Sleep => info.sleep = share,
+            _ => info.other = share,
+        }
+    }
+    info.load = if header.length == 0 { 0 } else { 10_000u32.saturating_sub(info.idle + info.sleep) };
+    Some(info)
 }

@@ -28,13 +28,17 @@ pub enum cpu_usage_status {
     /// Follow mode (`-f`) needs `show_cpu_usage` (not a buffer) and a console wait
     /// function set with `cpu_usage_set_follow_wait`.
     CPU_USAGE_ERR_FOLLOW = -7009,
+    /// The figures changed at every try while they were read (a window ended, or a
+    /// task was created or deleted): a report takes longer to write than a window
+    /// lasts (try a longer window, or fewer lines).
+    CPU_USAGE_ERR_CHANGED = -7010,
 }
 
 use cpu_usage_status as St;
 
 impl St {
     /// Every code, for [`St::from_code`].
-    const ALL: [St; 10] = [
+    const ALL: [St; 11] = [
         St::CPU_USAGE_OK,
         St::CPU_USAGE_ERR_NULL,
         St::CPU_USAGE_ERR_OPTION,
@@ -45,6 +49,7 @@ impl St {
         St::CPU_USAGE_ERR_TASK_ID,
         St::CPU_USAGE_ERR_RANGE,
         St::CPU_USAGE_ERR_FOLLOW,
+        St::CPU_USAGE_ERR_CHANGED,
     ];
 
     /// The code as C gets it.
@@ -70,6 +75,9 @@ impl St {
             St::CPU_USAGE_ERR_TASK_ID => b"not the ID of a live task\0",
             St::CPU_USAGE_ERR_RANGE => b"threshold out of range\0",
             St::CPU_USAGE_ERR_FOLLOW => b"follow mode (-f) needs show_cpu_usage and cpu_usage_set_follow_wait()\0",
+            St::CPU_USAGE_ERR_CHANGED => {
+                b"the figures changed at every try while printing: use a longer window (-w) or fewer lines (-n)\0"
+            }
         }
     }
 

@@ -345,10 +345,9 @@ fn the_cli_command_hands_a_long_report_out_in_pieces() {
     assert_eq!(calls, whole.len().div_ceil(49));
     let (text, _) = cli_pieces(c"show_cpu_usage   -m  ", 4096, || {});
     assert_eq!(text, whole, "extra spaces are fine, and one call is enough");
-    // Windows completing and tasks coming between two pieces change nothing: the
-    // pieces are of the copy taken at the first.
-    let (_, before) = format(&["show_cpu_usage", "-c", "-m"]);
-    let (text, _) = cli_pieces(c"show_cpu_usage -c -m", 64, || {
+    // The figures changing between two pieces (a window completing, a task coming
+    // and going): a line says so, and the report follows again of the new figures.
+    let change = || {
         advance(1_000_000);
         // SAFETY: hooks, one at a time.
         unsafe {
@@ -356,8 +355,23 @@ fn the_cli_command_hands_a_long_report_out_in_pieces() {
             let id = cpu_usage_hook_task_create(0x5000 as *mut c_void, c"late".as_ptr());
             assert_eq!(cpu_usage_hook_task_delete(0x5000 as *mut c_void, id), 0);
         }
+    };
+    let (_, before) = format(&["show_cpu_usage", "-c", "-m"]);
+    let changes = std::cell::Cell::new(0);
+    let (text, _) = cli_pieces(c"show_cpu_usage -c -m", 64, || {
+        if changes.replace(changes.get() + 1) == 0 {
+            change();
+        }
     });
-    assert_eq!(text, before);
+    let (_, after) = format(&["show_cpu_usage", "-c", "-m"]);
+    assert_ne!(before, after);
+    let first = &text[..63];
+    assert!(before.starts_with(first), "{text}");
+    assert_eq!(text, format!("{first}(the figures changed while printing)\n{after}"));
+    // Changing at every piece: after three tries it gives up, and says why.
+    let (text, _) = cli_pieces(c"show_cpu_usage -c -m", 64, change);
+    assert_eq!(text.matches("(the figures changed while printing)\n").count(), 3, "{text}");
+    assert!(text.ends_with("show_cpu_usage: the figures changed at every try while printing: use a longer window (-w) or fewer lines (-n)\n"), "{text}");
     // Sorted and cut: every piece is of the same text (the copy is not sorted in
     // place for the next).
     let (_, sorted) = format(&["show_cpu_usage", "-s", "-n", "1", "-l"]);
@@ -579,4 +593,62 @@ fn follow_mode_reports_each_window_until_the_count_or_input() {
     assert_eq!(cpu_usage_set_follow_wait(None), 0);
     assert_eq!(cpu_usage_set_window_ms(1000), 0);
     cleanup(&[(0x3000, worker), (0x4000, idle)]);
+}
+
+/// `show_cpu_usage` while its figures change under it (windows ending as it prints):
+/// what went out stays, a line says so, and the report follows again of the new
+/// figures; when they change at every try, it gives up and says why.
+#[test]
+fn show_cpu_usage_starts_again_when_the_figures_change() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static OUT: Mutex<String> = Mutex::new(String::new());
+    /// Lines out so far, and every how many lines a window ends (0: never).
+    static LINES: AtomicUsize = AtomicUsize::new(0);
+    static EVERY: AtomicUsize = AtomicUsize::new(0);
+    static ONCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    unsafe extern "C" fn changing(s: *const c_char, n: usize) {
+        // SAFETY: the library passes `n` readable bytes.
+        let bytes = unsafe { core::slice::from_raw_parts(s.cast::<u8>(), n) };
+        OUT.lock().unwrap().push_str(std::str::from_utf8(bytes).unwrap());
+        let line = LINES.fetch_add(1, Ordering::SeqCst) + 1;
+        let every = EVERY.load(Ordering::SeqCst);
+        if every != 0 && line % every == 0 {
+            if ONCE.load(Ordering::SeqCst) {
+                EVERY.store(0, Ordering::SeqCst);
+            }
+            advance(1_000_000);
+            // SAFETY: the tick hook, alone.
+            unsafe { cpu_usage_hook_tick() };
+        }
+    }
+    let run = |every: usize, once: bool| {
+        OUT.lock().unwrap().clear();
+        ONCE.store(once, Ordering::SeqCst);
+        LINES.store(0, Ordering::SeqCst);
+        EVERY.store(every, Ordering::SeqCst);
+        assert_eq!(cpu_usage_set_output(Some(changing)), 0);
+        let argv: Vec<CString> = ["show_cpu_usage", "-l"].iter().map(|a| CString::new(*a).unwrap()).collect();
+        let mut argv: Vec<*mut c_char> = argv.iter().map(|a| a.as_ptr().cast_mut()).collect();
+        // SAFETY: a valid argv for the call.
+        let status = unsafe { show_cpu_usage(argv.len() as c_int, argv.as_mut_ptr()) };
+        EVERY.store(0, Ordering::SeqCst);
+        (status, OUT.lock().unwrap().clone())
+    };
+    let _g = lock();
+    interrupts_and_sleep_window();
+    let (_, whole) = format(&["show_cpu_usage", "-l"]);
+    let lines = whole.lines().count();
+    // One window ends after the third line: three lines of the old window, the
+    // notice, then the whole report of the new one.
+    let (status, text) = run(3, true);
+    assert_eq!(status, 0, "{text}");
+    let (_, now) = format(&["show_cpu_usage", "-l"]);
+    let old: Vec<&str> = whole.lines().take(3).collect();
+    assert_eq!(text, format!("{}\n(the figures changed while printing)\n{now}", old.join("\n")));
+    assert!(now.starts_with("CPU usage, window #1:") && whole.starts_with("CPU usage, window #0:"), "{now}");
+    // A window ends every few lines, shorter than a report: it gives up.
+    let (status, text) = run(lines / 2, false);
+    assert_eq!(status, St::CPU_USAGE_ERR_CHANGED.code(), "{text}");
+    assert_eq!(text.matches("(the figures changed while printing)\n").count(), 3, "{text}");
+    assert!(text.ends_with("show_cpu_usage: the figures changed at every try while printing: use a longer window (-w) or fewer lines (-n)\n"));
 }

@@ -19,8 +19,11 @@ pub struct Options {
     pub sort: bool,
     /// `-l`: runs (times switched in) and longest runs.
     pub long: bool,
-    /// `-n N`: only the first N tasks, the rest summed on one line.
+    /// `-n N`: only the N busiest tasks (sorted), the rest summed on one line.
     pub top: Option<u16>,
+    /// `-d`: the tasks deleted in the window one by one, instead of summed on one
+    /// line (a since-start report always sums them).
+    pub deleted: bool,
     /// `-w MS`: set the window length (the caller applies it).
     pub window_ms: Option<u32>,
     /// `-f [N]`: a report per completed window, `N` of them, or with `Some(0)` until
@@ -196,6 +199,7 @@ fn parse_from<'a>(args: &mut dyn Args<'a>) -> Result<Options, BadArgs> {
                 b'h' => opts.help = true,
                 b's' => opts.sort = true,
                 b'l' => opts.long = true,
+                b'd' => opts.deleted = true,
                 b'n' | b'w' => {
                     let value = if rest.is_empty() { args.next_arg() } else { Some(rest) };
                     if flag == b'n' {

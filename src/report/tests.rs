@@ -1,7 +1,9 @@
 //! Report tests: exact text for known figures.
 
 use super::*;
-use crate::engine::{Row, RowKind, SlotStats, Smoothed, Summary, NAME_LEN};
+use crate::engine::{
+    Header, Line, Row, RowKind, Seat, Smoothed, Stamp, INTERRUPTS_AT, LINES, NAME_LEN, OTHER_AT, SLEEP_AT,
+};
 
 struct Text(Vec<u8>);
 
@@ -9,23 +11,36 @@ impl Sink for Text {
     fn put(&mut self, bytes: &[u8]) {
         self.0.extend_from_slice(bytes);
     }
+
+    fn restart(&mut self) {
+        self.0.clear();
+    }
 }
 
 fn task(id: u16, name: &str, counts: u64) -> Row {
     let mut n = [0u8; NAME_LEN];
     n[..name.len()].copy_from_slice(name.as_bytes());
-    Row { counts, name: n, id, kind: RowKind::Task, deleted: false, pct: 0, ..Row::EMPTY }
+    Row { counts, name: n, id, kind: RowKind::Task, deleted: false, ..Row::EMPTY }
 }
 
+/// Shares of lines taken in order.
 fn pcts(counts: &[u64]) -> Vec<u16> {
-    let mut rows: Vec<Row> = counts.iter().map(|&c| task(1, "t", c)).collect();
-    apportion(&mut rows);
-    rows.iter().map(|r| r.pct).collect()
+    let total = counts.iter().fold(0u64, |s, &c| s.saturating_add(c));
+    let shares = Shares::of_total(total);
+    let mut before = 0u64;
+    counts
+        .iter()
+        .map(|&c| {
+            let share = shares.of(before, c);
+            before = before.saturating_add(c);
+            share
+        })
+        .collect()
 }
 
 #[test]
 fn shares_add_up_to_exactly_one_hundred_percent() {
-    assert_eq!(pcts(&[1, 1, 1]), [3334, 3333, 3333]);
+    assert_eq!(pcts(&[1, 1, 1]), [3333, 3333, 3334]);
     assert_eq!(pcts(&[1000, 0, 3000]), [2500, 0, 7500]);
     assert_eq!(pcts(&[0, 0]), [0, 0]);
     assert_eq!(pcts(&[1, 999_999]), [0, 10_000]);
@@ -50,6 +65,7 @@ fn flags(letters: &str) -> Options {
         help: letters.contains('h'),
         sort: letters.contains('s'),
         long: letters.contains('l'),
+        deleted: letters.contains('d'),
         ..Options::default()
     }
 }
@@ -143,7 +159,10 @@ fn option_errors_are_explained() {
         write_error(&mut out, &parse_all(args).unwrap_err());
         let text = String::from_utf8(out.0).unwrap();
         let (first, rest) = text.split_once('\n').unwrap();
-        assert!(rest.starts_with("usage: show_cpu_usage [-m] [-c] [-s] [-n N] [-l] [-w MS] [-f [N]] [-h]\n"), "{text}");
+        assert!(
+            rest.starts_with("usage: show_cpu_usage [-m] [-c] [-s] [-n N] [-d] [-l] [-w MS] [-f [N]] [-h]\n"),
+            "{text}"
+        );
         first.to_string()
     };
     assert_eq!(message(&["-q"]), "show_cpu_usage: unknown option \"-q\"");
@@ -157,42 +176,95 @@ fn busy(row: Row, runs: u64, longest: u32, peak: (u32, u32)) -> Row {
     Row { runs, longest, longest_window: 17, peak: peak.0, peak_len: peak.1, peak_window: 3, ..row }
 }
 
-/// A window of 100000 counts at 100 kHz (one count is 10 us) with every kind of line.
-fn sample() -> (Summary, [Row; REPORT_ROWS]) {
-    let mut rows = [Row::EMPTY; REPORT_ROWS];
-    rows[0] = busy(Row::summary(RowKind::Overflow, 200), 3, 150, (300, 100_000));
-    rows[1] = busy(task(1, "work10", 10_020), 12, 2_500, (45_000, 100_000));
-    rows[2] = busy(Row { kind: RowKind::Idle, ..task(2, "IDLE", 25_000) }, 20, 4_000, (90_000, 100_000));
-    rows[3] = busy(Row { deleted: true, ..task(3, "churn-\"7\"\u{1}", 3) }, 1, 3, (0, 0));
-    rows[4] = busy(task(4, "", 45_000), 7, 12_345, (99_999, 100_000));
-    rows[5] = busy(Row::summary(RowKind::Interrupts, 1_230), 456, 12, (0, 0));
-    rows[6] = busy(Row::summary(RowKind::Sleep, 5_000), 9, 1_000, (0, 0));
-    let summary = Summary {
+/// Lines as the engine gives them: `rows` at their positions, shown, every other
+/// ID free and not shown.
+fn lines_of(rows: &[Row], other: u64) -> Vec<Line> {
+    let mut lines: Vec<Line> = (0..LINES)
+        .map(|at| Line { row: Row { id: at as u16, ..Row::EMPTY }, shown: false, seat: Seat::Free })
+        .collect();
+    lines[0] = Line { row: Row::summary(RowKind::Overflow, 0), shown: false, seat: Seat::None };
+    for (at, kind) in [(INTERRUPTS_AT, RowKind::Interrupts), (SLEEP_AT, RowKind::Sleep), (OTHER_AT, RowKind::Other)] {
+        lines[at] = Line { row: Row::summary(kind, 0), shown: true, seat: Seat::None };
+    }
+    lines[OTHER_AT].row.counts = other;
+    for row in rows {
+        let at = match row.kind {
+            RowKind::Overflow => 0,
+            RowKind::Interrupts => INTERRUPTS_AT,
+            RowKind::Sleep => SLEEP_AT,
+            _ => usize::from(row.id),
+        };
+        let seat = match row.kind {
+            RowKind::Task | RowKind::Idle if row.deleted => Seat::Quarantined,
+            RowKind::Task | RowKind::Idle => Seat::Used,
+            _ => Seat::None,
+        };
+        lines[at] = Line { row: *row, shown: true, seat };
+    }
+    lines
+}
+
+/// The lines of a report, from memory; `Changed` at read `change_at`, if any.
+struct Fake {
+    lines: Vec<Line>,
+    reads: usize,
+    change_at: Option<usize>,
+}
+
+impl Source for Fake {
+    fn line(&mut self, at: usize) -> Result<Line, Changed> {
+        self.reads += 1;
+        if Some(self.reads) == self.change_at {
+            return Err(Changed);
+        }
+        Ok(self.lines[at])
+    }
+}
+
+fn header(length: u64, overflow_tasks: u32, idle: u16) -> Header {
+    Header {
+        stamp: Stamp::ZERO,
         window: 41,
-        length: 100_000,
-        other: 13_547,
-        deleted: 0,
-        rows: 7,
-        rows_missing: 0,
-        slots: SlotStats { capacity: 32, used: 4, quarantined: 1, free: 27, overflow_tasks: 2 },
+        length,
+        retired: 0,
+        overflow_tasks,
+        idle,
         load_avg: [
             Smoothed { busy: 7_712 << 16, len: 10_000 << 16 },
             Smoothed { busy: 76, len: 100 },
             Smoothed { busy: 0, len: 0 },
         ],
-    };
-    (summary, rows)
+    }
 }
 
-fn render_with(opts: Options, summary: &Summary, rows: &mut [Row]) -> String {
+/// A window of 100000 counts at 100 kHz (one count is 10 us) with every kind of
+/// line; ID 5 is a task created in the window under way (not shown), ID 3 a task
+/// deleted in the window.
+fn sample() -> (Header, Vec<Line>) {
+    let rows = [
+        busy(Row::summary(RowKind::Overflow, 200), 3, 150, (300, 100_000)),
+        busy(task(1, "work10", 10_020), 12, 2_500, (45_000, 100_000)),
+        busy(Row { kind: RowKind::Idle, ..task(2, "IDLE", 25_000) }, 20, 4_000, (90_000, 100_000)),
+        busy(Row { deleted: true, ..task(3, "churn-\"7\"\u{1}", 3) }, 1, 3, (0, 0)),
+        busy(task(4, "", 45_000), 7, 12_345, (99_999, 100_000)),
+        busy(Row::summary(RowKind::Interrupts, 1_230), 456, 12, (0, 0)),
+        busy(Row::summary(RowKind::Sleep, 5_000), 9, 1_000, (0, 0)),
+    ];
+    let mut lines = lines_of(&rows, 13_547);
+    lines[5].seat = Seat::Used;
+    (header(100_000, 2, 2), lines)
+}
+
+fn render_with(opts: Options, header: &Header, lines: &[Line]) -> String {
     let mut out = Text(Vec::new());
-    write_report(&mut out, opts, ClockInfo { hz: 100_000, name: "test" }, summary, rows);
+    let mut src = Fake { lines: lines.to_vec(), reads: 0, change_at: None };
+    write_report(&mut out, opts, ClockInfo { hz: 100_000, name: "test" }, header, &mut src).unwrap();
     String::from_utf8(out.0).unwrap()
 }
 
 fn render(opts: Options) -> String {
-    let (summary, mut rows) = sample();
-    render_with(opts, &summary, &mut rows)
+    let (header, lines) = sample();
+    render_with(opts, &header, &lines)
 }
 
 #[test]
@@ -200,10 +272,10 @@ fn window_table() {
     let expected = "\
 CPU usage, window #41: 1000.000 ms, clock test 100000 Hz
   ID  TASK               USAGE
-   1  work10            10.02%
-   3  churn-\"7\"?        <0.01%  deleted
-   4  (no name)         45.00%
    0  (overflow)         0.20%  tasks without an ID: 2
+   1  work10            10.02%
+   4  (no name)         45.00%
+      (1 deleted task)  <0.01%
   ------------------------------
    2  IDLE              25.00%  idle
       interrupts         1.23%  456 interrupts, longest 0.120 ms
@@ -217,14 +289,14 @@ IDs: 4 used, 1 quarantined, 27 free of 32
 }
 
 #[test]
-fn window_table_with_runs() {
+fn window_table_with_runs_and_deleted_tasks() {
     let expected = "\
 CPU usage, window #41: 1000.000 ms, clock test 100000 Hz
   ID  TASK               USAGE      RUNS      LONGEST
+   0  (overflow)         0.20%         3     1.500 ms  tasks without an ID: 2
    1  work10            10.02%        12    25.000 ms
    3  churn-\"7\"?        <0.01%         1     0.030 ms  deleted
    4  (no name)         45.00%         7   123.450 ms
-   0  (overflow)         0.20%         3     1.500 ms  tasks without an ID: 2
   -----------------------------------------------------
    2  IDLE              25.00%        20    40.000 ms  idle
       interrupts         1.23%  456 interrupts, longest 0.120 ms
@@ -234,7 +306,7 @@ CPU usage, window #41: 1000.000 ms, clock test 100000 Hz
 load avg   1 s 77.12%  10 s 76.00%  60 s -
 IDs: 4 used, 1 quarantined, 27 free of 32
 ";
-    assert_eq!(render(flags("l")), expected);
+    assert_eq!(render(flags("ld")), expected);
 }
 
 #[test]
@@ -247,10 +319,9 @@ fn window_json() {
         "\"switches\":3,\"longest_slice_us\":1500},",
         "{\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false,",
         "\"switches\":12,\"longest_slice_us\":25000},",
-        "{\"id\":3,\"name\":\"churn-\\\"7\\\"\\u0001\",\"counts\":3,\"usage_pct\":0.00,\"deleted\":true,",
-        "\"switches\":1,\"longest_slice_us\":30},",
         "{\"id\":4,\"name\":\"\",\"counts\":45000,\"usage_pct\":45.00,\"deleted\":false,",
         "\"switches\":7,\"longest_slice_us\":123450}],",
+        "\"deleted_tasks\":1,\"deleted_counts\":3,\"deleted_pct\":0.00,",
         "\"idle\":{\"id\":2,\"name\":\"IDLE\",\"counts\":25000,\"switches\":20,\"longest_slice_us\":40000},",
         "\"interrupts_counts\":1230,\"interrupts_pct\":1.23,\"interrupts\":456,\"longest_interrupt_us\":120,",
         "\"sleep_counts\":5000,\"sleep_pct\":5.00,\"sleeps\":9,",
@@ -260,6 +331,24 @@ fn window_json() {
     assert_eq!(render(flags("m")), expected);
     // -l changes nothing in JSON: the runs are always there.
     assert_eq!(render(flags("ml")), expected);
+    // -d lists the deleted task among the others.
+    let listed = render(flags("md"));
+    assert!(listed.contains(concat!(
+        "\"switches\":12,\"longest_slice_us\":25000},",
+        "{\"id\":3,\"name\":\"churn-\\\"7\\\"\\u0001\",\"counts\":3,\"usage_pct\":0.00,\"deleted\":true,",
+        "\"switches\":1,\"longest_slice_us\":30},{\"id\":4,"
+    )));
+    assert!(listed.contains("\"deleted_tasks\":0,\"deleted_counts\":0,\"deleted_pct\":0.00,"), "{listed}");
+}
+
+/// The sample as a since-start report: the deleted task is no longer shown, its time
+/// and that of a task whose ID was taken are summed.
+fn since_start() -> (Header, Vec<Line>) {
+    let (mut header, mut lines) = sample();
+    lines[3].shown = false;
+    header.retired = 7;
+    lines[OTHER_AT].row.counts -= 7;
+    (header, lines)
 }
 
 #[test]
@@ -267,26 +356,31 @@ fn cumulative_table_with_runs() {
     let expected = "\
 CPU usage since start: 1000.000 ms (41 windows), clock test 100000 Hz
   ID  TASK               USAGE      RUNS      LONGEST
-   1  work10            10.02%        12    25.000 ms in #17  peak 45.00% in #3
-   3  churn-\"7\"?        <0.01%         1     0.030 ms in #17  deleted
-   4  (no name)         45.00%         7   123.450 ms in #17  peak 99.99% in #3
    0  (overflow)         0.20%         3     1.500 ms in #17  peak 0.30% in #3  tasks without an ID: 2
-      (deleted tasks)        0
+   1  work10            10.02%        12    25.000 ms in #17  peak 45.00% in #3
+   4  (no name)         45.00%         7   123.450 ms in #17  peak 99.99% in #3
+      (deleted tasks)    0.01%
   -----------------------------------------------------
    2  IDLE              25.00%        20    40.000 ms in #17  peak 90.00% in #3  idle
       interrupts         1.23%  456 interrupts, longest 0.120 ms
       sleep              5.00%  asleep in tickless idle
-      other             13.55%  kernel and unattributed
+      other             13.54%  kernel and unattributed
       load              70.00%  100% - idle - sleep
 load avg   1 s 77.12%  10 s 76.00%  60 s -
 IDs: 4 used, 1 quarantined, 27 free of 32
 ";
-    assert_eq!(render(flags("cl")), expected);
+    let (header, lines) = since_start();
+    assert_eq!(render_with(flags("cl"), &header, &lines), expected);
     // Without -l: the window report's lines, and the deleted tasks' line.
-    let plain = render(flags("c"));
+    let plain = render_with(flags("c"), &header, &lines);
     assert!(plain.starts_with("CPU usage since start: 1000.000 ms (41 windows), clock test 100000 Hz\n"));
-    assert!(plain.contains("   4  (no name)         45.00%\n   0  (overflow)         0.20%  tasks without an ID: 2\n"));
-    assert!(plain.contains("\n      (deleted tasks)        0\n  ------------------------------\n"));
+    assert!(plain.contains(
+        "   4  (no name)         45.00%\n      (deleted tasks)    0.01%\n  ------------------------------\n"
+    ));
+    // A tiny peak reads as every tiny share does.
+    let (header, mut lines) = since_start();
+    lines[1].row.peak = 1;
+    assert!(render_with(flags("cl"), &header, &lines).contains("25.000 ms in #17  peak <0.01% in #3\n"));
 }
 
 #[test]
@@ -299,19 +393,18 @@ fn cumulative_json() {
         "\"switches\":3,\"longest_slice_us\":1500,\"longest_slice_window\":17,\"peak_pct\":0.30,\"peak_window\":3},",
         "{\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false,",
         "\"switches\":12,\"longest_slice_us\":25000,\"longest_slice_window\":17,\"peak_pct\":45.00,\"peak_window\":3},",
-        "{\"id\":3,\"name\":\"churn-\\\"7\\\"\\u0001\",\"counts\":3,\"usage_pct\":0.00,\"deleted\":true,",
-        "\"switches\":1,\"longest_slice_us\":30,\"longest_slice_window\":17,\"peak_pct\":null,\"peak_window\":null},",
         "{\"id\":4,\"name\":\"\",\"counts\":45000,\"usage_pct\":45.00,\"deleted\":false,",
         "\"switches\":7,\"longest_slice_us\":123450,\"longest_slice_window\":17,\"peak_pct\":99.99,\"peak_window\":3}],",
-        "\"deleted_counts\":0,\"deleted_pct\":0.00,",
+        "\"deleted_counts\":10,\"deleted_pct\":0.01,",
         "\"idle\":{\"id\":2,\"name\":\"IDLE\",\"counts\":25000,\"switches\":20,\"longest_slice_us\":40000,",
         "\"longest_slice_window\":17,\"peak_pct\":90.00,\"peak_window\":3},",
         "\"interrupts_counts\":1230,\"interrupts_pct\":1.23,\"interrupts\":456,\"longest_interrupt_us\":120,",
         "\"sleep_counts\":5000,\"sleep_pct\":5.00,\"sleeps\":9,",
-        "\"other_counts\":13547,\"other_pct\":13.55,\"idle_pct\":25.00,\"load_pct\":70.00,",
+        "\"other_counts\":13540,\"other_pct\":13.54,\"idle_pct\":25.00,\"load_pct\":70.00,",
         "\"load_avg_pct\":[77.12,76.00,null]}\n"
     );
-    assert_eq!(render(flags("cm")), expected);
+    let (header, lines) = since_start();
+    assert_eq!(render_with(flags("cm"), &header, &lines), expected);
 }
 
 /// The lines of a table between the column titles and the rule.
@@ -322,66 +415,88 @@ fn task_lines(text: &str) -> Vec<&str> {
 #[test]
 fn sorted_by_usage_ties_by_id() {
     assert_eq!(
-        task_lines(&render(flags("s"))),
+        task_lines(&render(flags("sd"))),
         [
             "   4  (no name)         45.00%",
             "   1  work10            10.02%",
-            "   3  churn-\"7\"?        <0.01%  deleted",
             "   0  (overflow)         0.20%  tasks without an ID: 2",
+            "   3  churn-\"7\"?        <0.01%  deleted",
         ]
     );
-    // Equal usage: by ID. The idle task and the shared bucket stay where they are.
-    let (summary, mut rows) = sample();
-    rows[1].counts = 45_000;
-    rows[4].counts = 10_020;
-    rows[3].counts = 10_020;
-    let summary = Summary { other: summary.other - 10_017, ..summary };
-    let lines = task_lines(&render_with(flags("s"), &summary, &mut rows)).join("\n");
+    // Equal usage: by ID. The idle task stays apart.
+    let (head, mut lines) = sample();
+    lines[1].row.counts = 45_000;
+    lines[4].row.counts = 10_020;
+    lines[3].row.counts = 10_020;
+    lines[OTHER_AT].row.counts -= 10_017;
+    let text = render_with(flags("sd"), &head, &lines);
     assert_eq!(
-        lines,
+        task_lines(&text).join("\n"),
         "   1  work10            45.00%\n   3  churn-\"7\"?        10.02%  deleted\n   4  (no name)         10.02%\n   0  (overflow)         0.20%  tasks without an ID: 2"
     );
+    // More tasks than a walk picks: every one once, busiest first.
+    let rows: Vec<Row> = (1..=20u16).map(|id| task(id, "t", u64::from(id % 7) * 100)).collect();
+    let total: u64 = rows.iter().map(|r| r.counts).sum();
+    let lines = lines_of(&rows, 100_000 - total);
+    let text = render_with(flags("s"), &header(100_000, 0, 0), &lines);
+    let ids: Vec<u16> = task_lines(&text).iter().map(|l| l[..4].trim().parse().unwrap()).collect();
+    let mut expected: Vec<u16> = (1..=20).collect();
+    expected.sort_by_key(|&id| (core::cmp::Reverse(id % 7), id));
+    assert_eq!(ids, expected, "{text}");
 }
 
 #[test]
 fn top_tasks_and_the_rest_on_one_line() {
-    // In ID order: the first task, then the two others summed.
+    // The busiest task, then the two others summed.
     assert_eq!(
         task_lines(&render(Options { top: Some(1), ..flags("l") })),
         [
-            "   1  work10            10.02%        12    25.000 ms",
-            "      (2 more tasks)    45.00%",
-            "   0  (overflow)         0.20%         3     1.500 ms  tasks without an ID: 2",
+            "   4  (no name)         45.00%         7   123.450 ms",
+            "      (2 more tasks)    10.22%",
+            "      (1 deleted task)  <0.01%",
         ]
     );
-    // Sorted: the two largest, and the one left.
+    // The two busiest, and the one left.
     assert_eq!(
         task_lines(&render(Options { top: Some(2), ..flags("s") })),
         [
             "   4  (no name)         45.00%",
             "   1  work10            10.02%",
-            "      (1 more task)     <0.01%",
-            "   0  (overflow)         0.20%  tasks without an ID: 2",
+            "      (1 more task)      0.20%",
+            "      (1 deleted task)  <0.01%",
         ]
     );
-    // Nothing to cut: no "more" line.
-    assert_eq!(render(Options { top: Some(3), ..flags("") }), render(flags("")));
-    assert_eq!(render(Options { top: Some(3), ..flags("m") }), render(flags("m")));
-    let json = render(Options { top: Some(2), ..flags("sm") });
+    // Nothing to cut: no "more" line, but sorted.
+    assert_eq!(render(Options { top: Some(3), ..flags("") }), render(flags("s")));
+    assert_eq!(render(Options { top: Some(3), ..flags("m") }), render(flags("ms")));
+    let json = render(Options { top: Some(2), ..flags("m") });
     assert!(
         json.contains(
-            "\"tasks\":[{\"id\":0,\"name\":\"(overflow)\",\"counts\":200,\"usage_pct\":0.20,\"deleted\":false,\
-         \"switches\":3,\"longest_slice_us\":1500},\
-         {\"id\":4,\"name\":\"\",\"counts\":45000,\"usage_pct\":45.00,\"deleted\":false,\
+            "\"tasks\":[{\"id\":4,\"name\":\"\",\"counts\":45000,\"usage_pct\":45.00,\"deleted\":false,\
          \"switches\":7,\"longest_slice_us\":123450},\
          {\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false,\
          \"switches\":12,\"longest_slice_us\":25000}],\
-         \"more_tasks\":{\"count\":1,\"counts\":3,\"usage_pct\":0.00},\"idle\":"
+         \"more_tasks\":{\"count\":1,\"counts\":200,\"usage_pct\":0.20},\"deleted_tasks\":1,"
         ),
         "{json}"
     );
-    let json = render(Options { top: Some(1), ..flags("cm") });
-    assert!(json.contains("}],\"more_tasks\":{\"count\":2,\"counts\":45003,\"usage_pct\":45.00},\"deleted_counts\":0,"));
+    let (header, lines) = since_start();
+    let json = render_with(Options { top: Some(1), ..flags("cm") }, &header, &lines);
+    assert!(
+        json.contains("}],\"more_tasks\":{\"count\":2,\"counts\":10220,\"usage_pct\":10.22},\"deleted_counts\":10,")
+    );
+}
+
+#[test]
+fn figures_that_change_while_read_are_refused() {
+    let (header, lines) = sample();
+    for change_at in 1..(3 * LINES) {
+        let mut out = Text(Vec::new());
+        let mut src = Fake { lines: lines.clone(), reads: 0, change_at: Some(change_at) };
+        let done = write_report(&mut out, flags("s"), ClockInfo { hz: 100_000, name: "test" }, &header, &mut src);
+        // Every read is checked: a change at any of them stops the report.
+        assert_eq!(done.is_err(), change_at <= src.reads, "change at read {change_at} of {}", src.reads);
+    }
 }
 
 #[test]
@@ -402,7 +517,7 @@ fn usage_lists_every_option() {
     let mut out = Text(Vec::new());
     write_usage(&mut out);
     let text = String::from_utf8(out.0).unwrap();
-    for option in ["-m ", "-c ", "-s ", "-n N ", "-l ", "-w MS ", "-h "] {
+    for option in ["-m ", "-c ", "-s ", "-n N ", "-d ", "-l ", "-w MS ", "-h "] {
         assert!(text.contains(&format!("\n  {option}")), "{option}: {text}");
     }
     assert!(text.lines().all(|l| l.len() <= 80), "{text}");
@@ -514,31 +629,27 @@ fn division_matches_the_hardware_one() {
     }
 }
 
-/// The largest-remainder rule written plainly, with 128-bit arithmetic: the model
-/// `apportion` must agree with.
+/// Cumulative rounding written plainly, with 128-bit arithmetic: the model `Shares`
+/// must agree with.
 fn reference_pcts(counts: &[u64]) -> Vec<u16> {
     let total = counts.iter().fold(0u64, |s, &c| s.saturating_add(c));
     let shift = (64 - total.leading_zeros()).saturating_sub(50);
-    let total: u128 = counts.iter().map(|&c| u128::from(c >> shift)).sum();
-    if total == 0 {
-        return vec![0; counts.len()];
-    }
-    let shares: Vec<(u128, u128)> = counts
+    let scaled = u128::from(total >> shift);
+    let upto = |sum: u64| (u128::from(sum >> shift).min(scaled) * 10_000).checked_div(scaled).unwrap_or(0);
+    let mut before = 0u64;
+    counts
         .iter()
-        .map(|&c| (u128::from(c >> shift) * 10_000 / total, u128::from(c >> shift) * 10_000 % total))
-        .collect();
-    let mut pcts: Vec<u16> = shares.iter().map(|&(q, _)| q as u16).collect();
-    let left = 10_000 - shares.iter().map(|&(q, _)| q).sum::<u128>();
-    let mut order: Vec<usize> = (0..counts.len()).filter(|&i| shares[i].1 != 0).collect();
-    order.sort_by_key(|&i| (core::cmp::Reverse(shares[i].1), i));
-    for &i in order.iter().take(left as usize) {
-        pcts[i] += 1;
-    }
-    pcts
+        .map(|&c| {
+            let after = before.saturating_add(c);
+            let share = upto(after) - upto(before);
+            before = after;
+            share as u16
+        })
+        .collect()
 }
 
 #[test]
-fn apportionment_matches_a_reference_model() {
+fn shares_match_a_reference_model() {
     let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move || {
         x ^= x << 13;
@@ -547,7 +658,7 @@ fn apportionment_matches_a_reference_model() {
         x
     };
     for case in 0..20_000 {
-        let len = (next() % REPORT_ROWS as u64) as usize;
+        let len = (next() % LINES as u64) as usize;
         let counts: Vec<u64> = (0..len)
             .map(|_| match next() % 5 {
                 0 => 0,
@@ -557,26 +668,26 @@ fn apportionment_matches_a_reference_model() {
                 _ => next() >> (next() % 64),
             })
             .collect();
-        assert_eq!(pcts(&counts), reference_pcts(&counts), "case {case}: {counts:?}");
+        let got = pcts(&counts);
+        assert_eq!(got, reference_pcts(&counts), "case {case}: {counts:?}");
+        let total = counts.iter().fold(0u64, |s, &c| s.saturating_add(c));
+        if total != 0 && total != u64::MAX {
+            assert_eq!(got.iter().map(|&p| u32::from(p)).sum::<u32>(), 10_000, "case {case}: {counts:?}");
+        }
     }
 }
 
 #[test]
 fn big_numbers_and_long_durations() {
-    let (mut summary, mut rows) = sample();
-    rows[1].counts = u64::MAX / 2;
-    summary.length = 1_000_000_000_007; // 10_000_000.000_070 s at 100 kHz
-    let mut out = Text(Vec::new());
-    let opts = flags("mc");
-    write_report(&mut out, opts, ClockInfo { hz: 100_000, name: "test" }, &summary, &mut rows);
-    let json = String::from_utf8(out.0).unwrap();
+    let (mut header, mut lines) = sample();
+    lines[1].row.counts = u64::MAX / 2;
+    header.length = 1_000_000_000_007; // 10_000_000.000_070 s at 100 kHz
+    let json = render_with(flags("mc"), &header, &lines);
     assert!(json.contains("\"uptime_us\":10000000000070,\"uptime_counts\":1000000000007,"), "{json}");
     assert!(json.contains("\"name\":\"work10\",\"counts\":9223372036854775807,\"usage_pct\":100.00,"), "{json}");
-    let (summary, mut rows) = sample();
-    let mut out = Text(Vec::new());
-    let summary = Summary { length: 12_345_678_900, ..summary };
-    write_report(&mut out, Options::default(), ClockInfo { hz: 100_000, name: "test" }, &summary, &mut rows);
-    let text = String::from_utf8(out.0).unwrap();
+    let (mut header, lines) = sample();
+    header.length = 12_345_678_900;
+    let text = render_with(Options::default(), &header, &lines);
     assert!(text.starts_with("CPU usage, window #41: 123456.789 s, clock test 100000 Hz\n"), "{text}");
 }
 
@@ -609,11 +720,12 @@ fn json_number(json: &str, key: &str) -> u64 {
     }
 }
 
-/// Random reports (every kind of line, with and without -c, -s, -n): the lines shown
-/// add up to exactly 100.00% and to the length covered, each within a hundredth of
-/// its exact share; load is 100% - idle - sleep; the tasks shown are the first N in
-/// the order asked for, and the others are on the "more" line; the table shows the
-/// same lines as the JSON.
+/// Random reports (every kind of line, with and without -c, -s, -n, -d): the lines
+/// shown add up to exactly 100.00% and to the length covered; every line's share is
+/// the one cumulative rounding gives it in the engine's order of lines (a reference
+/// model), and a line that sums tasks has the sum of their shares; load is 100% -
+/// idle - sleep; the tasks shown are the N busiest (or all, in ID order), and the
+/// others are on the "more" line; the table shows the same lines as the JSON.
 #[test]
 fn random_reports_add_up() {
     let mut x: u64 = 0x2545_f491_4f6c_dd1d;
@@ -623,10 +735,8 @@ fn random_reports_add_up() {
         x ^= x << 17;
         x
     };
-    let (mut cuts, mut sorted) = (0, 0);
+    let (mut cuts, mut sorted, mut grouped) = (0, 0, 0);
     for case in 0..3_000 {
-        let mut rows = [Row::EMPTY; REPORT_ROWS];
-        let mut n = 0;
         let counts = |next: &mut dyn FnMut() -> u64| match next() % 6 {
             0 => 0,
             1 => next() % 10,
@@ -635,115 +745,117 @@ fn random_reports_add_up() {
             4 => next() >> 20,
             _ => next() >> (next() % 64),
         };
+        let cumulative = next() % 2 == 0;
+        let mut rows = Vec::new();
         if next() % 2 == 0 {
-            rows[n] = Row::summary(RowKind::Overflow, counts(&mut next));
-            n += 1;
+            rows.push(Row::summary(RowKind::Overflow, counts(&mut next)));
         }
         let tasks = (next() % (crate::engine::MAX_TASKS as u64 + 1)) as usize;
         let idle = if tasks > 0 && next() % 4 != 0 { (next() % tasks as u64) as usize + 1 } else { 0 };
         for id in 1..=tasks {
             let kind = if id == idle { RowKind::Idle } else { RowKind::Task };
-            rows[n] =
-                Row { kind, runs: next() % 1000, longest: next() as u32, ..task(id as u16, "t", counts(&mut next)) };
-            n += 1;
+            let deleted = kind == RowKind::Task && next() % 5 == 0;
+            rows.push(Row {
+                kind,
+                deleted,
+                runs: next() % 1000,
+                longest: next() as u32,
+                ..task(id as u16, "t", counts(&mut next))
+            });
         }
-        rows[n] = Row::summary(RowKind::Interrupts, counts(&mut next));
-        rows[n + 1] = Row::summary(RowKind::Sleep, counts(&mut next));
-        n += 2;
-        let cumulative = next() % 2 == 0;
+        rows.push(Row::summary(RowKind::Interrupts, counts(&mut next)));
+        rows.push(Row::summary(RowKind::Sleep, counts(&mut next)));
         let other = counts(&mut next);
-        let deleted = if cumulative { counts(&mut next) } else { 0 };
-        let length = rows.iter().fold(other + deleted, |sum, r| sum.saturating_add(r.counts));
+        let retired = if cumulative { counts(&mut next) } else { 0 };
+        let mut lines = lines_of(&rows, other);
+        if cumulative {
+            // Since start, a deleted task is no line of its own: only its time.
+            for line in lines.iter_mut().filter(|l| l.row.deleted) {
+                line.shown = false;
+            }
+        }
+        let length = lines.iter().fold(retired, |sum, l| sum.saturating_add(l.row.counts));
         if length == u64::MAX {
             continue; // (saturated: no such report)
         }
-        let summary = Summary { window: 7, length, other, deleted, rows: n, rows_missing: 0, ..Summary::default() };
-        let sort = next() % 2 == 0;
-        let top = match next() % 3 {
-            0 => None,
-            _ => Some((next() % (tasks as u64 + 2)).max(1) as u16),
+        let header = Header { retired, window: 7, ..header(length, 0, idle as u16) };
+        let opts = Options {
+            cumulative,
+            sort: next() % 2 == 0,
+            top: if next() % 3 == 0 { None } else { Some((next() % (tasks as u64 + 2)).max(1) as u16) },
+            deleted: next() % 2 == 0,
+            ..Options::default()
         };
-        let opts = Options { cumulative, sort, top, ..Options::default() };
-        let original = rows;
-        let json = render_with(Options { json: true, ..opts }, &summary, &mut rows.clone());
+        let json = render_with(Options { json: true, ..opts }, &header, &lines);
         let ctx = format!("case {case}: {opts:?}, {json}");
 
-        // Every line: (counts, hundredths).
-        let mut lines: Vec<(u64, u64)> = Vec::new();
-        let task_counts = json_values(&json, "counts");
-        let task_pcts: Vec<u64> = json_values(&json, "usage_pct").into_iter().map(hundredths).collect();
-        let has_idle = idle != 0;
-        // "counts" are the tasks', then the "more" line's, then the idle task's.
-        assert_eq!(task_counts.len(), task_pcts.len() + usize::from(has_idle), "{ctx}");
-        for (c, &p) in task_counts.iter().zip(&task_pcts) {
-            lines.push((c.parse().unwrap(), p));
+        // The reference: every line's share in the engine's order, retired time first.
+        let order: Vec<u64> = core::iter::once(retired).chain(lines.iter().map(|l| l.row.counts)).collect();
+        let reference = reference_pcts(&order);
+        let share_of = |at: usize| u64::from(reference[at + 1]);
+        let grouped_here = |l: &Line| !l.shown || (l.row.deleted && (cumulative || !opts.deleted));
+        let mut listed: Vec<usize> = (0..LINES)
+            .filter(|&at| matches!(lines[at].row.kind, RowKind::Task | RowKind::Overflow))
+            .filter(|&at| lines[at].shown && !grouped_here(&lines[at]))
+            .collect();
+        if opts.sort || opts.top.is_some() {
+            listed.sort_by_key(|&at| (core::cmp::Reverse(lines[at].row.counts), at));
         }
-        let idle_pct = json_number(&json, "idle_pct");
-        if has_idle {
-            lines.push((task_counts.last().unwrap().parse().unwrap(), idle_pct));
-        } else {
-            assert_eq!(idle_pct, 0, "{ctx}");
-        }
-        let mut summary_line = |name: &str| {
-            let line = (json_number(&json, &format!("{name}_counts")), json_number(&json, &format!("{name}_pct")));
-            lines.push(line);
-            line
-        };
-        summary_line("interrupts");
-        let sleep = summary_line("sleep");
-        summary_line("other");
-        if cumulative {
-            summary_line("deleted");
-        }
-        let total: u64 = lines.iter().map(|l| l.0).sum();
-        assert_eq!(total, length, "{ctx}");
-        let pct: u64 = lines.iter().map(|l| l.1).sum();
-        assert_eq!(pct, if length == 0 { 0 } else { 10_000 }, "{ctx}");
-        let shift = (64 - length.leading_zeros()).saturating_sub(50);
-        for &(c, p) in &lines {
-            let exact = u128::from(c >> shift) * 10_000 / u128::from(length >> shift).max(1);
-            assert!(u128::from(p) == exact || u128::from(p) == exact + 1, "{c} of {length} as {p}: {ctx}");
-        }
-        let idle_counts = if has_idle { lines[task_pcts.len()].0 } else { 0 };
-        let load = if length - idle_counts - sleep.0 == 0 { 0 } else { 10_000 - idle_pct - sleep.1 };
-        assert_eq!(json_number(&json, "load_pct"), load, "{ctx}");
+        let shown = opts.top.map_or(listed.len(), |t| listed.len().min(usize::from(t)));
 
-        // The tasks shown, in order, and the others summed.
-        let mut expected: Vec<&Row> = original[..n].iter().filter(|r| r.kind == RowKind::Task).collect();
-        if sort {
-            expected.sort_by_key(|r| (core::cmp::Reverse(r.counts), r.id));
+        // The tasks shown, in order, with their shares.
+        let ids: Vec<u64> = json_values(&json, "id").iter().map(|v| v.parse().unwrap()).collect();
+        let task_pcts: Vec<u64> = json_values(&json, "usage_pct").into_iter().map(hundredths).collect();
+        let expected_ids: Vec<u64> =
+            listed[..shown].iter().map(|&at| at as u64).chain((idle != 0).then_some(idle as u64)).collect();
+        assert_eq!(ids, expected_ids, "{ctx}");
+        for (i, &at) in listed[..shown].iter().enumerate() {
+            assert_eq!(task_pcts[i], share_of(at), "share of line {at}: {ctx}");
         }
-        let shown = top.map_or(expected.len(), |t| expected.len().min(usize::from(t)));
-        let mut task_ids: Vec<u64> = json_values(&json, "id").iter().map(|v| v.parse().unwrap()).collect();
-        if has_idle {
-            assert_eq!(task_ids.pop(), Some(idle as u64), "{ctx}");
-        }
-        // The shared bucket comes first, if shown.
-        let overflow = usize::from(task_ids.first() == Some(&0));
-        assert_eq!(overflow, usize::from(original[0].kind == RowKind::Overflow), "{ctx}");
-        task_ids.drain(..overflow);
-        let expected_ids: Vec<u64> = expected[..shown].iter().map(|r| u64::from(r.id)).collect();
-        assert_eq!(task_ids, expected_ids, "{ctx}");
-        let cut = shown < expected.len();
+        let mut pct: u64 = task_pcts[..shown].iter().sum();
+        // The "more" line: the others, and the sum of their shares.
+        let cut = shown < listed.len();
         assert_eq!(json_values(&json, "more_tasks").len(), usize::from(cut), "{ctx}");
         if cut {
-            assert_eq!(json_number(&json, "count"), (expected.len() - shown) as u64, "{ctx}");
-            let summed: u64 = expected[shown..].iter().map(|r| r.counts).sum();
-            assert_eq!(task_counts[overflow + shown], summed.to_string(), "{ctx}");
+            let rest = &listed[shown..];
+            assert_eq!(json_number(&json, "count"), rest.len() as u64, "{ctx}");
+            let more = rest.iter().map(|&at| share_of(at)).sum::<u64>();
+            assert_eq!(task_pcts[shown], more, "{ctx}");
+            pct += more;
             cuts += 1;
         }
-        sorted += usize::from(sort && shown > 2);
+        sorted += usize::from(opts.top.is_some() && shown > 2);
+        // The deleted tasks' line.
+        let members: Vec<usize> = (0..LINES).filter(|&at| grouped_here(&lines[at]) && lines[at].row.id != 0).collect();
+        let deleted_pct = reference[0] as u64 + members.iter().map(|&at| share_of(at)).sum::<u64>();
+        assert_eq!(json_number(&json, "deleted_pct"), deleted_pct, "{ctx}");
+        let deleted_counts = retired + members.iter().map(|&at| lines[at].row.counts).sum::<u64>();
+        assert_eq!(json_number(&json, "deleted_counts"), deleted_counts, "{ctx}");
+        grouped += usize::from(!cumulative && members.iter().any(|&at| lines[at].shown));
+        pct += deleted_pct;
+        // Idle and the summary lines.
+        let idle_pct = json_number(&json, "idle_pct");
+        assert_eq!(idle_pct, if idle == 0 { 0 } else { share_of(idle) }, "{ctx}");
+        for (name, at) in [("interrupts", INTERRUPTS_AT), ("sleep", SLEEP_AT), ("other", OTHER_AT)] {
+            assert_eq!(json_number(&json, &format!("{name}_pct")), share_of(at), "{name}: {ctx}");
+            assert_eq!(json_number(&json, &format!("{name}_counts")), lines[at].row.counts, "{name}: {ctx}");
+            pct += share_of(at);
+        }
+        pct += idle_pct;
+        assert_eq!(pct, if length == 0 { 0 } else { 10_000 }, "{ctx}");
+        let idle_counts = if idle == 0 { 0 } else { lines[idle].row.counts };
+        let sleep = lines[SLEEP_AT].row;
+        let load = if length - idle_counts - sleep.counts == 0 { 0 } else { 10_000 - idle_pct - share_of(SLEEP_AT) };
+        assert_eq!(json_number(&json, "load_pct"), load, "{ctx}");
 
-        // The table: one line per task shown, the "more" line, and the summary lines.
-        let table = render_with(opts, &summary, &mut rows);
+        // The table: one line per task shown, the "more" line, the deleted line, and
+        // the summary lines.
+        let table = render_with(opts, &header, &lines);
         let tasks_in_table = task_lines(&table);
-        assert_eq!(
-            tasks_in_table.len(),
-            shown + usize::from(shown < expected.len()) + overflow + usize::from(cumulative),
-            "{table}"
-        );
+        let deleted_line = cumulative || members.iter().any(|&at| lines[at].shown);
+        assert_eq!(tasks_in_table.len(), shown + usize::from(cut) + usize::from(deleted_line), "{table}");
         // The rule, idle, interrupts, sleep, other, load, load avg, IDs.
         assert_eq!(table.lines().count(), 2 + tasks_in_table.len() + 8, "{table}");
     }
-    assert!(cuts > 500 && sorted > 500, "{cuts} cut, {sorted} sorted");
+    assert!(cuts > 500 && sorted > 500 && grouped > 300, "{cuts} cut, {sorted} sorted, {grouped} grouped");
 }

@@ -1,23 +1,44 @@
-//! The report as text or JSON, written byte by byte into a [`Sink`].
+//! The report as text or JSON, written a line at a time into a [`Sink`] straight from
+//! the engine's lines ([`Source`]): no report holds all of its lines.
 //!
-//! Each line is a template whose `{x}` holes name a figure by one letter (the list is
-//! on `Report::field`). One small interpreter, instead of a call per fragment and
-//! per number, keeps both report formats in little flash, and the templates read like
-//! the output they produce.
+//! A report walks the lines more than once: a first walk sums what it prints before
+//! the tasks (the ID pool) and after them (the summed lines, idle, interrupts), then
+//! the tasks are printed in ID order in one more walk or, sorted, a few at a time:
+//! each walk picks the next [`BATCH`] busiest after those printed. Every walk reads
+//! the same figures, or the source says they changed and the report starts again.
 //!
-//! `-s` and `-n` reorder and cut the rows in place, before the apportionment, so that
-//! the lines shown (the "more" line included) are what adds up to 100.00%: each line
-//! is then within a hundredth of its exact share, which a sum of rounded shares would
-//! not be.
+//! Shares are handed out in the engine's order of lines, whatever the order printed
+//! ([`Shares`]): so a task reads the same in every report of a window (sorted or not,
+//! text or JSON, or `cpu_usage_snapshot`), every line is within a hundredth of its
+//! exact share, the lines add up to exactly 100.00%, and a line that sums tasks (the
+//! "more" and deleted lines) is the sum of their shares.
 
 use super::args::Problem;
-use super::{apportion, counts_to_us, div_rem, pct_of, BadArgs, Options};
-use crate::engine::{Row, RowKind, Summary, NAME_LEN};
+use super::{counts_to_us, div_rem, pct_of, BadArgs, Options};
+use crate::engine::arith::Shares;
+use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats, LINES, MAX_TASKS, NAME_LEN};
 
 /// Where formatted bytes go: a caller's buffer, or the output callback line by line.
 pub trait Sink {
     /// Appends bytes.
     fn put(&mut self, bytes: &[u8]);
+
+    /// The report written so far is void (its figures changed under it) and is
+    /// written again: a buffer forgets it; lines already out say so.
+    fn restart(&mut self);
+}
+
+/// The figures changed while a report read them (a window completed, or a task was
+/// created or deleted): what was written is of no one moment, and must be written
+/// again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Changed;
+
+/// Where a report's lines come from: the engine, one line per critical section.
+pub trait Source {
+    /// The line at position `at` (see `engine::LINES`), if the figures are still
+    /// those of the report's header.
+    fn line(&mut self, at: usize) -> Result<Line, Changed>;
 }
 
 /// The clock the figures were counted with.
@@ -43,35 +64,45 @@ impl Out<'_> {
         self.0.put(&[b]);
     }
 
+    #[inline(never)]
+    fn fill(&mut self, b: u8, n: usize) {
+        for _ in 0..n {
+            self.byte(b);
+        }
+    }
+
     /// `value` in decimal, right-aligned in `width` columns filled with `fill`;
-    /// returns the columns written. Digits go out from the highest, so no buffer is
-    /// needed.
+    /// returns the columns written. The digits are made in a small buffer, lowest
+    /// first, and go out in one piece.
     #[inline(never)]
     pub(super) fn num(&mut self, value: u64, width: usize, fill: u8) -> usize {
-        let tenth = div_rem(value, 10).0;
-        let mut unit: u64 = 1;
-        let mut len = 1;
-        while unit <= tenth {
-            unit *= 10;
-            len += 1;
-        }
-        for _ in len..width {
-            self.byte(fill);
-        }
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
         let mut rest = value;
         loop {
-            let (digit, r) = div_rem(rest, unit);
-            self.byte(b'0' + digit as u8);
-            rest = r;
-            if unit < 10 {
+            let (q, digit) = div_rem(rest, 10);
+            at -= 1;
+            if let Some(d) = digits.get_mut(at) {
+                *d = b'0' + digit as u8;
+            }
+            rest = q;
+            if rest == 0 || at == 0 {
                 break;
             }
-            unit = div_rem(unit, 10).0;
         }
+        let len = digits.len() - at;
+        self.fill(fill, width.saturating_sub(len));
+        self.put(digits.get(at..).unwrap_or(&[]));
         len.max(width)
     }
 
+    /// A number with no padding.
+    fn int(&mut self, value: u64) {
+        self.num(value, 0, b' ');
+    }
+
     /// Hundredths of a percent as `12.34`, the whole part right-aligned in `width`.
+    #[inline(never)]
     pub(super) fn pct(&mut self, hundredths: u64, width: usize) {
         let (whole, frac) = div_rem(hundredths, 100);
         self.num(whole, width, b' ');
@@ -79,21 +110,24 @@ impl Out<'_> {
         self.num(frac, 2, b'0');
     }
 
-    /// A usage cell for the table, right-aligned in 7 columns: `12.34%`, `<0.01%` for
-    /// a non-zero share that rounds to nothing, `0` for none.
-    fn usage(&mut self, row: &Row) {
-        if row.counts == 0 {
-            self.num(0, 7, b' ');
-        } else if row.pct == 0 {
-            self.put(b" <0.01%");
+    /// A share for the table, `12.34%` right-aligned in `width`: `<0.01%` for a
+    /// share of something that rounds to nothing, `0` for nothing at all.
+    #[inline(never)]
+    fn share(&mut self, hundredths: u16, something: bool, width: usize) {
+        if !something {
+            self.num(0, width, b' ');
+        } else if hundredths == 0 {
+            self.fill(b' ', width.saturating_sub(6));
+            self.put(b"<0.01%");
         } else {
-            self.pct(u64::from(row.pct), 3);
+            self.pct(u64::from(hundredths), width.saturating_sub(4));
             self.byte(b'%');
         }
     }
 
     /// Microseconds as `1234.567 ms` or, from 100 s on, `123.456 s`, right-aligned
     /// in `width` columns.
+    #[inline(never)]
     fn duration(&mut self, us: u64, width: usize) {
         let (ms, us_frac) = div_rem(us, 1_000);
         let (whole, frac, unit) = if us >= 100_000_000 {
@@ -110,22 +144,20 @@ impl Out<'_> {
 
     /// A name for the table: printable ASCII as is, anything else as `?`, cut to and
     /// padded to `NAME_LEN` columns; `(no name)` if empty.
+    #[inline(never)]
     fn name_cell(&mut self, name: &[u8]) {
         let name = trim(name);
-        let shown = if name.is_empty() { 9 } else { name.len() };
-        if name.is_empty() {
-            self.put(b"(no name)");
-        }
+        let name: &[u8] = if name.is_empty() { b"(no name)" } else { name };
+        let name = name.get(..NAME_LEN).unwrap_or(name);
         for &b in name {
             self.byte(if (0x20..0x7f).contains(&b) { b } else { b'?' });
         }
-        for _ in shown..NAME_LEN {
-            self.byte(b' ');
-        }
+        self.fill(b' ', NAME_LEN.saturating_sub(name.len()));
     }
 
     /// A JSON string: quotes, backslashes and every byte outside printable ASCII
     /// escaped, so the line stays valid JSON and valid ASCII whatever the name holds.
+    #[inline(never)]
     pub(super) fn json_str(&mut self, bytes: &[u8]) {
         const HEX: &[u8; 16] = b"0123456789abcdef";
         self.byte(b'"');
@@ -142,6 +174,28 @@ impl Out<'_> {
         }
         self.byte(b'"');
     }
+
+    /// `,"key":` and a number.
+    #[inline(never)]
+    fn key_int(&mut self, key: &[u8], value: u64) {
+        self.key(key);
+        self.int(value);
+    }
+
+    /// `,"key":` and a share, `12.34`.
+    #[inline(never)]
+    fn key_pct(&mut self, key: &[u8], hundredths: u16) {
+        self.key(key);
+        self.pct(u64::from(hundredths), 0);
+    }
+
+    /// `,"key":`.
+    #[inline(never)]
+    fn key(&mut self, key: &[u8]) {
+        self.put(b",\"");
+        self.put(key);
+        self.put(b"\":");
+    }
 }
 
 /// A name up to its first NUL, at most `NAME_LEN` bytes.
@@ -151,25 +205,7 @@ fn trim(name: &[u8]) -> &[u8] {
     name.get(..end).unwrap_or(&[])
 }
 
-/// A label as a row's name (cut to `NAME_LEN`, as the table shows it), at compile
-/// time.
-const fn named(label: &str) -> [u8; NAME_LEN] {
-    let mut name = [0; NAME_LEN];
-    let mut i = 0;
-    while i < label.len() && i < NAME_LEN {
-        name[i] = label.as_bytes()[i];
-        i += 1;
-    }
-    name
-}
-
-/// The table's heading, in a row so that it goes through the name column.
-const HEADING: Row = Row { name: named("TASK"), ..Row::EMPTY };
-/// The name of the "load" line (not a row of the engine's, so not known by its kind).
-const LOAD: [u8; NAME_LEN] = named("load");
-
-/// A row's name in the report: the summary lines are named by their label (which
-/// the table cuts to `NAME_LEN`, and JSON does not).
+/// A row's name in the report: the summary lines are named by their label.
 fn name_of(row: &Row) -> &[u8] {
     match row.kind {
         RowKind::Overflow => b"(overflow)",
@@ -181,450 +217,603 @@ fn name_of(row: &Row) -> &[u8] {
     }
 }
 
-/// Summary lines for a caller's array that had no room for them: shown as zero.
-const NO_OTHER: Row = Row::summary(RowKind::Other, 0);
-const NO_DELETED: Row = Row::summary(RowKind::Deleted, 0);
-const NO_INTERRUPTS: Row = Row::summary(RowKind::Interrupts, 0);
-const NO_SLEEP: Row = Row::summary(RowKind::Sleep, 0);
-
 /// Extra columns of `-l`: runs (`  ` and 8) and longest run (`  ` and 11).
 const LONG_COLUMNS: usize = 23;
 
-/// One report being written: where to, and the figures its templates show.
+/// Tasks picked per walk when the report is sorted: the report holds this many
+/// lines' counts at a time, not every line's.
+pub const BATCH: usize = 8;
+
+/// How a line takes part in a report.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// A line of its own among the tasks (the shared bucket included).
+    Task,
+    /// The idle task, shown apart.
+    Idle,
+    /// Summed on the deleted tasks' line (so is a line the report does not show).
+    Deleted,
+    /// Interrupts, sleep and "other".
+    Summary,
+}
+
+fn part(line: &Line, opts: &Options) -> Part {
+    if !line.shown {
+        return Part::Deleted;
+    }
+    match line.row.kind {
+        RowKind::Idle => Part::Idle,
+        RowKind::Task if line.row.deleted && (opts.cumulative || !opts.deleted) => Part::Deleted,
+        RowKind::Task | RowKind::Overflow => Part::Task,
+        _ => Part::Summary,
+    }
+}
+
+/// A line's counts and share, summed.
+#[derive(Clone, Copy, Default)]
+struct Sum {
+    lines: u32,
+    counts: u64,
+    share: u32,
+}
+
+impl Sum {
+    /// A line.
+    fn add(&mut self, counts: u64, share: u16) {
+        self.lines += 1;
+        self.time(counts, share);
+    }
+
+    /// Time that is no line of the report.
+    fn time(&mut self, counts: u64, share: u16) {
+        self.counts = self.counts.wrapping_add(counts);
+        self.share += u32::from(share);
+    }
+
+    fn less(self, other: Sum) -> Sum {
+        Sum {
+            lines: self.lines.saturating_sub(other.lines),
+            counts: self.counts.wrapping_sub(other.counts),
+            share: self.share.saturating_sub(other.share),
+        }
+    }
+
+    fn share(self) -> u16 {
+        self.share.min(10_000) as u16
+    }
+}
+
+/// What the first walk found.
+#[derive(Default)]
+struct Survey {
+    slots: SlotStats,
+    /// The task lines (the shared bucket's included).
+    tasks: Sum,
+    /// The lines summed as deleted tasks.
+    deleted: Sum,
+    /// The idle task's position (0: none) and figures.
+    idle_at: usize,
+    idle: Sum,
+    /// Interrupts, sleep, other.
+    summary: [Sum; 3],
+}
+
+/// One report being written: where to, from where, and what the first walk found.
 struct Report<'s> {
     out: Out<'s>,
-    summary: &'s Summary,
-    clock: ClockInfo<'s>,
+    src: &'s mut dyn Source,
     opts: Options,
-    /// The length covered, in microseconds.
-    us: u64,
-    /// Tasks summed on the "more" line (`-n`).
-    more: u32,
+    clock: ClockInfo<'s>,
+    header: &'s Header,
+    shares: Shares,
+    survey: Survey,
+}
+
+/// A task picked for a sorted report: its counts, the counts before it in the
+/// engine's order (for its share), and its position.
+#[derive(Clone, Copy)]
+struct Pick {
+    counts: u64,
+    before: u64,
+    at: u16,
+}
+
+impl Pick {
+    /// Goes before `other` in a sorted report: busier, or as busy with a lower ID.
+    fn before(&self, other: &Pick) -> bool {
+        self.counts > other.counts || (self.counts == other.counts && self.at < other.at)
+    }
 }
 
 impl Report<'_> {
-    /// Writes `template`, each `{x}` replaced by figure `x` (see `field`) of the
-    /// report or of `row`. (Not inlined, nor is `field`: one copy for every line.)
+    /// Reads every line in the engine's order, with the counts before it and its
+    /// share.
     #[inline(never)]
-    fn fmt(&mut self, template: &str, row: &Row) {
-        let mut rest = template.as_bytes();
-        let mut i = 0;
-        while let Some(&b) = rest.get(i) {
-            if let (b'{', Some(&code), Some(b'}')) = (b, rest.get(i + 1), rest.get(i + 2)) {
-                self.out.put(rest.get(..i).unwrap_or(&[]));
-                self.field(code, row);
-                rest = rest.get(i + 3..).unwrap_or(&[]);
-                i = 0;
-            } else {
-                i += 1;
-            }
+    fn walk(&mut self, each: &mut dyn FnMut(&mut Out<'_>, usize, &Line, u64, u16)) -> Result<(), Changed> {
+        let mut before = self.header.retired;
+        let mut given = self.shares.upto(before);
+        for at in 0..LINES {
+            let line = self.src.line(at)?;
+            let after = before.wrapping_add(line.row.counts);
+            let upto = self.shares.upto(after);
+            each(&mut self.out, at, &line, before, upto.saturating_sub(given));
+            (before, given) = (after, upto);
         }
-        self.out.put(rest);
+        Ok(())
     }
 
-    /// Writes the figure named `code`:
-    /// - of the report: `w` window number (windows completed, since start), `l` length
-    ///   in counts, `t` in microseconds, `T` as a duration; `k` clock name as JSON, `K`
-    ///   as is, `h` its Hz; IDs `m` in all, `u` used, `q` quarantined, `f` free, `o`
-    ///   tasks sharing ID 0; `j` tasks on the "more" line, `M` that line's label as a
-    ///   name cell; `-` the table's rule;
-    /// - of `row`: `i` ID, `n` name as JSON, `c` counts, `p` share, `d` deleted
-    ///   (`true`/`false`), `r` runs, `x` longest run in microseconds; and, `null` when
-    ///   there is none, `W` the longest run's window, `e` the peak window's share and
-    ///   `v` its number, `a` the share of a smoothed load (a row whose `counts` are its
-    ///   length); as table columns: `I` ID, `N` name, `P` usage, `D` `  deleted` or
-    ///   nothing, `R` runs, `L` longest run, `X` longest run unaligned, `A` a smoothed
-    ///   load or `-`.
-    #[inline(never)]
-    fn field(&mut self, code: u8, row: &Row) {
-        let s = self.summary;
-        let out = &mut self.out;
-        let number = match code {
-            b'w' => Some(u64::from(s.window)),
-            b'l' => Some(s.length),
-            b't' => Some(self.us),
-            b'h' => Some(u64::from(self.clock.hz)),
-            b'm' => Some(u64::from(s.slots.capacity)),
-            b'u' => Some(u64::from(s.slots.used)),
-            b'q' => Some(u64::from(s.slots.quarantined)),
-            b'f' => Some(u64::from(s.slots.free)),
-            b'o' => Some(u64::from(s.slots.overflow_tasks)),
-            b'j' => Some(u64::from(self.more)),
-            b'i' => Some(u64::from(row.id)),
-            b'c' => Some(row.counts),
-            b'r' => Some(row.runs),
-            b'x' => Some(counts_to_us(u64::from(row.longest), self.clock.hz)),
-            b'W' | b'e' | b'v' | b'a' => {
-                let known = match code {
-                    b'W' => row.longest != 0,
-                    b'a' => row.counts != 0,
-                    _ => row.peak_len != 0,
-                };
-                match code {
-                    _ if !known => out.put(b"null"),
-                    b'e' => out.pct(u64::from(pct_of(u64::from(row.peak), u64::from(row.peak_len))), 0),
-                    b'a' => out.pct(u64::from(row.pct), 0),
-                    _ => {}
-                }
-                match code {
-                    b'W' if known => Some(u64::from(row.longest_window)),
-                    b'v' if known => Some(u64::from(row.peak_window)),
-                    _ => None,
-                }
-            }
-            b'I' => {
-                out.num(u64::from(row.id), 4, b' ');
-                None
-            }
-            b'R' => {
-                out.put(b"  ");
-                out.num(row.runs, 8, b' ');
-                None
-            }
-            b'L' | b'X' => {
-                let width = if code == b'L' { 11 } else { 0 };
-                if code == b'L' {
-                    out.put(b"  ");
-                }
-                // No run at all is `0`, as a usage cell with no time; a run too short
-                // for a microsecond is `0.000 ms`.
-                if row.longest == 0 {
-                    out.num(0, width, b' ');
-                } else {
-                    out.duration(counts_to_us(u64::from(row.longest), self.clock.hz), width);
-                }
-                None
-            }
-            b'A' => {
-                out.byte(b' ');
-                if row.counts == 0 {
-                    out.byte(b'-');
-                } else {
-                    out.pct(u64::from(row.pct), 2);
-                    out.byte(b'%');
-                }
-                None
-            }
-            b'M' => {
-                out.byte(b'(');
-                let digits = out.num(u64::from(self.more), 0, b' ');
-                let label: &[u8] = if self.more == 1 { b" more task)" } else { b" more tasks)" };
-                out.put(label);
-                // Not cut to the name column, unlike a name: the count must show.
-                for _ in (1 + digits + label.len())..NAME_LEN {
-                    out.byte(b' ');
-                }
-                None
-            }
-            b'T' => {
-                out.duration(self.us, 0);
-                None
-            }
-            b'k' => {
-                out.json_str(self.clock.name.as_bytes());
-                None
-            }
-            b'K' => {
-                out.put(self.clock.name.as_bytes());
-                None
-            }
-            b'-' => {
-                let extra = if self.opts.long { LONG_COLUMNS } else { 0 };
-                (0..NAME_LEN + 14 + extra).for_each(|_| out.byte(b'-'));
-                None
-            }
-            b'n' => {
-                out.json_str(name_of(row));
-                None
-            }
-            b'N' => {
-                out.name_cell(name_of(row));
-                None
-            }
-            b'p' => {
-                out.pct(u64::from(row.pct), 0);
-                None
-            }
-            b'P' => {
-                out.usage(row);
-                None
-            }
-            b'd' => {
-                out.put(if row.deleted { b"true" } else { b"false" });
-                None
-            }
-            b'D' => {
-                out.put(if row.deleted { b"  deleted" } else { b"" });
-                None
-            }
-            _ => None,
+    /// The first walk: the ID pool, and the sums of every kind of line.
+    fn survey(&mut self) -> Result<(), Changed> {
+        let (shares, opts) = (self.shares, self.opts);
+        let mut s = Survey {
+            slots: SlotStats {
+                capacity: MAX_TASKS as u32,
+                overflow_tasks: self.header.overflow_tasks,
+                ..SlotStats::default()
+            },
+            ..Survey::default()
         };
-        if let Some(n) = number {
-            out.num(n, 0, b' ');
-        }
-    }
-
-    /// The smoothed loads, each through its template as a row whose counts are its
-    /// length (0: not known yet).
-    #[inline(never)]
-    fn averages(&mut self, templates: [&str; 3]) {
-        for (a, template) in self.summary.load_avg.iter().zip(templates) {
-            self.fmt(template, &Row { counts: a.len, pct: pct_of(a.busy, a.len), ..Row::EMPTY });
-        }
-    }
-
-    /// A task's cells after its name: usage, and with `-l` its runs and longest run
-    /// (since start, with that run's window and the task's busiest window).
-    fn cells(&mut self, row: &Row) {
-        self.fmt(" {P}", row);
-        if self.opts.long {
-            self.fmt("{R}{L}", row);
-            if self.opts.cumulative {
-                if row.longest != 0 {
-                    self.fmt(" in #{W}", row);
+        // The tasks whose IDs new tasks took come first.
+        let retired = self.header.retired;
+        s.deleted.time(retired, shares.of(0, retired));
+        let mut summary = 0;
+        self.walk(&mut |_, at, line, _, share| {
+            match line.seat {
+                Seat::None => {}
+                Seat::Free => s.slots.free += 1,
+                Seat::Used => s.slots.used += 1,
+                Seat::Quarantined => s.slots.quarantined += 1,
+            }
+            let counts = line.row.counts;
+            match part(line, &opts) {
+                Part::Task => s.tasks.add(counts, share),
+                Part::Idle => {
+                    s.idle.add(counts, share);
+                    s.idle_at = at;
                 }
-                if row.peak_len != 0 {
-                    self.fmt("  peak {e}% in #{v}", row);
+                // (A line not shown is no task of the report, only its time.)
+                Part::Deleted if !line.shown => s.deleted.time(counts, share),
+                Part::Deleted => s.deleted.add(counts, share),
+                Part::Summary => {
+                    if let Some(sum) = s.summary.get_mut(summary) {
+                        sum.add(counts, share);
+                    }
+                    summary += 1;
                 }
             }
+        })?;
+        self.survey = s;
+        Ok(())
+    }
+
+    /// Prints every task line, in ID order or sorted, up to `-n`; returns what it
+    /// printed.
+    fn tasks(&mut self) -> Result<Sum, Changed> {
+        let mut printed = Sum::default();
+        let (shares, opts, clock, header) = (self.shares, self.opts, self.clock, *self.header);
+        let mut first = true;
+        if !opts.sort && opts.top.is_none() {
+            self.walk(&mut |out, _, line, _, share| {
+                if part(line, &opts) == Part::Task {
+                    task(out, &opts, clock, &header, &line.row, share, first);
+                    first = false;
+                    printed.add(line.row.counts, share);
+                }
+            })?;
+            return Ok(printed);
         }
-    }
-}
-
-/// The first row of a kind (not inlined: one search loop in flash for every use).
-#[inline(never)]
-fn find(rows: &[Row], kind: RowKind) -> Option<&Row> {
-    rows.iter().find(|r| r.kind == kind)
-}
-
-/// Where a row goes when sorting: the engine's order of kinds, with the idle task
-/// ahead of the others (it is shown apart anyway).
-fn rank(kind: RowKind) -> u8 {
-    match kind {
-        RowKind::Overflow => 0,
-        RowKind::Idle => 1,
-        RowKind::Task => 2,
-        RowKind::Interrupts => 3,
-        RowKind::Sleep => 4,
-        RowKind::Other => 5,
-        RowKind::Deleted => 6,
-    }
-}
-
-/// `a` goes before `b`: by kind, then tasks by usage, largest first, then by ID.
-fn before(a: &Row, b: &Row) -> bool {
-    let (ra, rb) = (rank(a.kind), rank(b.kind));
-    if ra != rb {
-        return ra < rb;
-    }
-    a.counts > b.counts || (a.counts == b.counts && a.id < b.id)
-}
-
-/// `-s`: the task rows by usage. An insertion sort in place: no allocation, no
-/// panic path, and the rows arrive almost in order of kind already; it is
-/// quadratic, like the apportionment, and runs outside the critical section.
-#[inline(never)]
-fn sort_tasks(rows: &mut [Row]) {
-    for i in 1..rows.len() {
-        let mut j = i;
-        while let (Some(a), Some(b)) = (j.checked_sub(1).and_then(|k| rows.get(k)), rows.get(j)) {
-            if !before(b, a) {
+        let limit = opts.top.map_or(u32::MAX, u32::from);
+        let mut after: Option<Pick> = None;
+        while printed.lines < limit {
+            // The next busiest tasks after those printed.
+            let mut batch = [Pick { counts: 0, before: 0, at: 0 }; BATCH];
+            let mut n = 0;
+            self.walk(&mut |_, at, line, before, _| {
+                let pick = Pick { counts: line.row.counts, before, at: at as u16 };
+                if part(line, &opts) != Part::Task || after.is_some_and(|a| !a.before(&pick)) {
+                    return;
+                }
+                // Insertion in order; the last falls out when the batch is full.
+                let mut i = n;
+                while i > 0 && batch.get(i - 1).is_some_and(|b| pick.before(b)) {
+                    i -= 1;
+                }
+                if i >= BATCH {
+                    return;
+                }
+                let mut j = n.min(BATCH - 1);
+                while j > i {
+                    if let Some(moved) = batch.get(j - 1).copied() {
+                        if let Some(slot) = batch.get_mut(j) {
+                            *slot = moved;
+                        }
+                    }
+                    j -= 1;
+                }
+                if let Some(slot) = batch.get_mut(i) {
+                    *slot = pick;
+                }
+                n = (n + 1).min(BATCH);
+            })?;
+            if n == 0 {
                 break;
             }
-            j -= 1;
-            swap(rows, j, j + 1);
-        }
-    }
-}
-
-/// Swaps rows `i` and `j > i`, if both are there. (Not inlined: one copy of a row
-/// swap for the sort and the cut.)
-#[inline(never)]
-fn swap(rows: &mut [Row], i: usize, j: usize) {
-    if let Some((first, rest)) = rows.get_mut(i..=j).and_then(|r| r.split_first_mut()) {
-        if let Some(last) = rest.last_mut() {
-            core::mem::swap(first, last);
-        }
-    }
-}
-
-/// `-n top`: keeps the first `top` task rows (and every other row) at the front of
-/// `rows`, in order, and sums the tasks after them into one task row right after
-/// the rows kept (only its counts tell: the "more" line shows nothing else). Returns
-/// the rows kept and the tasks summed.
-#[inline(never)]
-fn cut(rows: &mut [Row], top: Option<u16>) -> (usize, u32) {
-    let Some(top) = top else { return (rows.len(), 0) };
-    let (mut kept, mut tasks, mut summed, mut counts) = (0, 0u16, 0u32, 0u64);
-    for i in 0..rows.len() {
-        let Some(row) = rows.get(i) else { break };
-        if row.kind == RowKind::Task {
-            if tasks >= top {
-                counts = counts.saturating_add(row.counts);
-                summed += 1;
-                continue;
+            for pick in batch.iter().take(n) {
+                if printed.lines >= limit {
+                    break;
+                }
+                let line = self.src.line(usize::from(pick.at))?;
+                let share = shares.of(pick.before, pick.counts);
+                task(&mut self.out, &opts, clock, &header, &line.row, share, first);
+                first = false;
+                printed.add(pick.counts, share);
+                after = Some(*pick);
             }
-            tasks += 1;
         }
-        // Rows kept move down by swapping with the rows summed, which are done with:
-        // a copy within the slice would link a memmove.
-        swap(rows, kept, i);
-        kept += 1;
+        Ok(printed)
     }
-    // What is left past the rows kept is the task rows summed: the first of them
-    // becomes the sum.
-    if let Some(row) = rows.get_mut(kept) {
-        row.counts = counts;
-    }
-    (kept, summed)
-}
 
-/// Writes a report. `rows[..summary.rows]` hold the engine's rows; the rest of
-/// `rows` must have room for the two summary lines ("other", and "deleted" since
-/// start), which are appended here. The rows are reordered (`-s`) and cut (`-n`) in
-/// place.
-pub fn write_report(sink: &mut dyn Sink, opts: Options, clock: ClockInfo<'_>, summary: &Summary, rows: &mut [Row]) {
-    // The summary lines take part in the apportionment, so that all lines add up to
-    // exactly 100%.
-    let mut n = summary.rows;
-    let mut append = |kind, counts| {
-        if let Some(r) = rows.get_mut(n) {
-            *r = Row::summary(kind, counts);
-            n += 1;
+    /// A line of interrupts, sleep or other, read again for its runs.
+    fn summary_line(&mut self, which: usize) -> Result<(Row, Sum), Changed> {
+        let line = self.src.line(crate::engine::INTERRUPTS_AT + which)?;
+        Ok((line.row, self.survey.summary.get(which).copied().unwrap_or_default()))
+    }
+
+    /// The idle task's line, if it has one.
+    fn idle(&mut self) -> Result<Option<Row>, Changed> {
+        match self.survey.idle_at {
+            0 => Ok(None),
+            at => Ok(Some(self.src.line(at)?.row)),
         }
-    };
-    append(RowKind::Other, summary.other);
-    if opts.cumulative {
-        append(RowKind::Deleted, summary.deleted);
     }
-    let rows = rows.get_mut(..n).unwrap_or(&mut []);
-    if opts.sort {
-        sort_tasks(rows);
-    }
-    let (kept, more) = cut(rows, opts.top);
-    let rows = rows.get_mut(..kept + usize::from(more != 0)).unwrap_or(&mut []);
-    apportion(rows);
-    let rows: &[Row] = rows;
-    let more_row = rows.get(kept).filter(|_| more != 0);
-    let rows = rows.get(..kept).unwrap_or(rows);
-    let none = &Row::EMPTY;
-    let other = find(rows, RowKind::Other).unwrap_or(&NO_OTHER);
-    let deleted = find(rows, RowKind::Deleted).unwrap_or(&NO_DELETED);
-    let interrupts = find(rows, RowKind::Interrupts).unwrap_or(&NO_INTERRUPTS);
-    let sleep = find(rows, RowKind::Sleep).unwrap_or(&NO_SLEEP);
-    let idle = find(rows, RowKind::Idle);
-    let idle_or_none = idle.unwrap_or(none);
-    // "load" is 100% - idle - sleep, from the shares shown so that the line says
-    // exactly that, and its cell follows the rule of every other: `0` when nothing
-    // else ran (or no time passed), `<0.01%` when too little to show.
-    let busy = summary.length.saturating_sub(idle_or_none.counts).saturating_sub(sleep.counts);
-    let load_pct = if busy == 0 { 0 } else { 10_000u16.saturating_sub(idle_or_none.pct).saturating_sub(sleep.pct) };
-    let load = Row { counts: busy, pct: load_pct, name: LOAD, ..Row::EMPTY };
-    let us = counts_to_us(summary.length, clock.hz);
-    let r = &mut Report { out: Out(sink), summary, clock, opts, us, more };
 
-    if opts.json {
-        r.fmt(
-            if opts.cumulative {
-                "{\"mode\":\"cumulative\",\"windows\":{w},\"uptime_us\":{t},\"uptime_counts\":{l}"
-            } else {
-                "{\"mode\":\"window\",\"window\":{w},\"window_us\":{t},\"window_counts\":{l}"
-            },
-            none,
-        );
-        r.fmt(
-            ",\"clock\":{k},\"clock_hz\":{h},\"slots\":{\"capacity\":{m},\"used\":{u},\
-             \"quarantined\":{q},\"free\":{f},\"overflow_tasks\":{o}},\"tasks\":[",
-            none,
-        );
-        // What every task object ends with, the idle task's included.
-        let tail = if opts.cumulative {
-            ",\"switches\":{r},\"longest_slice_us\":{x},\"longest_slice_window\":{W},\
-             \"peak_pct\":{e},\"peak_window\":{v}}"
+    /// "load": 100% - idle - sleep, from the shares shown, so that the line says
+    /// exactly that; a share of something only if anything else ran.
+    fn load(&self) -> (u16, bool) {
+        let (idle, sleep) = (self.survey.idle, self.survey.summary[1]);
+        let busy = self.header.length.wrapping_sub(idle.counts).wrapping_sub(sleep.counts);
+        if busy == 0 {
+            return (0, false);
+        }
+        (10_000u16.saturating_sub(idle.share()).saturating_sub(sleep.share()), true)
+    }
+
+    fn json(&mut self) -> Result<(), Changed> {
+        let (h, clock, cumulative) = (*self.header, self.clock, self.opts.cumulative);
+        let out = &mut self.out;
+        if cumulative {
+            out.put(b"{\"mode\":\"cumulative\"");
+            out.key_int(b"windows", u64::from(h.window));
+            out.key_int(b"uptime_us", counts_to_us(h.length, clock.hz));
+            out.key_int(b"uptime_counts", h.length);
         } else {
-            ",\"switches\":{r},\"longest_slice_us\":{x}}"
-        };
-        const TASK: &str = ",{\"id\":{i},\"name\":{n},\"counts\":{c},\"usage_pct\":{p},\"deleted\":{d}";
-        let mut comma = 1; // the first task goes without its leading comma
-        for row in rows.iter().filter(|r| matches!(r.kind, RowKind::Task | RowKind::Overflow)) {
-            r.fmt(TASK.get(comma..).unwrap_or(TASK), row);
-            r.fmt(tail, row);
-            comma = 0;
+            out.put(b"{\"mode\":\"window\"");
+            out.key_int(b"window", u64::from(h.window));
+            out.key_int(b"window_us", counts_to_us(h.length, clock.hz));
+            out.key_int(b"window_counts", h.length);
         }
-        r.out.put(b"]");
-        if let Some(row) = more_row {
-            r.fmt(",\"more_tasks\":{\"count\":{j},\"counts\":{c},\"usage_pct\":{p}}", row);
+        out.key(b"clock");
+        out.json_str(clock.name.as_bytes());
+        out.key_int(b"clock_hz", u64::from(clock.hz));
+        let slots = self.survey.slots;
+        out.put(b",\"slots\":{\"capacity\":");
+        out.int(u64::from(slots.capacity));
+        out.key_int(b"used", u64::from(slots.used));
+        out.key_int(b"quarantined", u64::from(slots.quarantined));
+        out.key_int(b"free", u64::from(slots.free));
+        out.key_int(b"overflow_tasks", u64::from(slots.overflow_tasks));
+        out.put(b"},\"tasks\":[");
+        let printed = self.tasks()?;
+        let out = &mut self.out;
+        out.put(b"]");
+        let more = self.survey.tasks.less(printed);
+        if more.lines != 0 {
+            out.put(b",\"more_tasks\":{\"count\":");
+            out.int(u64::from(more.lines));
+            out.key_int(b"counts", more.counts);
+            out.key_pct(b"usage_pct", more.share());
+            out.put(b"}");
         }
-        if opts.cumulative {
-            r.fmt(",\"deleted_counts\":{c},\"deleted_pct\":{p}", deleted);
+        let deleted = self.survey.deleted;
+        if !cumulative {
+            out.key_int(b"deleted_tasks", u64::from(deleted.lines));
         }
-        match idle {
+        out.key_int(b"deleted_counts", deleted.counts);
+        out.key_pct(b"deleted_pct", deleted.share());
+        match self.idle()? {
             Some(row) => {
-                r.fmt(",\"idle\":{\"id\":{i},\"name\":{n},\"counts\":{c}", row);
-                r.fmt(tail, row);
+                let out = &mut self.out;
+                out.put(b",\"idle\":{\"id\":");
+                out.int(u64::from(row.id));
+                out.key(b"name");
+                out.json_str(name_of(&row));
+                out.key_int(b"counts", row.counts);
+                task_tail(out, cumulative, clock, &row);
             }
-            None => r.out.put(b",\"idle\":null"),
+            None => self.out.put(b",\"idle\":null"),
         }
-        r.fmt(
-            ",\"interrupts_counts\":{c},\"interrupts_pct\":{p},\"interrupts\":{r},\"longest_interrupt_us\":{x}",
-            interrupts,
-        );
-        r.fmt(",\"sleep_counts\":{c},\"sleep_pct\":{p},\"sleeps\":{r}", sleep);
-        r.fmt(",\"other_counts\":{c},\"other_pct\":{p}", other);
-        r.fmt(",\"idle_pct\":{p}", idle_or_none);
-        r.fmt(",\"load_pct\":{p}", &load);
-        r.averages([",\"load_avg_pct\":[{a}", ",{a}", ",{a}]}\n"]);
+        let (isr, isr_sum) = self.summary_line(0)?;
+        let (sleep, sleep_sum) = self.summary_line(1)?;
+        let (_, other) = self.summary_line(2)?;
+        let (load, _) = self.load();
+        let idle = self.survey.idle.share();
+        let out = &mut self.out;
+        out.key_int(b"interrupts_counts", isr.counts);
+        out.key_pct(b"interrupts_pct", isr_sum.share());
+        out.key_int(b"interrupts", isr.runs);
+        out.key_int(b"longest_interrupt_us", counts_to_us(u64::from(isr.longest), clock.hz));
+        out.key_int(b"sleep_counts", sleep.counts);
+        out.key_pct(b"sleep_pct", sleep_sum.share());
+        out.key_int(b"sleeps", sleep.runs);
+        out.key_int(b"other_counts", other.counts);
+        out.key_pct(b"other_pct", other.share());
+        out.key_pct(b"idle_pct", idle);
+        out.key_pct(b"load_pct", load);
+        out.put(b",\"load_avg_pct\":");
+        for (i, a) in h.load_avg.iter().enumerate() {
+            out.put(if i == 0 { b"[" } else { b"," });
+            if a.len == 0 {
+                out.put(b"null");
+            } else {
+                out.pct(u64::from(pct_of(a.busy, a.len)), 0);
+            }
+        }
+        out.put(b"]}\n");
+        Ok(())
+    }
+
+    fn table(&mut self) -> Result<(), Changed> {
+        let (h, clock, opts) = (*self.header, self.clock, self.opts);
+        let out = &mut self.out;
+        let us = counts_to_us(h.length, clock.hz);
+        if opts.cumulative {
+            out.put(b"CPU usage since start: ");
+            out.duration(us, 0);
+            out.put(b" (");
+            out.int(u64::from(h.window));
+            out.put(b" windows)");
+        } else {
+            out.put(b"CPU usage, window #");
+            out.int(u64::from(h.window));
+            out.put(b": ");
+            out.duration(us, 0);
+        }
+        out.put(b", clock ");
+        out.put(clock.name.as_bytes());
+        out.byte(b' ');
+        out.int(u64::from(clock.hz));
+        out.put(b" Hz\n  ID  ");
+        out.name_cell(b"TASK");
+        out.put(if opts.long { b"   USAGE      RUNS      LONGEST\n" } else { b"   USAGE\n" });
+        let printed = self.tasks()?;
+        let more = self.survey.tasks.less(printed);
+        let deleted = self.survey.deleted;
+        let out = &mut self.out;
+        if more.lines != 0 {
+            out.put(b"      (");
+            let digits = out.num(u64::from(more.lines), 0, b' ');
+            let label: &[u8] = if more.lines == 1 { b" more task)" } else { b" more tasks)" };
+            out.put(label);
+            // Not cut to the name column, unlike a name: the count must show.
+            out.fill(b' ', NAME_LEN.saturating_sub(1 + digits + label.len()));
+            out.byte(b' ');
+            out.share(more.share(), more.counts != 0, 7);
+            out.byte(b'\n');
+        }
+        if opts.cumulative || deleted.lines != 0 {
+            out.put(b"      (");
+            let mut columns = 1;
+            if !opts.cumulative {
+                columns += out.num(u64::from(deleted.lines), 0, b' ') + 1;
+                out.byte(b' ');
+            }
+            let label: &[u8] = if deleted.lines == 1 { b"deleted task)" } else { b"deleted tasks)" };
+            out.put(label);
+            out.fill(b' ', NAME_LEN.saturating_sub(columns + label.len()));
+            out.byte(b' ');
+            out.share(deleted.share(), deleted.counts != 0, 7);
+            out.byte(b'\n');
+        }
+        out.put(b"  ");
+        out.fill(b'-', NAME_LEN + 14 + if opts.long { LONG_COLUMNS } else { 0 });
+        out.byte(b'\n');
+        match self.idle()? {
+            Some(row) => {
+                let share = self.survey.idle.share();
+                let out = &mut self.out;
+                out.num(u64::from(row.id), 4, b' ');
+                out.put(b"  ");
+                out.name_cell(name_of(&row));
+                cells(out, &opts, clock, &row, share);
+                out.put(b"  idle\n");
+            }
+            None => self.out.put(b"      idle: not known until the scheduler starts\n"),
+        }
+        let (isr, isr_sum) = self.summary_line(0)?;
+        let (_, sleep) = self.summary_line(1)?;
+        let (_, other) = self.summary_line(2)?;
+        let (load, busy) = self.load();
+        let out = &mut self.out;
+        let summary: [(&[u8], Sum, &[u8]); 3] = [
+            (b"interrupts", isr_sum, b""),
+            (b"sleep", sleep, b"  asleep in tickless idle\n"),
+            (b"other", other, b"  kernel and unattributed\n"),
+        ];
+        for (name, sum, text) in summary {
+            out.put(b"      ");
+            out.name_cell(name);
+            out.byte(b' ');
+            out.share(sum.share(), sum.counts != 0, 7);
+            out.put(text);
+            if name == b"interrupts" {
+                out.put(b"  ");
+                out.int(isr.runs);
+                out.put(b" interrupts, longest ");
+                longest(out, clock, &isr, 0);
+                out.byte(b'\n');
+            }
+        }
+        out.put(b"      ");
+        out.name_cell(b"load");
+        out.byte(b' ');
+        out.share(load, busy, 7);
+        out.put(b"  100% - idle - sleep\n");
+        for (i, a) in h.load_avg.iter().enumerate() {
+            out.put(match i {
+                0 => b"load avg   1 s ",
+                1 => b"  10 s ",
+                _ => b"  60 s ",
+            });
+            if a.len == 0 {
+                out.byte(b'-');
+            } else {
+                out.share(pct_of(a.busy, a.len), a.busy != 0, 6);
+            }
+        }
+        out.put(b"\nIDs: ");
+        let slots = self.survey.slots;
+        out.int(u64::from(slots.used));
+        out.put(b" used, ");
+        out.int(u64::from(slots.quarantined));
+        out.put(b" quarantined, ");
+        out.int(u64::from(slots.free));
+        out.put(b" free of ");
+        out.int(u64::from(slots.capacity));
+        out.byte(b'\n');
+        Ok(())
+    }
+}
+
+/// A longest run: `0` for none, a duration otherwise (`0.000 ms` for a run too
+/// short for a microsecond), right-aligned in `width`.
+fn longest(out: &mut Out<'_>, clock: ClockInfo<'_>, row: &Row, width: usize) {
+    if row.longest == 0 {
+        out.num(0, width, b' ');
+    } else {
+        out.duration(counts_to_us(u64::from(row.longest), clock.hz), width);
+    }
+}
+
+/// A task's cells after its name: usage, and with `-l` its runs and longest run
+/// (since start, with that run's window and the task's busiest window).
+#[inline(never)]
+fn cells(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, row: &Row, share: u16) {
+    out.byte(b' ');
+    out.share(share, row.counts != 0, 7);
+    if !opts.long {
         return;
     }
-
-    r.fmt(
-        if opts.cumulative { "CPU usage since start: {T} ({w} windows)" } else { "CPU usage, window #{w}: {T}" },
-        none,
-    );
-    r.fmt(", clock {K} {h} Hz\n  ID  {N}   USAGE", &HEADING);
-    r.out.put(if opts.long { b"      RUNS      LONGEST\n" } else { b"\n" });
-    for row in rows.iter().filter(|r| r.kind == RowKind::Task) {
-        r.fmt("{I}  {N}", row);
-        r.cells(row);
-        r.fmt("{D}\n", row);
-    }
-    if let Some(row) = more_row {
-        r.fmt("      {M} {P}\n", row);
-    }
-    if let Some(row) = find(rows, RowKind::Overflow) {
-        r.fmt("   0  {N}", row);
-        r.cells(row);
-        r.fmt("  tasks without an ID: {o}\n", row);
-    }
+    out.put(b"  ");
+    out.num(row.runs, 8, b' ');
+    out.put(b"  ");
+    longest(out, clock, row, 11);
     if opts.cumulative {
-        r.fmt("      {N} {P}\n", deleted);
-    }
-    r.fmt("  {-}\n", none);
-    match idle {
-        Some(row) => {
-            r.fmt("{I}  {N}", row);
-            r.cells(row);
-            r.out.put(b"  idle\n");
+        if row.longest != 0 {
+            out.put(b" in #");
+            out.int(u64::from(row.longest_window));
         }
-        None => r.out.put(b"      idle: not known until the scheduler starts\n"),
+        if row.peak_len != 0 {
+            out.put(b"  peak ");
+            out.share(pct_of(u64::from(row.peak), u64::from(row.peak_len)), row.peak != 0, 0);
+            out.put(b" in #");
+            out.int(u64::from(row.peak_window));
+        }
     }
-    r.fmt("      {N} {P}  {r} interrupts, longest {X}\n", interrupts);
-    r.fmt("      {N} {P}  asleep in tickless idle\n", sleep);
-    r.fmt("      {N} {P}  kernel and unattributed\n", other);
-    r.fmt("      {N} {P}  100% - idle - sleep\n", &load);
-    r.averages(["load avg   1 s{A}", "  10 s{A}", "  60 s{A}\n"]);
-    r.fmt("IDs: {u} used, {q} quarantined, {f} free of {m}\n", none);
+}
+
+/// What every task object of the JSON ends with, the idle task's included.
+#[inline(never)]
+fn task_tail(out: &mut Out<'_>, cumulative: bool, clock: ClockInfo<'_>, row: &Row) {
+    out.key_int(b"switches", row.runs);
+    out.key_int(b"longest_slice_us", counts_to_us(u64::from(row.longest), clock.hz));
+    if cumulative {
+        let known = |out: &mut Out<'_>, key: &[u8], known: bool, value: u64| {
+            out.key(key);
+            if known {
+                out.int(value);
+            } else {
+                out.put(b"null");
+            }
+        };
+        known(out, b"longest_slice_window", row.longest != 0, u64::from(row.longest_window));
+        out.key(b"peak_pct");
+        if row.peak_len == 0 {
+            out.put(b"null");
+        } else {
+            out.pct(u64::from(pct_of(u64::from(row.peak), u64::from(row.peak_len))), 0);
+        }
+        known(out, b"peak_window", row.peak_len != 0, u64::from(row.peak_window));
+    }
+    out.byte(b'}');
+}
+
+/// One task line: a table row, or an object of the JSON's `tasks` (`first`: without
+/// the comma before it).
+#[inline(never)]
+fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header, row: &Row, share: u16, first: bool) {
+    if opts.json {
+        out.put(if first { b"{\"id\":" } else { b",{\"id\":" });
+        out.int(u64::from(row.id));
+        out.key(b"name");
+        out.json_str(name_of(row));
+        out.key_int(b"counts", row.counts);
+        out.key_pct(b"usage_pct", share);
+        out.key(b"deleted");
+        out.put(if row.deleted { b"true" } else { b"false" });
+        task_tail(out, opts.cumulative, clock, row);
+        return;
+    }
+    out.num(u64::from(row.id), 4, b' ');
+    out.put(b"  ");
+    out.name_cell(name_of(row));
+    cells(out, opts, clock, row, share);
+    if row.deleted {
+        out.put(b"  deleted");
+    }
+    if row.kind == RowKind::Overflow {
+        out.put(b"  tasks without an ID: ");
+        out.int(u64::from(header.overflow_tasks));
+    }
+    out.byte(b'\n');
+}
+
+/// Writes a report of `header` and the lines `src` gives. `Err(Changed)` when the
+/// figures changed while it was written: what it wrote is then to be dropped or
+/// followed by the report again.
+pub fn write_report(
+    sink: &mut dyn Sink,
+    opts: Options,
+    clock: ClockInfo<'_>,
+    header: &Header,
+    src: &mut dyn Source,
+) -> Result<(), Changed> {
+    let mut r = Report {
+        out: Out(sink),
+        src,
+        opts,
+        clock,
+        header,
+        shares: Shares::of_total(header.length),
+        survey: Survey::default(),
+    };
+    r.survey()?;
+    if opts.json {
+        r.json()
+    } else {
+        r.table()
+    }
 }
 
 /// The command's help.
 pub fn write_usage(sink: &mut dyn Sink) {
     sink.put(
-        b"usage: show_cpu_usage [-m] [-c] [-s] [-n N] [-l] [-w MS] [-f [N]] [-h]\n\
+        b"usage: show_cpu_usage [-m] [-c] [-s] [-n N] [-d] [-l] [-w MS] [-f [N]] [-h]\n\
           \x20 (none)  CPU usage per task in the last completed window\n\
           \x20 -m      the same as one line of JSON\n\
-          \x20 -c      since start instead of the last window\n\
+          \x20 -c      since start (to the end of the last window) instead\n\
           \x20 -s      tasks sorted by usage, largest first\n\
-          \x20 -n N    only the first N tasks, the others summed on one line\n\
+          \x20 -n N    only the N busiest tasks, the others summed on one line\n\
+          \x20 -d      the tasks deleted in the window one by one, not summed\n\
           \x20 -l      runs (times switched in) and longest run of each task\n\
           \x20 -w MS   windows of MS ms (1 to 3600000), from the window under way\n\
           \x20 -f [N]  follow: a report per completed window, N of them or until input\n\

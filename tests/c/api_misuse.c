@@ -210,9 +210,9 @@ static void check_versions_and_status_strings(void)
     static const int32_t known[] = {
         CPU_USAGE_OK,           CPU_USAGE_ERR_NULL,      CPU_USAGE_ERR_OPTION,    CPU_USAGE_ERR_WINDOW,
         CPU_USAGE_ERR_CLOCK,    CPU_USAGE_ERR_NO_WINDOW, CPU_USAGE_ERR_NO_OUTPUT, CPU_USAGE_ERR_TASK_ID,
-        CPU_USAGE_ERR_RANGE,    CPU_USAGE_ERR_FOLLOW,
+        CPU_USAGE_ERR_RANGE,    CPU_USAGE_ERR_FOLLOW,    CPU_USAGE_ERR_CHANGED,
     };
-    static const int32_t unknown[] = { 1, -1, -7000, -7010, INT32_MIN, INT32_MAX };
+    static const int32_t unknown[] = { 1, -1, -7000, -7011, INT32_MIN, INT32_MAX };
     const char *unknown_text = cpu_usage_status_str(unknown[0]);
     size_t n_known = sizeof(known) / sizeof(known[0]);
 

@@ -126,7 +126,8 @@ const PCT_SUM_TOLERANCE: f64 = 0.05;
 const POLL: Duration = Duration::from_millis(100);
 
 /// The report polled while waiting for windows.
-const REPORT: &str = "show_cpu_usage -m";
+/// Every task of the window on a line of its own, the deleted ones included.
+const REPORT: &str = "show_cpu_usage -m -d";
 
 /// One `show_cpu_usage -m` window report, parsed and checked.
 #[derive(Clone, Debug)]
@@ -171,9 +172,7 @@ pub fn check_window(r: &Value) -> Result<(), String> {
     if let Some(more) = more {
         counts += uint(&more["counts"], "more_tasks.counts")?;
     }
-    if cumulative {
-        counts += uint(&r["deleted_counts"], "deleted_counts")?;
-    }
+    counts += uint(&r["deleted_counts"], "deleted_counts")?;
     let idle = uint(&r["idle"]["counts"], "idle.counts")?;
     let other = uint(&r["other_counts"], "other_counts")?;
     let isr = uint(&r["interrupts_counts"], "interrupts_counts")?;
@@ -195,9 +194,7 @@ pub fn check_window(r: &Value) -> Result<(), String> {
     if let Some(more) = more {
         pct += num(&more["usage_pct"], "more_tasks.usage_pct")?;
     }
-    if cumulative {
-        pct += num(&r["deleted_pct"], "deleted_pct")?;
-    }
+    pct += num(&r["deleted_pct"], "deleted_pct")?;
     let pct = pct
         + num(&r["other_pct"], "other_pct")?
         + num(&r["idle_pct"], "idle_pct")?
@@ -761,7 +758,7 @@ mod tests {
     use super::*;
 
     /// A report as the simulator printed it.
-    const REPORT: &str = r#"{"mode":"window","window":1,"window_us":1000000,"window_counts":15625000,"clock":"monotonic","clock_hz":15625000,"slots":{"capacity":32,"used":7,"quarantined":25,"free":0,"overflow_tasks":1},"tasks":[{"id":0,"name":"(overflow)","counts":336789,"usage_pct":2.16,"deleted":false,"switches":165,"longest_slice_us":1995},{"id":1,"name":"work10","counts":2039199,"usage_pct":13.05,"deleted":false,"switches":37,"longest_slice_us":17427},{"id":2,"name":"work25","counts":4695239,"usage_pct":30.05,"deleted":false,"switches":37,"longest_slice_us":22124},{"id":3,"name":"work40","counts":6666338,"usage_pct":42.67,"deleted":false,"switches":52,"longest_slice_us":23368},{"id":4,"name":"churn","counts":197170,"usage_pct":1.26,"deleted":false,"switches":11,"longest_slice_us":5127},{"id":5,"name":"tick30","counts":0,"usage_pct":0.00,"deleted":false,"switches":0,"longest_slice_us":0},{"id":6,"name":"shell","counts":871924,"usage_pct":5.58,"deleted":false,"switches":58,"longest_slice_us":41000}],"idle":{"id":7,"name":"IDLE","counts":367768,"switches":18,"longest_slice_us":4602},"interrupts_counts":0,"interrupts_pct":0.00,"interrupts":0,"longest_interrupt_us":0,"sleep_counts":450573,"sleep_pct":2.88,"sleeps":27,"other_counts":0,"other_pct":0.00,"idle_pct":2.35,"load_pct":94.77,"load_avg_pct":[91.93,89.76,89.54]}"#;
+    const REPORT: &str = r#"{"mode":"window","window":1,"window_us":1000000,"window_counts":15625000,"clock":"monotonic","clock_hz":15625000,"slots":{"capacity":32,"used":7,"quarantined":25,"free":0,"overflow_tasks":1},"tasks":[{"id":0,"name":"(overflow)","counts":336789,"usage_pct":2.16,"deleted":false,"switches":165,"longest_slice_us":1995},{"id":1,"name":"work10","counts":2039199,"usage_pct":13.05,"deleted":false,"switches":37,"longest_slice_us":17427},{"id":2,"name":"work25","counts":4695239,"usage_pct":30.05,"deleted":false,"switches":37,"longest_slice_us":22124},{"id":3,"name":"work40","counts":6666338,"usage_pct":42.67,"deleted":false,"switches":52,"longest_slice_us":23368},{"id":4,"name":"churn","counts":197170,"usage_pct":1.26,"deleted":false,"switches":11,"longest_slice_us":5127},{"id":5,"name":"tick30","counts":0,"usage_pct":0.00,"deleted":false,"switches":0,"longest_slice_us":0},{"id":6,"name":"shell","counts":871924,"usage_pct":5.58,"deleted":false,"switches":58,"longest_slice_us":41000}],"deleted_tasks":0,"deleted_counts":0,"deleted_pct":0.00,"idle":{"id":7,"name":"IDLE","counts":367768,"switches":18,"longest_slice_us":4602},"interrupts_counts":0,"interrupts_pct":0.00,"interrupts":0,"longest_interrupt_us":0,"sleep_counts":450573,"sleep_pct":2.88,"sleeps":27,"other_counts":0,"other_pct":0.00,"idle_pct":2.35,"load_pct":94.77,"load_avg_pct":[91.93,89.76,89.54]}"#;
 
     fn report_with(from: &str, to: &str) -> Value {
         assert!(REPORT.contains(from), "{from} is not in the sample report");

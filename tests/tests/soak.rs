@@ -231,7 +231,9 @@ unsafe extern "C-unwind" fn checker(_: *mut c_void) {
             if got == want {
                 passed += 1;
             } else {
-                fail(format!("pool not at baseline with {live} live tasks: (used, quarantined, overflow, free) = {got:?}"));
+                fail(format!(
+                    "pool not at baseline with {live} live tasks: (used, quarantined, overflow, free) = {got:?}"
+                ));
             }
         }
         Err(e) => fail(e),
@@ -249,7 +251,9 @@ fn main() {
     say(&format!("soak: {target} task creations, {WINDOW_MS} ms windows"));
     assert_eq!(cpu_usage_set_clock(Some(monotonic_ns_low32), 1_000_000_000), 0);
     assert_eq!(cpu_usage_set_window_ms(WINDOW_MS), 0);
-    for (name, entry, priority) in [(c"soak-checker", checker as TaskFn, configMAX_PRIORITIES - 1), (c"soak-churn", churn, 2)] {
+    for (name, entry, priority) in
+        [(c"soak-checker", checker as TaskFn, configMAX_PRIORITIES - 1), (c"soak-churn", churn, 2)]
+    {
         // SAFETY: creating a task before the scheduler starts.
         let ok = unsafe {
             xTaskCreate(

@@ -40,13 +40,7 @@ pub struct History {
 impl History {
     /// Keeps the last `capacity` windows (at least one).
     pub fn new(capacity: usize) -> Self {
-        History {
-            windows: VecDeque::new(),
-            capacity: capacity.max(1),
-            churn: Churn::default(),
-            missed: 0,
-            received: 0,
-        }
+        History { windows: VecDeque::new(), capacity: capacity.max(1), churn: Churn::default(), missed: 0, received: 0 }
     }
 
     /// Adds the next window. A window whose number is not above the last one's (the
@@ -96,35 +90,18 @@ impl History {
     pub fn task_series(&self, key: &TaskKey) -> Vec<f64> {
         self.windows
             .iter()
-            .map(|w| {
-                w.tasks
-                    .iter()
-                    .find(|t| t.id == key.id && t.name == key.name)
-                    .map_or(0.0, |t| t.usage_pct)
-            })
+            .map(|w| w.tasks.iter().find(|t| t.id == key.id && t.name == key.name).map_or(0.0, |t| t.usage_pct))
             .collect()
     }
 }
 
 fn keys(w: &Window) -> BTreeSet<TaskKey> {
-    w.tasks
-        .iter()
-        .map(|t| TaskKey {
-            id: t.id,
-            name: t.name.clone(),
-        })
-        .collect()
+    w.tasks.iter().map(|t| TaskKey { id: t.id, name: t.name.clone() }).collect()
 }
 
 fn churn(before: &Window, now: &Window) -> Churn {
     let (old, new) = (keys(before), keys(now));
     let mut gone: BTreeSet<TaskKey> = old.difference(&new).cloned().collect();
-    gone.extend(now.tasks.iter().filter(|t| t.deleted).map(|t| TaskKey {
-        id: t.id,
-        name: t.name.clone(),
-    }));
-    Churn {
-        new: new.difference(&old).cloned().collect(),
-        gone,
-    }
+    gone.extend(now.tasks.iter().filter(|t| t.deleted).map(|t| TaskKey { id: t.id, name: t.name.clone() }));
+    Churn { new: new.difference(&old).cloned().collect(), gone }
 }

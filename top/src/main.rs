@@ -201,9 +201,9 @@ struct Outputs {
 impl Outputs {
     fn open(cli: &Cli, device: &str) -> Result<Outputs, String> {
         let record = match &cli.record {
-            Some(path) => Some(BufWriter::new(
-                File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?,
-            )),
+            Some(path) => {
+                Some(BufWriter::new(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?))
+            }
             None => None,
         };
         // Checked now rather than after the whole run.

@@ -103,11 +103,9 @@ impl fmt::Display for PlotError {
             PlotError::UnsupportedFormat(path) => {
                 write!(f, "cannot tell what to write to {}: the file name must end in .svg or .png", path.display())
             }
-            PlotError::TooSmall { width, height } => write!(
-                f,
-                "a plot of {width}x{height} pixels is too small: at least {}x{}",
-                MIN_SIZE.0, MIN_SIZE.1
-            ),
+            PlotError::TooSmall { width, height } => {
+                write!(f, "a plot of {width}x{height} pixels is too small: at least {}x{}", MIN_SIZE.0, MIN_SIZE.1)
+            }
             PlotError::Draw { path, message } => write!(f, "cannot draw {}: {message}", path.display()),
         }
     }
@@ -140,7 +138,10 @@ pub fn render_sized(windows: &[Window], path: &Path, size: (u32, u32)) -> Result
             let text = match font() {
                 Ok(_) => true,
                 Err(why) => {
-                    eprintln!("cpu-usage-top: {why}; drawing {} without text (set {FONT_ENV} to a .ttf file)", path.display());
+                    eprintln!(
+                        "cpu-usage-top: {why}; drawing {} without text (set {FONT_ENV} to a .ttf file)",
+                        path.display()
+                    );
                     false
                 }
             };
@@ -350,7 +351,8 @@ fn draw_inner<DB: DrawingBackend>(
     let (plot_area, legend_area) = body.split_horizontally(width.saturating_sub(LEGEND_WIDTH));
 
     if text {
-        let style = TextStyle::from((FONT_FAMILY, 20).into_font()).color(&ink).pos(Pos::new(HPos::Center, VPos::Center));
+        let style =
+            TextStyle::from((FONT_FAMILY, 20).into_font()).color(&ink).pos(Pos::new(HPos::Center, VPos::Center));
         let (w, h) = title_area.dim_in_pixel();
         title_area.draw_text(&chart.title, &style, (w as i32 / 2, h as i32 / 2))?;
     }
@@ -363,7 +365,13 @@ fn draw_inner<DB: DrawingBackend>(
         .build_cartesian_2d(0.0..x_end, 0.0..100.0)?;
     let label_style = TextStyle::from((FONT_FAMILY, 14).into_font()).color(&ink);
     // Seconds with as many decimals as the span needs: no float noise in the labels.
-    let decimals = if x_end >= 20.0 { 0 } else if x_end >= 2.0 { 1 } else { 2 };
+    let decimals = if x_end >= 20.0 {
+        0
+    } else if x_end >= 2.0 {
+        1
+    } else {
+        2
+    };
     let x_label = move |v: &f64| format!("{v:.decimals$}");
     let mut mesh = cartesian.configure_mesh();
     mesh.label_style(label_style.clone())
@@ -474,10 +482,8 @@ mod tests {
 
     #[test]
     fn tasks_are_told_apart_by_id_and_name_and_absent_ones_are_zero() {
-        let ws = [
-            window(1, &[(1, "a", 30.0), (2, "b", 10.0)], 60.0),
-            window(2, &[(1, "a", 50.0), (2, "c", 20.0)], 30.0),
-        ];
+        let ws =
+            [window(1, &[(1, "a", 30.0), (2, "b", 10.0)], 60.0), window(2, &[(1, "a", 50.0), (2, "c", 20.0)], 30.0)];
         let chart = Chart::new(&ws);
         let got: Vec<(&str, &[f64])> = chart.bands.iter().map(|b| (b.label.as_str(), b.values.as_slice())).collect();
         assert_eq!(

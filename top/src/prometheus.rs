@@ -54,7 +54,10 @@ pub fn render_metrics(w: &Window, device: &str) -> String {
     out.gauge("freertos_cpu_clock_hertz", "The rate of the clock the device measures with.");
     out.sample(&[("clock", &w.clock)], w.clock_hz as f64);
 
-    out.gauge("freertos_cpu_load_percent", "100 % minus idle and sleep: the share of the window spent on tasks and interrupts.");
+    out.gauge(
+        "freertos_cpu_load_percent",
+        "100 % minus idle and sleep: the share of the window spent on tasks and interrupts.",
+    );
     out.sample(&[], w.load_pct);
     out.gauge("freertos_cpu_load_avg_percent", "The load smoothed over about 1 s, 10 s and 60 s.");
     for (period, value) in ["1s", "10s", "60s"].iter().zip(w.load_avg_pct) {

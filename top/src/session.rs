@@ -52,7 +52,11 @@ impl Session {
     /// at every connection, `each` (e.g. the window length and the follow command),
     /// each line after a line end that ends whatever the shell was doing. Fails only
     /// if the first opening fails.
-    pub fn start(source: Source, first: Vec<String>, each: Vec<String>) -> Result<(Session, Receiver<Event>), OpenError> {
+    pub fn start(
+        source: Source,
+        first: Vec<String>,
+        each: Vec<String>,
+    ) -> Result<(Session, Receiver<Event>), OpenError> {
         let link = source.open()?;
         let (tx, rx) = mpsc::channel();
         let writer: SharedWriter = Arc::new(Mutex::new(Some(link.writer)));

@@ -273,7 +273,10 @@ pub fn parse(text: &str) -> Result<Trace, ParseError> {
             if index != trace.events.len() {
                 return Err(err(
                     n,
-                    format!("the line starts at event {index}, but {} came before it: lines are missing", trace.events.len()),
+                    format!(
+                        "the line starts at event {index}, but {} came before it: lines are missing",
+                        trace.events.len()
+                    ),
                 ));
             }
             for word in words {

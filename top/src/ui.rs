@@ -657,7 +657,8 @@ fn draw_tasks(frame: &mut Frame, area: Rect, app: &App, w: &Window, rows: &[Task
             (false, false) => Span::raw(""),
         };
         let (name, id) = (r.key.name.clone(), r.key.id.to_string());
-        let recent = if cols.recent { spark(&app.shown().task_series(&r.key), RECENT_WIDTH as usize) } else { String::new() };
+        let recent =
+            if cols.recent { spark(&app.shown().task_series(&r.key), RECENT_WIDTH as usize) } else { String::new() };
         match r.task {
             Some(t) => {
                 let over = app.slice_limit_us.is_some_and(|limit| t.longest_slice_us > limit);

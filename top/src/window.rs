@@ -175,9 +175,7 @@ pub fn parse_line(line: &str) -> Line {
     match value.get("mode").and_then(|m| m.as_str()) {
         Some("window") => {}
         Some(other) => return Line::Garbage(format!("a report of mode {other:?}, not a window")),
-        None if value.get("error").is_some() => {
-            return Line::Garbage(format!("an error report: {json}"))
-        }
+        None if value.get("error").is_some() => return Line::Garbage(format!("an error report: {json}")),
         None => return Line::Garbage("JSON without a \"mode\"".to_owned()),
     }
     if value.get("error").is_some() {

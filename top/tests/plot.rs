@@ -43,8 +43,7 @@ fn png_has_the_size_and_the_palette() {
     assert_eq!(info.color_type, png::ColorType::Rgb);
     assert_eq!(info.bit_depth, png::BitDepth::Eight);
 
-    let colors: HashSet<[u8; 3]> =
-        pixels[..info.buffer_size()].chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect();
+    let colors: HashSet<[u8; 3]> = pixels[..info.buffer_size()].chunks_exact(3).map(|p| [p[0], p[1], p[2]]).collect();
     assert!(colors.len() > 10, "only {} colors", colors.len());
     // Seven tasks in the fixture have a band of their own: work10, work25, work40,
     // tick30 (from the fifth window), churn, shell and the overflow bucket; the churn's

@@ -12,7 +12,7 @@ use std::thread;
 
 use serde_json::Value;
 
-use super::parse::{parse_snapshot, parse_table, Alert, Snapshot, Table};
+use super::parse::{parse_snapshot, parse_table, Alert, Snapshot, Table, Usage};
 use super::{Run, Window, POLL};
 
 /// The load watchdog's setting: above 50 % for 2 windows in a row. The workloads
@@ -366,7 +366,7 @@ pub(super) fn check_options(run: &mut Run<'_>) {
     let table_window = |t: &str| window_of(t);
 
     // -l: every row's figures as in the JSON report, and work40 ran.
-    let (long, report, window) = same_window(run, "show_cpu_usage -l", super::REPORT, table_window);
+    let (long, report, window) = same_window(run, "show_cpu_usage -l -d", super::REPORT, table_window);
     let json = json_of(run, &report);
     let parsed = parse_table(&long).map_err(|e| format!("cannot read `show_cpu_usage -l` ({e}):\n{long}"));
     let table = run.check(parsed);
@@ -383,14 +383,14 @@ pub(super) fn check_options(run: &mut Run<'_>) {
     }
     if !problems.is_empty() {
         run.console.fail(&format!(
-            "`show_cpu_usage -l` and `-m` disagree on window {window}:\n  {}\n{long}\n{json}",
+            "`show_cpu_usage -l -d` and `-m -d` disagree on window {window}:\n  {}\n{long}\n{json}",
             problems.join("\n  ")
         ));
     }
 
     // -s: the tasks by usage, largest first, ties by ID: the report's tasks in that
     // order (by their counts, which the shares are apportioned from).
-    let (sorted, report, window) = same_window(run, "show_cpu_usage -s", super::REPORT, table_window);
+    let (sorted, report, window) = same_window(run, "show_cpu_usage -s -d", super::REPORT, table_window);
     let json = json_of(run, &report);
     let parsed = parse_table(&sorted).map_err(|e| format!("cannot read `show_cpu_usage -s` ({e}):\n{sorted}"));
     let table = run.check(parsed);
@@ -400,41 +400,48 @@ pub(super) fn check_options(run: &mut Run<'_>) {
     let expected: Vec<u64> = expected.iter().filter_map(|t| t["id"].as_u64()).collect();
     let shown: Vec<u64> = table.tasks.iter().map(|r| r.id).collect();
     let usages: Vec<f64> = table.tasks.iter().map(|r| r.usage.value()).collect();
-    if shown != expected || usages.windows(2).any(|p| p[0] < p[1]) {
+    // Each share is within a hundredth of its exact value, handed out in ID order
+    // whatever the order shown: two tasks of nearly equal counts can show shares a
+    // hundredth apart the other way round, never more.
+    if shown != expected || usages.windows(2).any(|p| p[0] + 0.01 + 1e-9 < p[1]) {
         run.console.fail(&format!(
             "`show_cpu_usage -s` for window {window} lists IDs {shown:?}, by usage {expected:?}:\n{sorted}\n{json}"
         ));
     }
     let leader = table.tasks.first().map_or(String::new(), |r| format!("{} at {:?}", r.name, r.usage));
 
-    // -n 2: the two lowest IDs (the table keeps ID order), then one line for the rest.
+    // -n 2: the two busiest tasks (the shared bucket among them), then one line for
+    // the rest with the sum of their shares, and one for the deleted tasks.
     let (top, report, window) = same_window(run, "show_cpu_usage -n 2", super::REPORT, table_window);
     let json = json_of(run, &report);
     let parsed = parse_table(&top).map_err(|e| format!("cannot read `show_cpu_usage -n 2` ({e}):\n{top}"));
     let table = run.check(parsed);
-    let mut others: Vec<&Value> =
-        json["tasks"].as_array().map(|t| t.iter().filter(|t| t["id"] != 0).collect()).unwrap_or_default();
-    others.sort_by_key(|t| t["id"].as_u64());
-    let first_two: Vec<&str> = others.iter().take(2).filter_map(|t| t["name"].as_str()).collect();
+    let tasks: Vec<&Value> = json["tasks"].as_array().map(|t| t.iter().collect()).unwrap_or_default();
+    let (deleted, mut others): (Vec<&Value>, Vec<&Value>) = tasks.into_iter().partition(|t| t["deleted"] == true);
+    others.sort_by_key(|t| (std::cmp::Reverse(t["counts"].as_u64()), t["id"].as_u64()));
+    let first_two: Vec<u64> = others.iter().take(2).filter_map(|t| t["id"].as_u64()).collect();
     let rest = others.get(2..).unwrap_or(&[]);
-    let rest_pct: f64 = rest.iter().map(|t| f(t, "usage_pct")).sum();
-    let names: Vec<&str> = table.tasks.iter().map(|r| r.name.as_str()).collect();
-    // The "more" line is apportioned as one line, each task of the report on its
-    // own: the two differ by a hundredth per task at most.
-    let more_ok = match table.more {
-        Some((n, usage)) => {
-            n as usize == rest.len() && (usage.value() - rest_pct).abs() <= 0.01 * (rest.len() + 1) as f64 + 1e-9
-        }
-        None => false,
-    };
-    if names != first_two || !more_ok {
+    // Hundredths, summed exactly: every task has the same share in every report of
+    // a window.
+    let hundredths = |t: &[&Value]| t.iter().map(|t| (f(t, "usage_pct") * 100.0).round() as u64).sum::<u64>();
+    let (rest_pct, deleted_pct) = (hundredths(rest), hundredths(&deleted));
+    // (`<0.01%` is a share of 0 hundredths.)
+    let cents = |u: Option<(u64, Usage)>| u.map(|(n, usage)| (n, (usage.value() * 100.0).floor() as u64));
+    let more_ok = cents(table.more) == Some((rest.len() as u64, rest_pct)) || rest.is_empty() && table.more.is_none();
+    let deleted_ok = cents(table.deleted) == Some((deleted.len() as u64, deleted_pct))
+        || deleted.is_empty() && table.deleted.is_none();
+    if table.order != first_two || !more_ok || !deleted_ok {
         run.console.fail(&format!(
-            "`show_cpu_usage -n 2` for window {window} shows {names:?} and {:?}; expected {first_two:?} and {} more \
-             tasks at {rest_pct:.2} %:\n{top}\n{json}",
+            "`show_cpu_usage -n 2` for window {window} shows IDs {:?}, {:?} more, {:?} deleted; expected {first_two:?}, \
+             {} more tasks at {rest_pct} hundredths and {} deleted at {deleted_pct}:\n{top}\n{json}",
+            table.order,
             table.more,
-            rest.len()
+            table.deleted,
+            rest.len(),
+            deleted.len()
         ));
     }
+    let names: Vec<&str> = table.tasks.iter().map(|r| r.name.as_str()).collect();
     println!(
         "options: -l and -n 2 ({names:?} and {} more tasks) agree with -m on window #{window}; -s sorts ({leader} \
          first)",

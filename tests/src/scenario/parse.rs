@@ -298,6 +298,10 @@ pub struct Table {
     pub tasks: Vec<TableRow>,
     /// With `-n`: the "(N more tasks)" line's count and usage.
     pub more: Option<(u64, Usage)>,
+    /// The "(N deleted tasks)" line's count and usage (a window report without `-d`).
+    pub deleted: Option<(u64, Usage)>,
+    /// The IDs of the task lines (the overflow bucket's included), in the order shown.
+    pub order: Vec<u64>,
     /// The overflow bucket's line.
     pub overflow: Option<TableRow>,
     /// The idle task's line.
@@ -309,7 +313,8 @@ pub fn parse_table(answer: &str) -> Result<Table, String> {
     let mut lines = answer.lines().skip_while(|l| !l.starts_with("CPU usage"));
     let head = lines.next().ok_or("no `CPU usage` header")?;
     let window = head.strip_prefix("CPU usage, window #").and_then(|r| r.split(':').next()?.parse().ok());
-    let mut table = Table { window, tasks: Vec::new(), more: None, overflow: None, idle: None };
+    let mut table =
+        Table { window, tasks: Vec::new(), more: None, deleted: None, order: Vec::new(), overflow: None, idle: None };
     let mut after_rule = false;
     for line in lines {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -326,11 +331,19 @@ pub fn parse_table(answer: &str) -> Result<Table, String> {
             table.more = Some((count, Usage::parse(usage).ok_or_else(bad)?));
             continue;
         }
+        if let [count, "deleted", "task)" | "tasks)", usage] = words.as_slice() {
+            let count = count.strip_prefix('(').and_then(|n| n.parse().ok()).ok_or_else(bad)?;
+            table.deleted = Some((count, Usage::parse(usage).ok_or_else(bad)?));
+            continue;
+        }
         let Some(id) = words.first().and_then(|w| w.parse::<u64>().ok()) else { continue };
         let row = table_row(id, &words).ok_or_else(bad)?;
         if after_rule {
             table.idle = Some(row);
-        } else if row.name == "(overflow)" {
+            continue;
+        }
+        table.order.push(id);
+        if row.name == "(overflow)" {
             table.overflow = Some(row);
         } else {
             table.tasks.push(row);
@@ -400,7 +413,7 @@ mod tests {
 
     #[test]
     fn table_is_read() {
-        let answer = "CPU usage, window #11: 1000.000 ms, clock systick 25000000 Hz\n  ID  TASK               USAGE      RUNS      LONGEST\n   1  work10            10.04%        61     2.993 ms\n   5  tick30                 0         0            0\n   9  churn-5           <0.01%         1     0.104 ms  deleted\n      (28 more tasks)    0.85%\n   0  (overflow)         3.30%       288     0.120 ms  tasks without an ID: 3\n  -----------------------------------------------------\n   7  IDLE               5.74%        59     1.246 ms  idle\n      interrupts         0.71%  1015 interrupts, longest 0.022 ms\n      load              81.89%  100% - idle - sleep\nIDs: 7 used, 25 quarantined, 0 free of 32\n";
+        let answer = "CPU usage, window #11: 1000.000 ms, clock systick 25000000 Hz\n  ID  TASK               USAGE      RUNS      LONGEST\n   1  work10            10.04%        61     2.993 ms\n   5  tick30                 0         0            0\n   9  churn-5           <0.01%         1     0.104 ms  deleted\n      (28 more tasks)    0.85%\n   0  (overflow)         3.30%       288     0.120 ms  tasks without an ID: 3\n      (2 deleted tasks)  0.02%\n  -----------------------------------------------------\n   7  IDLE               5.74%        59     1.246 ms  idle\n      interrupts         0.71%  1015 interrupts, longest 0.022 ms\n      load              81.89%  100% - idle - sleep\nIDs: 7 used, 25 quarantined, 0 free of 32\n";
         let t = parse_table(answer).unwrap();
         assert_eq!(t.window, Some(11));
         assert_eq!(t.tasks.len(), 3);
@@ -409,6 +422,8 @@ mod tests {
         assert_eq!((t.tasks[1].usage, t.tasks[1].longest_us), (Usage::Zero, Some(0)));
         assert!(t.tasks[2].deleted && t.tasks[2].usage == Usage::Tiny);
         assert_eq!(t.more, Some((28, Usage::Pct(0.85))));
+        assert_eq!(t.deleted, Some((2, Usage::Pct(0.02))));
+        assert_eq!(t.order, [1, 5, 9, 0]);
         assert_eq!(t.overflow.as_ref().map(|r| r.runs), Some(Some(288)));
         assert_eq!(t.idle.as_ref().map(|r| r.id), Some(7));
         let plain = "CPU usage, window #2: 1000.000 ms, clock monotonic 15625000 Hz\n  ID  TASK               USAGE\n   3  work40            40.34%\n  ------------------------------\n   7  IDLE               8.97%  idle\n";

@@ -1,0 +1,318 @@
+//! Reading the engine one line at a time.
+//!
+//! A report never holds all of its lines: a reader takes the [`Header`], then each
+//! [`Line`] it needs by its position, each in a critical section of its own, and
+//! formats it outside. What it reads stays the same between two rollovers, as long
+//! as no task is created or deleted: the published window does not change, and the
+//! since-start figures run to the end of that window. Both are stamped
+//! ([`Stamp`]); a reader that sees another stamp than its header's starts again.
+//!
+//! # Positions
+//! Every report apportions its shares over the lines in this one order, whatever it
+//! prints and in which order: 0 is the bucket shared by tasks without an ID, `1..=
+//! MAX_TASKS` are the task IDs, then interrupts, sleep, and "other" ([`LINES`] in
+//! all). Since start, the time of tasks whose IDs were taken by new tasks
+//! ([`Header::retired`]) comes before all of them.
+
+use super::{Acct, Engine, Row, RowKind, Smoothed, State, ISR, MAX_TASKS, OTHER, OVERFLOW, SLEEP};
+
+/// Positions of a report's lines, see the module's docs.
+pub const LINES: usize = MAX_TASKS + 4;
+/// The position of the interrupts' line; sleep and "other" follow it.
+pub const INTERRUPTS_AT: usize = MAX_TASKS + 1;
+/// The position of the sleep line.
+pub const SLEEP_AT: usize = MAX_TASKS + 2;
+/// The position of the "other" line.
+pub const OTHER_AT: usize = MAX_TASKS + 3;
+
+/// What a reader read its header at: it changes when a window completes, accounting
+/// restarts, or a task is created or deleted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Stamp {
+    gen: u32,
+    changes: u32,
+}
+
+impl Stamp {
+    /// No stamp read yet.
+    pub const ZERO: Stamp = Stamp { gen: 0, changes: 0 };
+}
+
+/// A report's figures besides its lines.
+#[derive(Clone, Copy, Debug)]
+pub struct Header {
+    /// The figures the lines must be of.
+    pub stamp: Stamp,
+    /// Sequence number of the window (windows completed before it), or for a
+    /// since-start report the number of windows completed so far.
+    pub window: u32,
+    /// Counts covered: the window's length, or since start, every completed window's.
+    pub length: u64,
+    /// Since start: counts of tasks whose IDs new tasks took (they come before every
+    /// line, see "Positions"). 0 for a window.
+    pub retired: u64,
+    /// Tasks sharing ID 0 now.
+    pub overflow_tasks: u32,
+    /// The idle task's ID, 0 until the scheduler starts.
+    pub idle: u16,
+    /// Load (everything but idle and sleep) smoothed over about 1 s, 10 s and 60 s,
+    /// as of the last completed window.
+    pub load_avg: [Smoothed; 3],
+}
+
+/// What an ID is used for now, for the ID pool's figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// Not an ID: the summary lines and the shared bucket.
+    None,
+    /// A new task can take it (quarantine over, or never used).
+    Free,
+    /// An existing task's (a deleted task still running included).
+    Used,
+    /// A deleted task's, whose windows are still shown.
+    Quarantined,
+}
+
+/// One line of a report, as read.
+#[derive(Clone, Copy, Debug)]
+pub struct Line {
+    /// Its figures.
+    pub row: Row,
+    /// The report shows it: a task that existed during the window (since start: one
+    /// that exists), the shared bucket when it holds tasks or time, and the summary
+    /// lines. The counts of a line not shown belong to deleted tasks.
+    pub shown: bool,
+    /// Its ID's use now.
+    pub seat: Seat,
+}
+
+impl Engine {
+    /// What a header read now would be stamped with.
+    pub fn stamp(&self) -> Stamp {
+        Stamp { gen: self.gen, changes: self.changes }
+    }
+
+    /// A number that changes each time a window completes (the windows completed
+    /// since accounting (re)started, wrapping); `None` until the first completes.
+    pub fn window_mark(&self) -> Option<u32> {
+        self.published.then_some(self.gen)
+    }
+
+    /// The header of the last completed window or, `since_start`, of everything up to
+    /// its end (before the first window ends: nothing yet, but the tasks); `None`
+    /// for a window until one has completed.
+    pub fn header(&self, since_start: bool) -> Option<Header> {
+        if !self.published && !since_start {
+            return None;
+        }
+        let gen = self.gen;
+        let (window, length, retired) = if since_start {
+            (gen, self.elapsed(), self.retired())
+        } else {
+            (gen.wrapping_sub(1), u64::from(self.pub_len), 0)
+        };
+        Some(Header {
+            stamp: self.stamp(),
+            window,
+            length,
+            retired,
+            overflow_tasks: u32::from(self.overflow_tasks),
+            idle: self.idle,
+            load_avg: self.load_avg,
+        })
+    }
+
+    /// The line at position `at` (see "Positions"): of the last completed window, or
+    /// since start up to its end. Past the last position: an empty "other" line.
+    #[inline(never)]
+    pub fn line(&self, at: usize, since_start: bool) -> Line {
+        let (slot, kind) = match at {
+            0 => (OVERFLOW, RowKind::Overflow),
+            INTERRUPTS_AT => (ISR, RowKind::Interrupts),
+            SLEEP_AT => (SLEEP, RowKind::Sleep),
+            _ if at > MAX_TASKS => (OTHER, RowKind::Other),
+            _ if at == usize::from(self.idle) => (at, RowKind::Idle),
+            _ => (at, RowKind::Task),
+        };
+        let mut row = self.figures(slot, kind, since_start);
+        let gen = self.gen;
+        let Some(m) = self.meta.get(at.wrapping_sub(1)) else {
+            // The bucket is shown while it has tasks or time; the summary lines always.
+            let shown = kind != RowKind::Overflow || row.counts != 0 || self.overflow_tasks != 0;
+            return Line { row, shown, seat: Seat::None };
+        };
+        let shown = match m.state {
+            State::Free => false,
+            // A window shows a task that existed during it: born before it ended,
+            // and not dead before it began nor born and dead after it.
+            State::Alive | State::Dying => since_start || m.mark != gen,
+            State::Dead => !since_start && gen.wrapping_sub(m.mark) <= 1 && !(m.short_lived && m.mark == gen),
+        };
+        // Quarantined IDs whose windows are gone are as good as free: they go back to
+        // the bitmap at the next create.
+        let seat = match m.state {
+            State::Free => Seat::Free,
+            State::Alive | State::Dying => Seat::Used,
+            State::Dead if gen.wrapping_sub(m.mark) >= 2 => Seat::Free,
+            State::Dead => Seat::Quarantined,
+        };
+        row.name = m.name;
+        row.id = at as u16;
+        row.deleted = m.state != State::Alive;
+        Line { row, shown, seat }
+    }
+
+    fn acct(&self, slot: usize) -> Acct {
+        self.acct.get(slot).copied().unwrap_or(Acct::ZERO)
+    }
+
+    /// A slot's row: its figures in the published window, or since start up to its
+    /// end.
+    fn figures(&self, slot: usize, kind: RowKind, since_start: bool) -> Row {
+        let a = self.acct(slot);
+        let gen = self.gen;
+        if !since_start {
+            let (counts, runs, longest) = a.published(gen);
+            let window = gen.wrapping_sub(1);
+            return Row {
+                counts: u64::from(counts),
+                runs: u64::from(runs),
+                longest,
+                longest_window: window,
+                peak: counts,
+                peak_len: self.pub_len,
+                peak_window: window,
+                kind,
+                ..Row::EMPTY
+            };
+        }
+        self.since_start(a, kind)
+    }
+
+    /// Since start up to the end of the last completed window: the folded windows,
+    /// and the one the slot was last charged in if it has completed.
+    #[cfg(feature = "shell")]
+    fn since_start(&self, a: Acct, kind: RowKind) -> Row {
+        let done = a.gen != self.gen;
+        let mut row = Row {
+            counts: a.total.get().wrapping_add(if done { u64::from(a.cur) } else { 0 }),
+            runs: a.runs_total.get().wrapping_add(if done { u64::from(a.runs_cur) } else { 0 }),
+            longest: a.longest,
+            longest_window: a.longest_gen,
+            peak: a.peak,
+            peak_len: a.peak_len,
+            peak_window: a.peak_gen,
+            kind,
+            ..Row::EMPTY
+        };
+        if done {
+            if a.long_cur > a.longest {
+                row.longest = a.long_cur;
+                row.longest_window = a.gen;
+            }
+            let len = self.len_of(a.gen);
+            if a.is_peak(a.cur, len) {
+                (row.peak, row.peak_len, row.peak_window) = (a.cur, len, a.gen);
+            }
+        }
+        row
+    }
+
+    /// The minimal build keeps no since-start figures.
+    #[cfg(not(feature = "shell"))]
+    fn since_start(&self, _: Acct, kind: RowKind) -> Row {
+        Row { kind, ..Row::EMPTY }
+    }
+
+    #[cfg(feature = "shell")]
+    fn elapsed(&self) -> u64 {
+        self.elapsed.get()
+    }
+
+    #[cfg(not(feature = "shell"))]
+    fn elapsed(&self) -> u64 {
+        0
+    }
+
+    #[cfg(feature = "shell")]
+    fn retired(&self) -> u64 {
+        self.retired.get()
+    }
+
+    #[cfg(not(feature = "shell"))]
+    fn retired(&self) -> u64 {
+        0
+    }
+}
+
+/// Everything a report reads, gathered into an array: for the engine's tests, which
+/// compare whole reports.
+#[cfg(test)]
+pub(crate) mod gather {
+    use super::*;
+    use crate::engine::SlotStats;
+
+    /// The figures of a report besides its rows.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Summary {
+        pub window: u32,
+        pub length: u64,
+        pub other: u64,
+        /// Since start: counts of tasks that no longer exist.
+        pub deleted: u64,
+        pub rows: usize,
+        pub rows_missing: usize,
+        pub slots: SlotStats,
+        pub load_avg: [Smoothed; 3],
+    }
+
+    impl Engine {
+        /// The last completed window's lines shown, in position order ("other" in
+        /// the summary); `None` until a window has completed.
+        pub fn read_window(&self, rows: &mut [Row]) -> Option<Summary> {
+            self.header(false)?;
+            Some(self.read(rows, false))
+        }
+
+        /// The since-start lines shown, deleted tasks summed.
+        pub fn read_cumulative(&self, rows: &mut [Row]) -> Summary {
+            self.read(rows, true)
+        }
+
+        fn read(&self, rows: &mut [Row], since_start: bool) -> Summary {
+            let h = self.header(since_start);
+            let mut s = Summary {
+                window: h.map_or(self.gen, |h| h.window),
+                length: h.map_or(0, |h| h.length),
+                deleted: h.map_or(0, |h| h.retired),
+                load_avg: self.load_avg,
+                ..Summary::default()
+            };
+            s.slots =
+                SlotStats { capacity: MAX_TASKS as u32, overflow_tasks: u32::from(self.overflow_tasks), ..s.slots };
+            for at in 0..LINES {
+                let line = self.line(at, since_start);
+                match line.seat {
+                    Seat::None => {}
+                    Seat::Free => s.slots.free += 1,
+                    Seat::Used => s.slots.used += 1,
+                    Seat::Quarantined => s.slots.quarantined += 1,
+                }
+                if at == OTHER_AT {
+                    s.other = line.row.counts;
+                } else if !line.shown {
+                    s.deleted += line.row.counts;
+                } else if let Some(slot) = rows.get_mut(s.rows) {
+                    *slot = line.row;
+                    s.rows += 1;
+                } else {
+                    s.rows_missing += 1;
+                }
+            }
+            if !since_start {
+                s.deleted = 0;
+            }
+            s
+        }
+    }
+}
