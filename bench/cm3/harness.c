@@ -54,6 +54,10 @@
 
 #include "freertos_cpu_usage.h"
 
+/* The traced switch hook: declared by freertos_cpu_usage_hooks.h, which only a
+ * FreeRTOSConfig.h can include. */
+void cpu_usage_hook_task_switched_in_traced( void * tcb, uint32_t id );
+
 #define CPU_HZ           25000000u /* mps2-an385, as configCPU_CLOCK_HZ in the port */
 #define TICK_HZ          1000u
 #define WINDOW_MS        1000u     /* the library's default */

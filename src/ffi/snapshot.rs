@@ -91,13 +91,20 @@ pub unsafe extern "C" fn cpu_usage_snapshot(
         // SAFETY: non-NULL and writable for `max_tasks` elements by the contract.
         unsafe { core::slice::from_raw_parts_mut(tasks, max_tasks) }
     };
+    // SAFETY: non-NULL and writable by the contract.
+    tries(out, unsafe { &mut *summary })
+}
+
+/// Copies the window into `out` and `summary`, again while its figures change.
+/// (Apart, so that a refused call does not reserve its frame.)
+#[inline(never)]
+fn tries(out: &mut [cpu_usage_task_info], summary: &mut cpu_usage_summary_info) -> i32 {
     for _ in 0..TRIES {
         let Some((header, hz)) = with_state(|st| st.engine.header(false).map(|h| (h, st.config.clock.hz))) else {
             return St::CPU_USAGE_ERR_NO_WINDOW.code();
         };
         if let Some(info) = copy(out, &header, hz) {
-            // SAFETY: non-NULL and writable by the contract.
-            unsafe { *summary = info };
+            *summary = info;
             return info.written as i32;
         }
     }

@@ -343,6 +343,7 @@ impl Report<'_> {
     }
 
     /// The first walk: the ID pool, and the sums of every kind of line.
+    #[inline(never)]
     fn survey(&mut self) -> Result<(), Changed> {
         let (shares, opts) = (self.shares, self.opts);
         let mut s = Survey {
@@ -388,14 +389,15 @@ impl Report<'_> {
 
     /// Prints every task line, in ID order or sorted, up to `-n`; returns what it
     /// printed.
+    #[inline(never)]
     fn tasks(&mut self) -> Result<Sum, Changed> {
         let mut printed = Sum::default();
-        let (shares, opts, clock, header) = (self.shares, self.opts, self.clock, *self.header);
+        let (shares, opts, clock, header) = (self.shares, self.opts, self.clock, self.header);
         let mut first = true;
         if !opts.sort && opts.top.is_none() {
             self.walk(&mut |out, _, line, _, share| {
                 if part(line, &opts) == Part::Task {
-                    task(out, &opts, clock, &header, &line.row, share, first);
+                    task(out, &opts, clock, header, &line.row, share, first);
                     first = false;
                     printed.add(line.row.counts, share);
                 }
@@ -444,7 +446,7 @@ impl Report<'_> {
                 }
                 let line = self.src.line(usize::from(pick.at))?;
                 let share = shares.of(pick.before, pick.counts);
-                task(&mut self.out, &opts, clock, &header, &line.row, share, first);
+                task(&mut self.out, &opts, clock, header, &line.row, share, first);
                 first = false;
                 printed.add(pick.counts, share);
                 after = Some(*pick);
@@ -478,8 +480,9 @@ impl Report<'_> {
         (10_000u16.saturating_sub(idle.share()).saturating_sub(sleep.share()), true)
     }
 
+    #[inline(never)]
     fn json(&mut self) -> Result<(), Changed> {
-        let (h, clock, cumulative) = (*self.header, self.clock, self.opts.cumulative);
+        let (h, clock, cumulative) = (self.header, self.clock, self.opts.cumulative);
         let out = &mut self.out;
         if cumulative {
             out.put(b"{\"mode\":\"cumulative\"");
@@ -562,8 +565,9 @@ impl Report<'_> {
         Ok(())
     }
 
+    #[inline(never)]
     fn table(&mut self) -> Result<(), Changed> {
-        let (h, clock, opts) = (*self.header, self.clock, self.opts);
+        let (h, clock, opts) = (self.header, self.clock, self.opts);
         let out = &mut self.out;
         let us = counts_to_us(h.length, clock.hz);
         if opts.cumulative {
