@@ -275,7 +275,7 @@ CPU usage, window #41: 1000.000 ms, clock test 100000 Hz
    0  (overflow)         0.20%  tasks without an ID: 2
    1  work10            10.02%
    4  (no name)         45.00%
-      (1 deleted task)  <0.01%
+      (1 deleted)       <0.01%
   ------------------------------
    2  IDLE              25.00%  idle
       interrupts         1.23%  456 interrupts, longest 0.120 ms
@@ -453,7 +453,7 @@ fn top_tasks_and_the_rest_on_one_line() {
         [
             "   4  (no name)         45.00%         7   123.450 ms",
             "      (2 more tasks)    10.22%",
-            "      (1 deleted task)  <0.01%",
+            "      (1 deleted)       <0.01%",
         ]
     );
     // The two busiest, and the one left.
@@ -463,7 +463,7 @@ fn top_tasks_and_the_rest_on_one_line() {
             "   4  (no name)         45.00%",
             "   1  work10            10.02%",
             "      (1 more task)      0.20%",
-            "      (1 deleted task)  <0.01%",
+            "      (1 deleted)       <0.01%",
         ]
     );
     // Nothing to cut: no "more" line, but sorted.

@@ -392,7 +392,7 @@ impl Report<'_> {
     #[inline(never)]
     fn tasks(&mut self) -> Result<Sum, Changed> {
         let mut printed = Sum::default();
-        let (shares, opts, clock, header) = (self.shares, self.opts, self.clock, self.header);
+        let (opts, clock, header) = (self.opts, self.clock, self.header);
         let mut first = true;
         if !opts.sort && opts.top.is_none() {
             self.walk(&mut |out, _, line, _, share| {
@@ -404,6 +404,16 @@ impl Report<'_> {
             })?;
             return Ok(printed);
         }
+        self.sorted(first)
+    }
+
+    /// The task lines busiest first, up to `-n`: each walk picks the next [`BATCH`]
+    /// after those printed. (Apart from `tasks`, so that its batch is on the stack
+    /// only when sorting.)
+    #[inline(never)]
+    fn sorted(&mut self, mut first: bool) -> Result<Sum, Changed> {
+        let mut printed = Sum::default();
+        let (shares, opts, clock, header) = (self.shares, self.opts, self.clock, self.header);
         let limit = opts.top.map_or(u32::MAX, u32::from);
         let mut after: Option<Pick> = None;
         while printed.lines < limit {
@@ -611,7 +621,8 @@ impl Report<'_> {
                 columns += out.num(u64::from(deleted.lines), 0, b' ') + 1;
                 out.byte(b' ');
             }
-            let label: &[u8] = if deleted.lines == 1 { b"deleted task)" } else { b"deleted tasks)" };
+            // ("(N deleted)" in a window: the count and the label fit the name column.)
+            let label: &[u8] = if opts.cumulative { b"deleted tasks)" } else { b"deleted)" };
             out.put(label);
             out.fill(b' ', NAME_LEN.saturating_sub(columns + label.len()));
             out.byte(b' ');
