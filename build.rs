@@ -13,6 +13,11 @@
 //!
 //! `CPU_USAGE_HEADER_OUT` writes the header to another path instead: for builds with
 //! other settings that must not touch the committed header (the tests do this).
+//!
+//! `cfg(cpu_usage_basepri)` is set for the Arm cores that have BASEPRI (ARMv7-M and
+//! ARMv8-M Mainline): there the critical section masks only up to the kernel's
+//! priority (`src/port/cortex_m.rs`). The Rust target name is the only place that
+//! tells them apart from ARMv6-M and ARMv8-M Baseline, which share `target_arch`.
 
 use std::env;
 use std::fs;
@@ -34,6 +39,7 @@ fn main() {
     let max_tasks = setting("CPU_USAGE_MAX_TASKS", 32, 1, 1024);
     let name_len = setting("CPU_USAGE_NAME_LEN", 16, 4, 64);
     let trace_events = setting("CPU_USAGE_TRACE_EVENTS", 1024, 16, 32768);
+    basepri_cfg();
 
     let major: u32 = env!("CARGO_PKG_VERSION_MAJOR").parse().unwrap();
     let minor: u32 = env!("CARGO_PKG_VERSION_MINOR").parse().unwrap();
@@ -57,6 +63,18 @@ fn main() {
     .unwrap();
 
     write_header(max_tasks, name_len, trace_events, abi);
+}
+
+/// Sets `cfg(cpu_usage_basepri)` when the target core has BASEPRI: thumbv7m, thumbv7em
+/// (with or without hard float) and thumbv8m.main. Not thumbv6m nor thumbv8m.base,
+/// where FreeRTOS's own ports mask with PRIMASK too.
+fn basepri_cfg() {
+    println!("cargo:rustc-check-cfg=cfg(cpu_usage_basepri)");
+    let target = env::var("TARGET").unwrap_or_default();
+    let arch = target.split('-').next().unwrap_or("");
+    if matches!(arch, "thumbv7m" | "thumbv7em" | "thumbv8m.main") {
+        println!("cargo:rustc-cfg=cpu_usage_basepri");
+    }
 }
 
 /// Regenerates `include/freertos_cpu_usage.h`, touching the file only when its text

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CPU_USAGE_ABI_VERSION 0x000100
+#define CPU_USAGE_ABI_VERSION 0x000200
 #define CPU_USAGE_MAX_TASKS 32
 #define CPU_USAGE_NAME_LEN 16
 #define CPU_USAGE_NAME_BUF (CPU_USAGE_NAME_LEN + 1)
@@ -364,13 +364,19 @@ void cpu_usage_hook_sleep_begin(void);
 void cpu_usage_hook_sleep_end(void);
 
 /**
- * `traceSTARTING_SCHEDULER`: the idle task's ID, and `configCPU_CLOCK_HZ` for the
- * default clock of a bare-metal build. Windows start here.
+ * `traceSTARTING_SCHEDULER`: the idle task's ID, `configCPU_CLOCK_HZ` for the
+ * default clock of a bare-metal build, and `configMAX_SYSCALL_INTERRUPT_PRIORITY`
+ * (0 where the port has none) for the critical section: from here on, on cores with
+ * BASEPRI (Cortex-M3, M4, M7, M33...), the library's critical section masks only the
+ * interrupts at or below that priority, as the kernel does; with 0, or before this
+ * call, and on other cores, it masks all of them. Windows start here.
  *
  * # Safety
  * Called by the hooks header from inside the kernel.
  */
-void cpu_usage_hook_scheduler_start(uint32_t idle_id, uint32_t cpu_hz);
+void cpu_usage_hook_scheduler_start(uint32_t idle_id,
+                                    uint32_t cpu_hz,
+                                    uint32_t max_syscall_priority);
 
 /**
  * The shell command: prints the last completed window (or, with `-c`, the figures

@@ -65,6 +65,9 @@
  * time, guaranteed by masking interrupts up to that priority around every call (every
  * macro here does it; the kernel calls the others with the mask already up), and
  * nothing masks those interrupts. Their time stays with whatever they interrupted.
+ * Nor does the library hold them off: once the scheduler has started, its own short
+ * critical sections raise BASEPRI to configMAX_SYSCALL_INTERRUPT_PRIORITY, like the
+ * kernel's (PRIMASK on cores without BASEPRI: see CPU_USAGE_MAX_SYSCALL_PRIORITY).
  *
  * Event trace (optional, off by default). Define CPU_USAGE_TRACE to 1 in
  * FreeRTOSConfig.h, before this header, and the hooks call the library's
@@ -202,12 +205,27 @@
     #define CPU_USAGE_CPU_CLOCK_HZ    ( ( uint32_t ) 0 )
 #endif
 
-/* Tells the library the idle task's ID (for the idle and load lines) and the CPU clock
- * (for the default clock on Cortex-M). Windows start here. */
+/* The interrupt priority the kernel masks up to, for the library's critical section
+ * (its readers: show_cpu_usage, cpu_usage_snapshot, the setters): on Cortex-M cores with
+ * BASEPRI (M3, M4, M7, M33, M35P, M55, M85) it raises BASEPRI to this, as the kernel's
+ * critical sections do, so interrupts above it still run. 0 means "no such priority":
+ * the library then masks every interrupt (PRIMASK), as it also does on cores without
+ * BASEPRI (M0, M0+, M23) and before the scheduler starts. Ports without it (POSIX,
+ * RISC-V) pass 0; elsewhere the value is passed on and only a BASEPRI build uses it. */
+#ifdef configMAX_SYSCALL_INTERRUPT_PRIORITY
+    #define CPU_USAGE_MAX_SYSCALL_PRIORITY    ( ( uint32_t ) ( configMAX_SYSCALL_INTERRUPT_PRIORITY ) )
+#else
+    #define CPU_USAGE_MAX_SYSCALL_PRIORITY    ( ( uint32_t ) 0 )
+#endif
+
+/* Tells the library the idle task's ID (for the idle and load lines), the CPU clock
+ * (for the default clock on Cortex-M) and the kernel's interrupt mask (above). Windows
+ * start here. */
 #define traceSTARTING_SCHEDULER( xIdleTaskHandles )                                         \
     do {                                                                                    \
         cpu_usage_hook_scheduler_start( ( uint32_t ) ( xIdleTaskHandles )[ 0 ]->uxTaskNumber, \
-                                        CPU_USAGE_CPU_CLOCK_HZ );                           \
+                                        CPU_USAGE_CPU_CLOCK_HZ,                             \
+                                        CPU_USAGE_MAX_SYSCALL_PRIORITY );                   \
     } while( 0 )
 
 /* One library call with interrupts masked up to configMAX_SYSCALL_INTERRUPT_PRIORITY.

@@ -1056,7 +1056,10 @@ int main( void )
 
     start_tick = ticks;
     start_phase = systick_phase();
-    cpu_usage_hook_scheduler_start( id[ 0 ], CPU_HZ );
+    /* No BASEPRI level (0): the harness leaves the SysTick at priority 0, which only
+     * PRIMASK masks, so the readers' critical sections mask with PRIMASK here, as the
+     * harness does around the hooks. */
+    cpu_usage_hook_scheduler_start( id[ 0 ], CPU_HZ, 0u );
 
     if( load1 && ( cpu_usage_set_clock( bench_clock_load1, CPU_HZ ) != 0 ) )
     {

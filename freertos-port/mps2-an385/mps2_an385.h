@@ -71,9 +71,12 @@
 #define TIMER_CTRL_IRQEN               ( 1u << 3 )
 
 /* External interrupt numbers: UART0 RX is IRQ0, UART0 TX IRQ1 (unused here), TIMER0
- * IRQ8. */
+ * IRQ8; IRQ30 and IRQ31, which no device of QEMU's model drives, are pended by
+ * software for the 'irqmask' check (mask_check.c). */
 #define MPS2_IRQ_UART0_RX              0u
 #define MPS2_IRQ_TIMER0                8u
+#define MPS2_IRQ_MASK_CHECK_ABOVE      30u
+#define MPS2_IRQ_MASK_CHECK_AT         31u
 
 /* The system clock that drives the core, SysTick and the APB peripherals. */
 #define MPS2_SYSCLK_HZ                 25000000u
@@ -109,6 +112,9 @@ uint64_t mps2_clock_cycles( void );
 
 /* irq_load.c: the TIMER0 interrupt load and its shell command. */
 void mps2_irq_load_command( int argc, char ** argv );
+
+/* mask_check.c: the shell command 'irqmask' (what the library's critical section masks). */
+void mps2_mask_check_command( int argc, char ** argv );
 
 /* semihosting.c: end the QEMU run with an exit status; never returns. */
 void mps2_exit( int status ) __attribute__( ( noreturn ) );

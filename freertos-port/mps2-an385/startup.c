@@ -32,6 +32,8 @@ void xPortPendSVHandler( void );
 void SysTick_Handler( void ); /* clock.c: counts the tick, then the kernel's handler */
 void UART0RX_Handler( void ); /* uart.c */
 void TIMER0_Handler( void );  /* irq_load.c */
+void MaskCheckAbove_Handler( void ); /* mask_check.c */
+void MaskCheckAt_Handler( void );    /* mask_check.c */
 
 /* Hands the stacked exception frame (on whichever stack was in use) and the
  * EXC_RETURN value to mps2_fault_report. */
@@ -81,11 +83,17 @@ const struct vector_table mps2_vector_table =
         [ MPS2_IRQ_UART0_RX ] = UART0RX_Handler,
         [ 1 ... MPS2_IRQ_TIMER0 - 1u ] = fault_entry,
         [ MPS2_IRQ_TIMER0 ] = TIMER0_Handler,
-        [ MPS2_IRQ_TIMER0 + 1u ... MPS2_EXTERNAL_IRQS - 1u ] = fault_entry,
+        [ MPS2_IRQ_TIMER0 + 1u ... MPS2_IRQ_MASK_CHECK_ABOVE - 1u ] = fault_entry,
+        [ MPS2_IRQ_MASK_CHECK_ABOVE ] = MaskCheckAbove_Handler,
+        [ MPS2_IRQ_MASK_CHECK_AT ] = MaskCheckAt_Handler,
     },
 };
 _Static_assert( MPS2_IRQ_UART0_RX == 0u, "the IRQ table above assumes UART0 RX is IRQ0" );
 _Static_assert( MPS2_IRQ_TIMER0 > 1u, "the IRQ table above assumes TIMER0 comes after IRQ1" );
+_Static_assert( ( MPS2_IRQ_MASK_CHECK_ABOVE > MPS2_IRQ_TIMER0 + 1u ) &&
+                ( MPS2_IRQ_MASK_CHECK_AT == MPS2_IRQ_MASK_CHECK_ABOVE + 1u ) &&
+                ( MPS2_IRQ_MASK_CHECK_AT == MPS2_EXTERNAL_IRQS - 1u ),
+                "the IRQ table above assumes the mask check's IRQs are the last two" );
 
 void Reset_Handler( void )
 {

@@ -231,7 +231,7 @@ impl Model {
                 }
                 Op::SchedulerStart { idle, hz } => {
                     let idle = self.id(*idle);
-                    cpu_usage_hook_scheduler_start(idle, *hz);
+                    cpu_usage_hook_scheduler_start(idle, *hz, 0);
                     self.idle = idle;
                     self.restart();
                 }

@@ -55,7 +55,7 @@ fuzz_target!(|input: Input| {
             ids.push(id);
         }
         let idle = input.idle.and_then(|i| ids.get(usize::from(i))).copied().unwrap_or(0);
-        cpu_usage_hook_scheduler_start(idle, 0);
+        cpu_usage_hook_scheduler_start(idle, 0, 0);
         restarted();
         for (t, &id) in input.tasks.iter().zip(&ids) {
             cpu_usage_hook_task_switched_in(tcb(id), id);

@@ -57,6 +57,23 @@ pub const MAX_WINDOW_COUNTS: u64 = 1 << 31;
 /// Clock frequency after [`reset`].
 pub const BASE_HZ: u32 = 1_000_000;
 
+// ---- The critical section ------------------------------------------------------------
+
+/// The library's critical section (built with `external-critical-section` here: its
+/// own calls the FreeRTOS port, and there is no kernel). Hooks and readers all run on
+/// libFuzzer's one thread, so there is nothing to exclude.
+struct OneThread;
+critical_section::set_impl!(OneThread);
+
+// SAFETY: one thread; nothing runs between acquire and release but the section.
+unsafe impl critical_section::Impl for OneThread {
+    unsafe fn acquire() -> critical_section::RawRestoreState {
+        0
+    }
+
+    unsafe fn release(_: critical_section::RawRestoreState) {}
+}
+
 // ---- The clock ---------------------------------------------------------------------
 
 static NOW: AtomicU32 = AtomicU32::new(0);
@@ -507,7 +524,7 @@ pub fn reset(start: u32) {
             assert_eq!(cpu_usage_hook_task_delete(tcb(id), id), OK);
         }
         // No idle task; a restart, which also makes the quarantine ready.
-        cpu_usage_hook_scheduler_start(0, 0);
+        cpu_usage_hook_scheduler_start(0, 0, 0);
     }
     restarted();
     take_captured();

@@ -154,13 +154,18 @@ unsafe fn once_started(event: fn(&mut Engine, u32)) {
     }
 }
 
-/// `traceSTARTING_SCHEDULER`: the idle task's ID, and `configCPU_CLOCK_HZ` for the
-/// default clock of a bare-metal build. Windows start here.
+/// `traceSTARTING_SCHEDULER`: the idle task's ID, `configCPU_CLOCK_HZ` for the
+/// default clock of a bare-metal build, and `configMAX_SYSCALL_INTERRUPT_PRIORITY`
+/// (0 where the port has none) for the critical section: from here on, on cores with
+/// BASEPRI (Cortex-M3, M4, M7, M33...), the library's critical section masks only the
+/// interrupts at or below that priority, as the kernel does; with 0, or before this
+/// call, and on other cores, it masks all of them. Windows start here.
 ///
 /// # Safety
 /// Called by the hooks header from inside the kernel.
 #[no_mangle]
-pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u32) {
+pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u32, max_syscall_priority: u32) {
+    port::set_interrupt_mask_level(max_syscall_priority);
     // SAFETY: a hook.
     let mut st = unsafe { state() };
     // A clock the application chose (named Custom) is kept.

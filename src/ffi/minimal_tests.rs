@@ -43,7 +43,7 @@ fn the_minimal_build_accounts_every_count_of_a_window() {
     // SAFETY: hooks called as the kernel would, one at a time.
     let ids = unsafe {
         let ids = tcbs.map(|tcb| cpu_usage_hook_task_create(tcb, c"task".as_ptr()));
-        cpu_usage_hook_scheduler_start(ids[3], 0);
+        cpu_usage_hook_scheduler_start(ids[3], 0, 0);
         // Each worker runs 10,000 counts per place in line, with an interrupt of 333.
         for (i, (&tcb, &id)) in tcbs.iter().zip(ids.iter()).take(3).enumerate() {
             cpu_usage_hook_task_switched_in(tcb, id);

@@ -73,7 +73,7 @@ fn a_report_of_hooked_tasks() {
         let id = cpu_usage_hook_task_create(tcb, name.as_ptr());
         let idle = cpu_usage_hook_task_create(0x2000 as *mut c_void, c"IDLE".as_ptr());
         cpu_usage_hook_task_switched_in(tcb, id);
-        cpu_usage_hook_scheduler_start(idle, 0);
+        cpu_usage_hook_scheduler_start(idle, 0, 0);
         advance(250_000);
         cpu_usage_hook_task_switched_in(0x2000 as *mut c_void, idle);
         for _ in 0..750 {
@@ -213,7 +213,7 @@ fn interrupts_and_sleep_window() -> (u32, u32) {
         let worker = cpu_usage_hook_task_create(worker_tcb, c"worker2".as_ptr());
         let idle = cpu_usage_hook_task_create(idle_tcb, c"IDLE".as_ptr());
         cpu_usage_hook_task_switched_in(worker_tcb, worker);
-        cpu_usage_hook_scheduler_start(idle, 0);
+        cpu_usage_hook_scheduler_start(idle, 0, 0);
         advance(100_000);
         cpu_usage_hook_isr_enter();
         advance(50_000);

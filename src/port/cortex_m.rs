@@ -110,14 +110,47 @@ pub fn halt() -> ! {
     }
 }
 
-/// PRIMASK, saved and restored: nests, and is correct from tasks and interrupts.
+/// Tells the critical section the BASEPRI level to raise to: the
+/// `configMAX_SYSCALL_INTERRUPT_PRIORITY` the hooks header passes when the scheduler
+/// starts (0: PRIMASK). Only cores with BASEPRI keep it.
+#[inline(always)]
+pub fn set_interrupt_mask_level(max_syscall_priority: u32) {
+    #[cfg(all(cpu_usage_basepri, not(feature = "external-critical-section")))]
+    cs::LEVEL.store(super::mask::basepri_level(max_syscall_priority), core::sync::atomic::Ordering::Relaxed);
+    #[cfg(not(all(cpu_usage_basepri, not(feature = "external-critical-section"))))]
+    let _ = max_syscall_priority;
+}
+
+/// Masks what FreeRTOS masks (`super::mask` says which mask when, and how the token
+/// encodes it). Nests, and is correct from tasks and from interrupts at or below the
+/// kernel's priority.
 #[cfg(not(feature = "external-critical-section"))]
 mod cs {
-    struct PrimaskCs;
-    critical_section::set_impl!(PrimaskCs);
+    use super::super::mask::Taken;
 
-    unsafe impl critical_section::Impl for PrimaskCs {
-        unsafe fn acquire() -> bool {
+    /// The BASEPRI level to raise to; 0 (PRIMASK) until the scheduler starts. Written
+    /// once by the scheduler-start hook, with interrupts masked.
+    #[cfg(cpu_usage_basepri)]
+    pub(super) static LEVEL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+    struct FreeRtosMaskCs;
+    critical_section::set_impl!(FreeRtosMaskCs);
+
+    // Not inlined: with two masks to choose from, each copy would cost every reader
+    // and setter some 40 bytes of flash; a call costs a few instructions, and the hooks
+    // (the hot path) never take the section.
+    unsafe impl critical_section::Impl for FreeRtosMaskCs {
+        #[inline(never)]
+        unsafe fn acquire() -> u16 {
+            #[cfg(cpu_usage_basepri)]
+            {
+                let level = LEVEL.load(core::sync::atomic::Ordering::Relaxed);
+                if level != 0 {
+                    // SAFETY: the library runs privileged, from tasks and from handlers
+                    // at or below the kernel's priority (the hooks header's contract).
+                    return unsafe { raise_basepri(level) }.encode();
+                }
+            }
             let primask: u32;
             // SAFETY: reads PRIMASK, then masks interrupts; no memory is touched.
             unsafe {
@@ -125,14 +158,60 @@ mod cs {
                 core::arch::asm!("cpsid i", options(nostack, preserves_flags));
             }
             // Interrupts were enabled if PRIMASK was clear.
-            primask & 1 == 0
+            Taken::Primask { were_enabled: primask & 1 == 0 }.encode()
         }
 
-        unsafe fn release(were_enabled: bool) {
-            if were_enabled {
+        #[inline(never)]
+        unsafe fn release(token: u16) {
+            match Taken::decode(token) {
                 // SAFETY: re-enables interrupts that were enabled at acquire.
-                unsafe { core::arch::asm!("cpsie i", options(nostack, preserves_flags)) };
+                Taken::Primask { were_enabled: true } => unsafe {
+                    core::arch::asm!("cpsie i", options(nostack, preserves_flags));
+                },
+                Taken::Primask { were_enabled: false } => {}
+                Taken::Basepri { previous } => {
+                    // SAFETY: puts back the BASEPRI read at acquire.
+                    #[cfg(cpu_usage_basepri)]
+                    unsafe {
+                        core::arch::asm!("msr BASEPRI, {}", in(reg) u32::from(previous), options(nostack, preserves_flags));
+                    }
+                    // Never taken where the core has no BASEPRI.
+                    #[cfg(not(cpu_usage_basepri))]
+                    let _ = previous;
+                }
             }
         }
+    }
+
+    /// Raises BASEPRI to `level` as the kernel's `ulPortRaiseBASEPRI()` does (read,
+    /// write, `isb`, `dsb`), but through `BASEPRI_MAX`, which never lowers it: a caller
+    /// that already masks more keeps its mask. Returns what to put back.
+    ///
+    /// Cortex-M7 r0p1 (erratum 837070) may still take a masked interrupt on the one
+    /// instruction after the write; the kernel's ARM_CM7/r0p1 port brackets the write
+    /// with `cpsid i`/`cpsie i` for that. Here that instruction is the `isb`, so such a
+    /// handler ends before the section's first access, as if it had come just before
+    /// the section; no bracket (which would unmask a caller's PRIMASK) is needed.
+    ///
+    /// # Safety
+    /// Privileged code, from a task or a handler at or below the kernel's priority.
+    #[cfg(cpu_usage_basepri)]
+    #[inline(always)]
+    unsafe fn raise_basepri(level: u8) -> Taken {
+        let previous: u32;
+        // SAFETY: by the caller's contract; not `nomem`, so that no access of the
+        // section is moved before it.
+        unsafe {
+            core::arch::asm!(
+                "mrs {previous}, BASEPRI",
+                "msr BASEPRI_MAX, {level}",
+                "isb",
+                "dsb",
+                previous = out(reg) previous,
+                level = in(reg) u32::from(level),
+                options(nostack, preserves_flags),
+            );
+        }
+        Taken::Basepri { previous: previous as u8 }
     }
 }

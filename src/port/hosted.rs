@@ -88,9 +88,14 @@ pub fn halt() -> ! {
     unsafe { abort() }
 }
 
+/// Nothing to keep: the POSIX port has no interrupt priorities, and its critical
+/// section masks the same signals from a task whatever the kernel's configuration.
+#[inline(always)]
+pub fn set_interrupt_mask_level(_max_syscall_priority: u32) {}
+
 /// The POSIX port's critical section blocks the tick signal (and the port's other
 /// signals) for the calling task's thread and nests through the port's own
-/// counter, so no restore state is needed.
+/// counter, so no restore state is needed (the token is always 0).
 #[cfg(all(not(feature = "external-critical-section"), not(test)))]
 mod cs {
     extern "C" {
@@ -102,13 +107,13 @@ mod cs {
     critical_section::set_impl!(FreeRtosPosixCs);
 
     unsafe impl critical_section::Impl for FreeRtosPosixCs {
-        unsafe fn acquire() -> bool {
+        unsafe fn acquire() -> u16 {
             // SAFETY: the port's function, callable from any task and before start.
             unsafe { vPortEnterCritical() };
-            true
+            0
         }
 
-        unsafe fn release(_: bool) {
+        unsafe fn release(_: u16) {
             // SAFETY: paired with the acquire above by the critical-section contract.
             unsafe { vPortExitCritical() };
         }

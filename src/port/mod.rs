@@ -8,8 +8,10 @@
 //! - bare metal (`target_os = "none"`, Arm M-profile): the FreeRTOS GCC/ARM_CM3 port
 //!   and its relatives. Clock: the DWT cycle counter, or a SysTick-extended count
 //!   where the core has no working DWT; output: none until the firmware sets one;
-//!   critical section: PRIMASK, saved and restored, so it nests and works from
-//!   interrupts too.
+//!   critical section: what the kernel masks, saved and restored, so it nests and
+//!   works from interrupts too: BASEPRI up to `configMAX_SYSCALL_INTERRUPT_PRIORITY`
+//!   on ARMv7-M and ARMv8-M Mainline once the scheduler has started, PRIMASK before
+//!   that and on ARMv6-M and ARMv8-M Baseline (`mask.rs` has the token).
 
 /// A free-running 32-bit counter and its frequency.
 #[derive(Clone, Copy)]
@@ -61,6 +63,9 @@ mod hosted;
 #[cfg(unix)]
 pub use hosted::*;
 
+#[cfg(any(test, all(target_os = "none", target_arch = "arm", not(feature = "external-critical-section"))))]
+mod mask;
+
 #[cfg(all(target_os = "none", target_arch = "arm"))]
 mod cortex_m;
 #[cfg(all(target_os = "none", target_arch = "arm"))]
@@ -81,7 +86,7 @@ mod test_cs {
     critical_section::set_impl!(TestCs);
 
     unsafe impl critical_section::Impl for TestCs {
-        unsafe fn acquire() -> bool {
+        unsafe fn acquire() -> u16 {
             if DEPTH.get() == 0 {
                 let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
                 while *held {
@@ -90,10 +95,10 @@ mod test_cs {
                 *held = true;
             }
             DEPTH.set(DEPTH.get() + 1);
-            true
+            0
         }
 
-        unsafe fn release(_: bool) {
+        unsafe fn release(_: u16) {
             DEPTH.set(DEPTH.get() - 1);
             if DEPTH.get() == 0 {
                 *HELD.lock().unwrap_or_else(|e| e.into_inner()) = false;

@@ -367,7 +367,7 @@ static void check_lifecycle(uint32_t *ids, size_t *n_ids, uint32_t idle_id)
     uint32_t victim;
 
     current = "scheduler start";
-    cpu_usage_hook_scheduler_start(idle_id, 0);
+    cpu_usage_hook_scheduler_start(idle_id, 0, 0);
 
     /* Fill every ID: the ones taken so far plus new tasks up to the capacity. */
     current = "creates up to the capacity";

@@ -1,5 +1,6 @@
 //! The demo on QEMU's mps2-an385 (Cortex-M3), end to end: the same conversation and
-//! checks as on the POSIX simulator (`scenario`), with a tighter duty tolerance.
+//! checks as on the POSIX simulator (`scenario`), with a tighter duty tolerance; and
+//! what the library's critical section masks on this core (`irqmask`).
 //!
 //! The image is `build/mps2-an385/demo.elf` (built by `make qemu-image`), or the file
 //! named by `CPU_USAGE_QEMU_ELF`. The QEMU command line is taken from
@@ -73,8 +74,8 @@ fn qemu_command(elf: &std::path::Path) -> Vec<String> {
     words
 }
 
-#[test]
-fn demo_on_qemu_mps2_an385() {
+/// The QEMU command for the demo image, checked to exist and to be runnable.
+fn qemu_demo_command() -> Command {
     let elf = path_from_env("CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf");
     assert!(
         elf.is_file(),
@@ -100,7 +101,12 @@ fn demo_on_qemu_mps2_an385() {
 
     let mut cmd = Command::new(&words[0]);
     cmd.args(&words[1..]).current_dir(repo_root());
-    let mut console = Console::spawn("QEMU mps2-an385", cmd);
+    cmd
+}
+
+#[test]
+fn demo_on_qemu_mps2_an385() {
+    let mut console = Console::spawn("QEMU mps2-an385", qemu_demo_command());
     scenario::run(
         &mut console,
         Port {
@@ -114,4 +120,29 @@ fn demo_on_qemu_mps2_an385() {
             irq: Some(IRQ),
         },
     );
+}
+
+/// The library's critical section holds off the interrupts the kernel's critical
+/// sections hold off and no others: BASEPRI at configMAX_SYSCALL_INTERRUPT_PRIORITY
+/// (0xA0 in the demo's FreeRTOSConfig.h), not PRIMASK. The port's `irqmask` command
+/// (freertos-port/mps2-an385/mask_check.c) pends IRQ30 (priority 0x80) and IRQ31
+/// (0xA0) from inside the section and counts which ran before it ended; with PRIMASK
+/// neither would, and the line below would read `BASEPRI 0x00 PRIMASK 1: IRQ30
+/// (priority 0x80) ran 0`.
+#[test]
+fn critical_section_masks_only_what_the_kernel_masks() {
+    let mut console = Console::spawn("QEMU mps2-an385", qemu_demo_command());
+    console.read_answer(30);
+    let answer = console.command("irqmask", 20);
+    let expected = [
+        "irqmask: inside the library's critical section BASEPRI 0xa0 PRIMASK 0: IRQ30 (priority 0x80) ran 1, \
+         IRQ31 (priority 0xa0) ran 0; after it: IRQ30 1, IRQ31 1",
+        "irqmask: ok: priorities above configMAX_SYSCALL_INTERRUPT_PRIORITY run, the others wait",
+    ];
+    for line in expected {
+        if !answer.lines().any(|l| l == line) {
+            console.fail(&format!("`irqmask` did not answer {line:?}"));
+        }
+    }
+    console.exit(20);
 }
