@@ -1,5 +1,5 @@
 //! `cpu-usage-top`: the host side of freertos-cpu-usage. It talks to the device's
-//! serial shell ([`source`], [`session`]), follows `show_cpu_usage -m -f` and reads
+//! serial shell ([`source`], [`session`]), follows `show_cpu_usage -m -d -f` and reads
 //! its lines ([`window`], [`history`]), and shows ([`ui`]), plots ([`plot`]) and
 //! serves ([`prometheus`]) what it reads; an event trace dump ([`trace`]) becomes a
 //! Perfetto timeline ([`perfetto`]).

@@ -17,7 +17,7 @@ use cpu_usage_top::window::{Line, Window};
 use cpu_usage_top::{perfetto, plot, prometheus, trace, ui};
 
 /// Live per-task CPU usage of a FreeRTOS device running freertos-cpu-usage, read
-/// from its serial shell (`show_cpu_usage -m -f`).
+/// from its serial shell (`show_cpu_usage -m -d -f`).
 #[derive(Parser, Debug)]
 #[command(name = "cpu-usage-top", version, after_help = EXAMPLES)]
 struct Cli {

@@ -1,7 +1,8 @@
 //! A conversation with the device's shell: it opens the source, starts follow mode
-//! (`show_cpu_usage -m -f`), reads the console's lines on a thread of its own and
-//! hands them over as events; when the connection drops it says why and, for
-//! sources that can come back, opens it again and resumes.
+//! (`show_cpu_usage -m -d -f`: every task on its own line, the deleted ones too),
+//! reads the console's lines on a thread of its own and hands them over as events;
+//! when the connection drops it says why and, for sources that can come back, opens
+//! it again and resumes.
 
 use std::io::{self, Read, Write};
 use std::process::Child;
@@ -32,8 +33,8 @@ const RECONNECT_EVERY: Duration = Duration::from_secs(1);
 /// The shell's command that follows the windows, ended by any input.
 pub fn follow_command(windows: Option<u32>) -> String {
     match windows {
-        Some(n) => format!("show_cpu_usage -m -f {n}"),
-        None => "show_cpu_usage -m -f".to_owned(),
+        Some(n) => format!("show_cpu_usage -m -d -f {n}"),
+        None => "show_cpu_usage -m -d -f".to_owned(),
     }
 }
 

@@ -109,7 +109,7 @@ fn trace_windows_add_up_to_the_reports() {
     let mut reports: BTreeMap<u64, Window> = BTreeMap::new();
     let until = Instant::now() + Duration::from_millis(1000);
     while Instant::now() < until {
-        for line in shell.command("show_cpu_usage -m").lines() {
+        for line in shell.command("show_cpu_usage -m -d").lines() {
             if let Line::Window(w) = parse_line(line) {
                 reports.entry(w.window).or_insert(*w);
             }

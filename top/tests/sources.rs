@@ -24,7 +24,7 @@ fn serve(input: impl Read, mut output: impl Write, windows: &[&str], noise: &str
         line.clear();
         match input.read_line(&mut line) {
             Ok(0) | Err(_) => return false,
-            Ok(_) if line.trim_start().starts_with("show_cpu_usage -m -f") => break,
+            Ok(_) if line.trim_start().starts_with("show_cpu_usage -m -d -f") => break,
             Ok(_) => {}
         }
     }
