@@ -487,9 +487,6 @@ pub struct Engine {
     /// Since-boot time of tasks whose slots were taken by new tasks.
     #[cfg(feature = "shell")]
     retired: Sum64,
-    /// Length of every completed window since (re)start.
-    #[cfg(feature = "shell")]
-    elapsed: Sum64,
     /// Smoothing factors (`SMOOTH_ONE` = 1) and the smoothed loads.
     smooth: [u32; 3],
     load_avg: [Smoothed; 3],
@@ -533,8 +530,6 @@ impl Engine {
             changes: 0,
             #[cfg(feature = "shell")]
             retired: Sum64([0; 2]),
-            #[cfg(feature = "shell")]
-            elapsed: Sum64([0; 2]),
             smooth: [0; 3],
             load_avg: [Smoothed { busy: 0, len: 0 }; 3],
             watch: Watch::OFF,
@@ -566,7 +561,6 @@ impl Engine {
         #[cfg(feature = "shell")]
         {
             self.retired = Sum64::default();
-            self.elapsed = Sum64::default();
         }
         self.published = false;
         self.pub_len = 0;
@@ -1001,8 +995,6 @@ impl Engine {
         self.note_runs_going_on(end);
         self.close_watch(len);
         self.pub_len = len;
-        #[cfg(feature = "shell")]
-        self.elapsed.add(len);
         self.win_start = end;
         self.gen = self.gen.wrapping_add(1);
         self.published = true;
@@ -1120,7 +1112,6 @@ impl Engine {
         m.short_lived = m.mark == gen;
         m.mark = gen;
         m.state = State::Dead;
-        self.changes = self.changes.wrapping_add(1);
         self.alive = self.alive.saturating_sub(1);
         self.pool.quarantine(slot.wrapping_sub(1) as u16, &mut self.meta);
     }

@@ -46,7 +46,9 @@ pub struct Header {
     /// Sequence number of the window (windows completed before it), or for a
     /// since-start report the number of windows completed so far.
     pub window: u32,
-    /// Counts covered: the window's length, or since start, every completed window's.
+    /// Counts covered: the window's length. Since start, 0: the lines' counts (and
+    /// `retired`) add up to it, and a reader sums them (so the windows need no
+    /// running total).
     pub length: u64,
     /// Since start: counts of tasks whose IDs new tasks took (they come before every
     /// line, see "Positions"). 0 for a window.
@@ -106,11 +108,8 @@ impl Engine {
             return None;
         }
         let gen = self.gen;
-        let (window, length, retired) = if since_start {
-            (gen, self.elapsed(), self.retired())
-        } else {
-            (gen.wrapping_sub(1), u64::from(self.pub_len), 0)
-        };
+        let (window, length, retired) =
+            if since_start { (gen, 0, self.retired()) } else { (gen.wrapping_sub(1), u64::from(self.pub_len), 0) };
         Some(Header {
             stamp: self.stamp(),
             window,
@@ -225,16 +224,6 @@ impl Engine {
     }
 
     #[cfg(feature = "shell")]
-    fn elapsed(&self) -> u64 {
-        self.elapsed.get()
-    }
-
-    #[cfg(not(feature = "shell"))]
-    fn elapsed(&self) -> u64 {
-        0
-    }
-
-    #[cfg(feature = "shell")]
     fn retired(&self) -> u64 {
         self.retired.get()
     }
@@ -309,7 +298,9 @@ pub(crate) mod gather {
                     s.rows_missing += 1;
                 }
             }
-            if !since_start {
+            if since_start {
+                s.length = rows.iter().take(s.rows).fold(s.deleted + s.other, |sum, r| sum + r.counts);
+            } else {
                 s.deleted = 0;
             }
             s

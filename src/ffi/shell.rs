@@ -8,7 +8,7 @@ use super::config::{cpu_usage_set_window_ms, FollowWaitFn};
 use super::sink::{self, BufSink, LineSink};
 use super::status::cpu_usage_status as St;
 use super::{read_line, with_state};
-use crate::engine::{Header, Line, Stamp};
+use crate::engine::{arith, Header, Line, Stamp};
 use crate::report::{self, BadArgs, Changed, ClockInfo, Options, Sink, Source};
 
 /// Times a reader starts again when the figures changed under it (a window ended,
@@ -73,15 +73,19 @@ pub(super) fn options(
     can_follow: bool,
     apply: bool,
 ) -> Result<Options, i32> {
+    // The longest window is the clock's: an hour, or 2^31 counts if that is less.
+    let longest = with_state(|st| arith::max_window_ms(st.config.clock.hz));
     let opts = match parsed {
         Ok(opts) => opts,
         Err(bad) => {
-            report::write_error(out, &bad);
+            // (A window refused by the parser is refused for the clock's range.)
+            let bad = if bad.option == "-w" { BadArgs { range: [1, longest], ..bad } } else { bad };
+            report::write_error(out, &bad, longest);
             return Err(St::CPU_USAGE_ERR_OPTION.code());
         }
     };
     if opts.help {
-        report::write_usage(out);
+        report::write_usage(out, longest);
         return Err(St::CPU_USAGE_OK.code());
     }
     if opts.follow.is_some() && !can_follow {
@@ -91,7 +95,7 @@ pub(super) fn options(
     if let Some(ms) = opts.window_ms {
         let status = if apply { cpu_usage_set_window_ms(ms) } else { St::CPU_USAGE_OK.code() };
         if status != St::CPU_USAGE_OK.code() {
-            sink::write_bad_args(out, b"show_cpu_usage", St::CPU_USAGE_ERR_WINDOW);
+            report::write_window_refused(out, ms, longest);
             return Err(status);
         }
         report::write_window_set(out, ms);

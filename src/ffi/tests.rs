@@ -515,9 +515,15 @@ fn the_window_option_sets_the_window() {
     assert!(text.starts_with("window set to 250 ms"), "{text}");
     assert_eq!(cpu_usage_window_ms(), 250);
     // 3000 s of the 1 MHz clock are more than 2^31 counts: refused, and nothing changes.
+    // The error and the help say the clock's longest window.
     let (status, text) = format(&["show_cpu_usage", "-w", "3000000"]);
     assert_eq!(status, St::CPU_USAGE_ERR_WINDOW.code(), "{text}");
+    assert!(text.starts_with("show_cpu_usage: -w \"3000000\": out of range (1 to 2147483)\nusage:"), "{text}");
     assert_eq!(cpu_usage_window_ms(), 250);
+    let (_, text) = format(&["show_cpu_usage", "-w", "9999999"]);
+    assert!(text.starts_with("show_cpu_usage: -w \"9999999\": out of range (1 to 2147483)\nusage:"), "{text}");
+    let (_, text) = format(&["show_cpu_usage", "-h"]);
+    assert!(text.contains("  -w MS   windows of MS ms (1 to 2147483), from"), "{text}");
     assert_eq!(cpu_usage_set_window_ms(1000), 0);
 }
 

@@ -14,7 +14,8 @@ mod watchdog;
 
 pub use args::{parse, BadArgs, Options, Problem};
 pub use text::{
-    write_error, write_no_window, write_report, write_usage, write_window_set, Changed, ClockInfo, Sink, Source, BATCH,
+    write_error, write_no_window, write_report, write_usage, write_window_refused, write_window_set, Changed,
+    ClockInfo, Sink, Source, BATCH,
 };
 pub use watchdog::{parse_watchdog, write_watchdog_error, write_watchdog_status, write_watchdog_usage, WatchCmd};
 

@@ -157,7 +157,7 @@ fn options_refused_say_why() {
 fn option_errors_are_explained() {
     let message = |args: &[&str]| {
         let mut out = Text(Vec::new());
-        write_error(&mut out, &parse_all(args).unwrap_err());
+        write_error(&mut out, &parse_all(args).unwrap_err(), 3_600_000);
         let text = String::from_utf8(out.0).unwrap();
         let (first, rest) = text.split_once('\n').unwrap();
         assert!(
@@ -526,12 +526,14 @@ fn no_window_yet_and_window_set() {
 #[test]
 fn usage_lists_every_option() {
     let mut out = Text(Vec::new());
-    write_usage(&mut out);
+    write_usage(&mut out, 137_438);
     let text = String::from_utf8(out.0).unwrap();
     for option in ["-m ", "-c ", "-s ", "-n N ", "-d ", "-l ", "-w MS ", "-h "] {
         assert!(text.contains(&format!("\n  {option}")), "{option}: {text}");
     }
     assert!(text.lines().all(|l| l.len() <= 80), "{text}");
+    // The longest window is the clock's.
+    assert!(text.contains("\n  -w MS   windows of MS ms (1 to 137438), from the window under way\n"));
 }
 
 #[test]
@@ -690,11 +692,16 @@ fn shares_match_a_reference_model() {
 
 #[test]
 fn big_numbers_and_long_durations() {
-    let (mut header, mut lines) = sample();
-    lines[1].row.counts = u64::MAX / 2;
-    header.length = 1_000_000_000_007; // 10_000_000.000_070 s at 100 kHz
+    // Since start, the length is what the lines add up to.
+    let (header, mut lines) = sample();
+    lines[1].row.counts = 1_000_000_000_007 - (100_000 - 10_020); // 10_000_000.000_070 s at 100 kHz
     let json = render_with(flags("mc"), &header, &lines);
     assert!(json.contains("\"uptime_us\":10000000000070,\"uptime_counts\":1000000000007,"), "{json}");
+    // A line past its window's length (which the engine never gives) is all of it.
+    let (mut header, mut lines) = sample();
+    lines[1].row.counts = u64::MAX / 2;
+    header.length = 1_000_000_000_007;
+    let json = render_with(flags("m"), &header, &lines);
     assert!(json.contains("\"name\":\"work10\",\"counts\":9223372036854775807,\"usage_pct\":100.00,"), "{json}");
     let (mut header, lines) = sample();
     header.length = 12_345_678_900;

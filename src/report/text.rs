@@ -305,6 +305,8 @@ struct Report<'s> {
     opts: Options,
     clock: ClockInfo<'s>,
     header: &'s Header,
+    /// The counts covered (since start: summed from the lines).
+    length: u64,
     shares: Shares,
     survey: Survey,
 }
@@ -483,7 +485,7 @@ impl Report<'_> {
     /// exactly that; a share of something only if anything else ran.
     fn load(&self) -> (u16, bool) {
         let (idle, sleep) = (self.survey.idle, self.survey.summary[1]);
-        let busy = self.header.length.wrapping_sub(idle.counts).wrapping_sub(sleep.counts);
+        let busy = self.length.wrapping_sub(idle.counts).wrapping_sub(sleep.counts);
         if busy == 0 {
             return (0, false);
         }
@@ -497,8 +499,8 @@ impl Report<'_> {
         if cumulative {
             out.put(b"{\"mode\":\"cumulative\"");
             out.key_int(b"windows", u64::from(h.window));
-            out.key_int(b"uptime_us", counts_to_us(h.length, clock.hz));
-            out.key_int(b"uptime_counts", h.length);
+            out.key_int(b"uptime_us", counts_to_us(self.length, clock.hz));
+            out.key_int(b"uptime_counts", self.length);
         } else {
             out.put(b"{\"mode\":\"window\"");
             out.key_int(b"window", u64::from(h.window));
@@ -579,7 +581,7 @@ impl Report<'_> {
     fn table(&mut self) -> Result<(), Changed> {
         let (h, clock, opts) = (self.header, self.clock, self.opts);
         let out = &mut self.out;
-        let us = counts_to_us(h.length, clock.hz);
+        let us = counts_to_us(self.length, clock.hz);
         if opts.cumulative {
             out.put(b"CPU usage since start: ");
             out.duration(us, 0);
@@ -808,9 +810,16 @@ pub fn write_report(
         opts,
         clock,
         header,
+        length: header.length,
         shares: Shares::of_total(header.length),
         survey: Survey::default(),
     };
+    if opts.cumulative {
+        // Since start, the length is what the lines add up to.
+        let mut length = header.retired;
+        r.walk(&mut |_, _, line, _, _| length = length.wrapping_add(line.row.counts))?;
+        (r.length, r.shares) = (length, Shares::of_total(length));
+    }
     r.survey()?;
     if opts.json {
         r.json()
@@ -819,8 +828,9 @@ pub fn write_report(
     }
 }
 
-/// The command's help.
-pub fn write_usage(sink: &mut dyn Sink) {
+/// The command's help; `longest_ms` is the longest window the clock in use allows
+/// (see `arith::max_window_ms`).
+pub fn write_usage(sink: &mut dyn Sink, longest_ms: u32) {
     sink.put(
         b"usage: show_cpu_usage [-m] [-c] [-s] [-n N] [-d] [-l] [-w MS] [-f [N]] [-h]\n\
           \x20 (none)  CPU usage per task in the last completed window\n\
@@ -830,7 +840,11 @@ pub fn write_usage(sink: &mut dyn Sink) {
           \x20 -n N    only the N busiest tasks, the others summed on one line\n\
           \x20 -d      the tasks deleted in the window one by one, not summed\n\
           \x20 -l      runs (times switched in) and longest run of each task\n\
-          \x20 -w MS   windows of MS ms (1 to 3600000), from the window under way\n\
+          \x20 -w MS   windows of MS ms (1 to ",
+    );
+    Out(sink).num(u64::from(longest_ms), 0, b' ');
+    sink.put(
+        b"), from the window under way\n\
           \x20 -f [N]  follow: a report per completed window, N of them or until input\n\
           \x20 -h      this help\n",
     );
@@ -863,10 +877,23 @@ pub(super) fn write_problem(out: &mut Out<'_>, command: &[u8], unknown: &[u8], b
     out.byte(b'\n');
 }
 
-/// What is wrong with the arguments, then the help.
-pub fn write_error(sink: &mut dyn Sink, bad: &BadArgs) {
+/// What is wrong with the arguments, then the help (`longest_ms` as for
+/// `write_usage`).
+pub fn write_error(sink: &mut dyn Sink, bad: &BadArgs, longest_ms: u32) {
     write_problem(&mut Out(sink), b"show_cpu_usage: ", b"unknown option ", bad);
-    write_usage(sink);
+    write_usage(sink, longest_ms);
+}
+
+/// `-w`: a window longer than the clock allows (`longest_ms`), in the words of the
+/// argument errors, then the help.
+pub fn write_window_refused(sink: &mut dyn Sink, ms: u32, longest_ms: u32) {
+    let out = &mut Out(sink);
+    out.put(b"show_cpu_usage: -w \"");
+    out.int(u64::from(ms));
+    out.put(b"\": out of range (1 to ");
+    out.int(u64::from(longest_ms));
+    out.put(b")\n");
+    write_usage(sink, longest_ms);
 }
 
 /// `-w`: the new window length was applied.
