@@ -36,13 +36,15 @@ function pc_of(line,    f) {
     return f[3]
 }
 
+# Addresses are compared as strings: awk would compare two that look like numbers
+# ("000050e0" reads as 50, "00000050" as 50) as numbers.
 function take(pc) {
-    if (pc == begin) {
+    if (pc "" == begin "") {
         inside = 1; insns = 0; clk = 0; cs = 0; cs_max = 0; in_cs = 0
         return
     }
     if (!inside) return
-    if (pc == end) {
+    if (pc "" == end "") {
         intervals++
         if (in_cs) { print "count.awk: interval " intervals " ends inside a critical section" > "/dev/stderr"; bad = 1 }
         printf "interval %d insns %d clock %d cs %d cs_max %d\n", intervals, insns, clk, cs, cs_max
