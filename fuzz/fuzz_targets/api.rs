@@ -5,17 +5,21 @@
 //!
 //! Next to the library runs a small model of what the documentation promises: which
 //! IDs are alive, which task is running, which deleted itself and still runs, how
-//! many tasks share ID 0, the window and clock in force, whether a window has
-//! completed. After every step:
+//! many tasks share ID 0, the window and clock in force, the windows closed
+//! (`Windows`: where each ends, how long it is). After every step:
 //! - every status is a documented code, and the one the model expects;
 //! - `-m` (when a window has completed, and only then) and `-c -m` pass the report
 //!   invariants (`check_json`): the lines add up to `window_counts`/`uptime_counts`
 //!   exactly, `used + quarantined + free == capacity`, no two lines with one ID;
-//! - since start, the library has accounted for exactly the counts between its
-//!   clock readings (no time lost or invented, across wraps and stalls);
-//! - it shows exactly the tasks the model has alive (and the one still dying), under
-//!   their names; `used` and `overflow_tasks` agree; a create never returns an ID in
-//!   use, nor 0 while the pool had a free ID;
+//! - the window report is the last window closed (its number and length), the
+//!   since-start report every window closed, to the end of the last; with the
+//!   counts of the window under way, that is exactly the counts between the
+//!   library's clock readings (no time lost or invented, across wraps and stalls);
+//! - since start it shows exactly the tasks the model has alive (a task that deleted
+//!   itself and still runs is summed with the deleted ones, unless it is the idle
+//!   task), under their names; `used` (the dying task's ID included) and
+//!   `overflow_tasks` agree; a create never returns an ID in use, nor 0 while the
+//!   pool had a free ID;
 //! - `show_cpu_usage` prints exactly what `cpu_usage_format` returns.
 //!
 //! At the end of an input every task it left is deleted and the pool must be whole.
@@ -95,10 +99,8 @@ struct Input {
 struct Model {
     hz: u32,
     window_ms: u32,
-    win_len: u64,
-    /// Start of the first window since the last restart.
-    win_start: u32,
-    published: bool,
+    /// The windows the library must have closed.
+    windows: Windows,
     /// Live tasks and the names they were given (as kept).
     alive: BTreeMap<u32, Vec<u8>>,
     /// A task that deleted itself, with its name: its ID is used until the next
@@ -120,9 +122,7 @@ impl Model {
         Model {
             hz: BASE_HZ,
             window_ms: 1000,
-            win_len: window_counts(1000, BASE_HZ).unwrap_or(0),
-            win_start: now(),
-            published: false,
+            windows: Windows::new(window_counts(1000, BASE_HZ).unwrap_or(0)),
             alive: BTreeMap::new(),
             dying: None,
             // `reset` switches in ID 0.
@@ -143,19 +143,27 @@ impl Model {
         }
     }
 
-    /// A hook is about to read the clock: the first window completes at the first
-    /// hook at or past its end.
+    /// A hook is about to read the clock: it closes the window under way if that
+    /// has ended.
     fn hook(&mut self) {
-        if !self.published && u64::from(now().wrapping_sub(self.win_start)) >= self.win_len {
-            self.published = true;
-        }
+        self.windows.hook();
     }
 
     /// Figures restart at the current reading.
     fn restart(&mut self) {
-        self.published = false;
-        self.win_start = now();
-        restarted();
+        self.windows.restart();
+    }
+
+    /// `show_cpu_usage` and `cpu_usage_format` apply a `-w` of a report (not with
+    /// `-h`, nor with `-f`, refused before it), if valid at the clock in force.
+    fn apply_w(&mut self, argv: &Argv) {
+        let Expect::Report(opts) = argv.expect() else { return };
+        if let (Some(ms), false, None) = (opts.window_ms, opts.help, opts.follow) {
+            if let Some(counts) = window_counts(ms, self.hz) {
+                self.window_ms = ms;
+                self.windows.len = counts;
+            }
+        }
     }
 
     fn step(&mut self, op: &Op) {
@@ -223,7 +231,7 @@ impl Model {
                         Step::Counts(n) => u32::from(n),
                         Step::Thousands(n) => u32::from(n) * 1000,
                         Step::Windows(k, n) => {
-                            (self.win_len as u32).wrapping_mul(u32::from(k)).wrapping_add(u32::from(n))
+                            (self.windows.len as u32).wrapping_mul(u32::from(k)).wrapping_add(u32::from(n))
                         }
                         Step::Jump(n) => n,
                     };
@@ -249,7 +257,7 @@ impl Model {
                         Some(counts) => {
                             assert_eq!(status, OK, "a window of {ms} ms at {} Hz", self.hz);
                             self.window_ms = ms;
-                            self.win_len = counts;
+                            self.windows.len = counts;
                         }
                         None => assert_eq!(status, ERR_WINDOW, "a window of {ms} ms at {} Hz", self.hz),
                     }
@@ -273,7 +281,7 @@ impl Model {
                     } else if let Some(counts) = window_counts(self.window_ms, hz) {
                         assert_eq!(status, OK, "a clock of {hz} Hz with a window of {} ms", self.window_ms);
                         self.hz = hz;
-                        self.win_len = counts;
+                        self.windows.len = counts;
                         self.restart();
                     } else {
                         assert_eq!(status, ERR_WINDOW, "a clock of {hz} Hz with a window of {} ms", self.window_ms);
@@ -290,9 +298,11 @@ impl Model {
                     assert_documented(status, "show_cpu_usage");
                     assert_eq!(status, n.min(0), "show_cpu_usage and cpu_usage_format disagree");
                     assert_eq!(take_captured(), text, "show_cpu_usage printed another text");
+                    self.apply_w(argv);
                 }
                 Op::Format(argv, buf) => {
                     check_format_call(argv, *buf);
+                    self.apply_w(argv);
                 }
             }
         }
@@ -301,31 +311,30 @@ impl Model {
     /// The reports against the invariants and the model.
     fn check(&mut self) {
         let window = json(false);
-        assert_eq!(window.is_some(), self.published, "a completed window is shown exactly when there is one");
         let v = cumulative_json();
         assert_eq!(v["clock_hz"], self.hz);
-        assert_eq!(v["uptime_counts"], since_restart(), "time lost or invented");
+        self.windows.check(window.as_ref(), &v);
 
-        // The live tasks, the dying one, their names.
-        let mut shown: BTreeMap<u32, (Vec<u8>, bool)> = BTreeMap::new();
+        // The live tasks under their names; since start, a task that deleted itself
+        // and still runs is summed with the deleted ones, unless it is the idle task.
+        let mut shown: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
         for t in v["tasks"].as_array().into_iter().flatten() {
             let id = t["id"].as_u64().unwrap_or(0) as u32;
             if id != 0 {
-                shown.insert(id, (name_bytes(&t["name"]), t["deleted"] == true));
+                assert_eq!(t["deleted"], false, "since start, deleted task {id} listed");
+                shown.insert(id, name_bytes(&t["name"]));
             }
         }
         if let Value::Object(idle) = &v["idle"] {
             let id = idle["id"].as_u64().unwrap_or(0) as u32;
             assert_eq!(id, self.idle, "another task shown as idle");
-            let deleted = self.dying.as_ref().is_some_and(|d| d.0 == id);
-            shown.insert(id, (name_bytes(&idle["name"]), deleted));
+            shown.insert(id, name_bytes(&idle["name"]));
         }
-        let mut expected: BTreeMap<u32, (Vec<u8>, bool)> =
-            self.alive.iter().map(|(&id, name)| (id, (name.clone(), false))).collect();
-        if let Some((id, name)) = &self.dying {
-            expected.insert(*id, (name.clone(), true));
+        let mut expected = self.alive.clone();
+        if let Some((id, name)) = self.dying.as_ref().filter(|d| d.0 == self.idle) {
+            expected.insert(*id, name.clone());
         }
-        assert_eq!(shown, expected, "since-start report: tasks (ID: name, deleted)");
+        assert_eq!(shown, expected, "since-start report: tasks (ID: name)");
         if expected.contains_key(&self.idle) {
             assert!(v["idle"].is_object(), "the idle task {} is not shown as idle", self.idle);
         }

@@ -103,7 +103,7 @@ fuzz_target!(|data: &[u8]| {
     let got = parse(args.iter().copied());
     assert_eq!(got.map_err(|bad| refusal(&bad)), spec_options(&args), "show_cpu_usage {args:?}");
     if let Err(bad) = got {
-        check_message(write_error, &bad, "show_cpu_usage", "unknown option");
+        check_message(|out, bad| write_error(out, bad, 3_600_000), &bad, "show_cpu_usage", "unknown option");
     }
     let got = parse_watchdog(args.iter().copied());
     assert_eq!(got.map_err(|bad| refusal(&bad)), spec_watchdog(&args), "cpu_usage_watchdog {args:?}");

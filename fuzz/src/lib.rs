@@ -34,9 +34,21 @@ pub const ERR_NO_OUTPUT: i32 = cpu_usage_status::CPU_USAGE_ERR_NO_OUTPUT as i32;
 pub const ERR_TASK_ID: i32 = cpu_usage_status::CPU_USAGE_ERR_TASK_ID as i32;
 pub const ERR_RANGE: i32 = cpu_usage_status::CPU_USAGE_ERR_RANGE as i32;
 pub const ERR_FOLLOW: i32 = cpu_usage_status::CPU_USAGE_ERR_FOLLOW as i32;
+pub const ERR_CHANGED: i32 = cpu_usage_status::CPU_USAGE_ERR_CHANGED as i32;
 /// Every documented code.
-pub const CODES: [i32; 10] =
-    [OK, ERR_NULL, ERR_OPTION, ERR_WINDOW, ERR_CLOCK, ERR_NO_WINDOW, ERR_NO_OUTPUT, ERR_TASK_ID, ERR_RANGE, ERR_FOLLOW];
+pub const CODES: [i32; 11] = [
+    OK,
+    ERR_NULL,
+    ERR_OPTION,
+    ERR_WINDOW,
+    ERR_CLOCK,
+    ERR_NO_WINDOW,
+    ERR_NO_OUTPUT,
+    ERR_TASK_ID,
+    ERR_RANGE,
+    ERR_FOLLOW,
+    ERR_CHANGED,
+];
 
 /// Panics unless `status` is a documented code with its own description.
 pub fn assert_documented(status: i32, what: &str) {
@@ -127,6 +139,67 @@ pub fn restarted() {
 pub fn window_counts(ms: u32, hz: u32) -> Option<u64> {
     let counts = u64::from(ms) * u64::from(hz) / 1000;
     ((1..=MAX_WINDOW_MS).contains(&ms) && (1..=MAX_WINDOW_COUNTS).contains(&counts)).then_some(counts)
+}
+
+/// The windows the library must have closed, from the clock readings, as the
+/// documentation defines them: a window ends at the first hook at or past its end,
+/// `len` counts after its start, and the next starts there; if no hook came for more
+/// than a whole further window, the closing window takes the whole stall instead;
+/// and a window never ends before the library's last reading (a shorter window set
+/// while one was under way).
+pub struct Windows {
+    /// The window length in force, in counts.
+    pub len: u64,
+    /// Start of the window under way.
+    start: u32,
+    /// Windows closed since the figures (re)started.
+    pub closed: u64,
+    /// Their counts: what a since-start report covers.
+    pub counts: u64,
+    /// The last one's length.
+    pub last_len: u64,
+}
+
+impl Windows {
+    /// Figures that start now, with windows of `len` counts.
+    pub fn new(len: u64) -> Windows {
+        Windows { len, start: now(), closed: 0, counts: 0, last_len: 0 }
+    }
+
+    /// A hook is about to read the clock.
+    pub fn hook(&mut self) {
+        let elapsed = u64::from(now().wrapping_sub(self.start));
+        if elapsed < self.len {
+            return;
+        }
+        let len = if elapsed < 2 * self.len { self.len } else { elapsed };
+        let len = len.max(u64::from(now().wrapping_sub(unread()).wrapping_sub(self.start)));
+        self.closed += 1;
+        self.counts += len;
+        self.last_len = len;
+        self.start = self.start.wrapping_add(len as u32);
+    }
+
+    /// The figures restart at the clock's reading now.
+    pub fn restart(&mut self) {
+        *self = Windows::new(self.len);
+        restarted();
+    }
+
+    /// The reports (`-m` and `-m -c`) cover these windows: the last one, and since
+    /// start all of them; and the window under way has the rest of the counts read
+    /// since the restart (no time lost or invented).
+    pub fn check(&self, window: Option<&Value>, cumulative: &Value) {
+        assert_eq!(window.is_some(), self.closed > 0, "a completed window is shown exactly when there is one");
+        if let Some(w) = window {
+            assert_eq!(w["window"], self.closed - 1, "window number");
+            assert_eq!(w["window_counts"], self.last_len, "window length");
+        }
+        assert_eq!(cumulative["windows"], self.closed, "windows since start");
+        assert_eq!(cumulative["uptime_counts"], self.counts, "since start: every completed window");
+        let under_way = now().wrapping_sub(unread()).wrapping_sub(self.start);
+        assert_eq!(since_restart(), self.counts + u64::from(under_way), "time lost or invented");
+    }
 }
 
 // ---- The output --------------------------------------------------------------------
@@ -236,7 +309,9 @@ pub fn spec_options(args: &[&[u8]]) -> Result<Options, Refusal> {
                 b's' => opts.sort = true,
                 b'l' => opts.long = true,
                 b'd' => opts.deleted = true,
-                b'f' if k + 1 == arg.len() && !args.get(i).is_some_and(|a| a.first().is_some_and(u8::is_ascii_digit)) => {
+                b'f' if k + 1 == arg.len()
+                    && !args.get(i).is_some_and(|a| a.first().is_some_and(u8::is_ascii_digit)) =>
+                {
                     opts.follow = Some(0);
                 }
                 b'n' | b'w' | b'f' => {
@@ -341,6 +416,10 @@ pub enum OptionArg {
     Csl,
     /// `-n` and a count, in the same argument.
     N(u8),
+    D,
+    Md,
+    Cd,
+    Msld,
 }
 
 impl Arg {
@@ -368,6 +447,10 @@ impl Arg {
                     OptionArg::Msl => b"-msl\0",
                     OptionArg::Csl => b"-csl\0",
                     OptionArg::N(n) => return Some(exact(format!("-n{}\0", n % 8).into_bytes())),
+                    OptionArg::D => b"-d\0",
+                    OptionArg::Md => b"-md\0",
+                    OptionArg::Cd => b"-cd\0",
+                    OptionArg::Msld => b"-msld\0",
                 };
                 Some(exact(text.to_vec()))
             }
@@ -564,7 +647,7 @@ pub fn json(cumulative: bool) -> Option<Value> {
     json_with(Options { cumulative, ..Options::default() })
 }
 
-/// The JSON report with `opts` (`-m` added; `-s`, `-n`, `-c` as asked).
+/// The JSON report with `opts` (`-m` added; `-s`, `-n`, `-d`, `-c` as asked).
 pub fn json_with(opts: Options) -> Option<Value> {
     let mut args: Vec<Vec<u8>> = vec![b"-m".to_vec()];
     if opts.cumulative {
@@ -572,6 +655,9 @@ pub fn json_with(opts: Options) -> Option<Value> {
     }
     if opts.sort {
         args.push(b"-s".to_vec());
+    }
+    if opts.deleted {
+        args.push(b"-d".to_vec());
     }
     if let Some(n) = opts.top {
         args.push(format!("-n{n}").into_bytes());
@@ -651,19 +737,22 @@ pub fn check_json(text: &[u8], cumulative: bool) -> Value {
 /// The invariants of a JSON report with `opts`; returns it.
 ///
 /// - one line, valid JSON, printable ASCII;
-/// - the counts of every line (tasks, the "more" line, idle, interrupts, sleep,
-///   other, and deleted tasks since start) add up to the length covered exactly, and
-///   their percentages to exactly 100.00 when that length is not 0 (0 otherwise),
-///   each within a hundredth of its exact share; `load_pct` is 100 - `idle_pct` -
-///   `sleep_pct` (0 when nothing else ran);
+/// - the counts of every line (the tasks, the "more" line of `-n`, the deleted
+///   tasks' line, idle, interrupts, sleep, other) add up to the length covered
+///   exactly, and their percentages to exactly 100.00 when that length is not 0 (0
+///   otherwise: a since-start report before the first window completes); a single
+///   line (a task, idle, interrupts, sleep, other) has the floor or the ceiling of
+///   its exact share, a line that sums tasks is off by less than a hundredth per task
+///   in it; `load_pct` is 100 - `idle_pct` - `sleep_pct` (0 when nothing else ran);
 /// - the length in microseconds is the counts at the clock's frequency;
 /// - the ID pool: used + quarantined + free = capacity;
-/// - no two lines with the same non-zero ID; ID 0 only for "(overflow)", first;
-/// - the tasks in ID order, or with `-s` by counts (largest first, ties by ID); with
-///   `-n N` at most N of them, and the others on the "more" line, there only then;
-/// - runs and longest runs are there, with their types; in a window, a line with
-///   time has runs; since start, windows are given exactly when there is something
-///   to place.
+/// - no two lines with one ID; ID 0 only for "(overflow)", never deleted;
+/// - the tasks in ID order or, with `-s` or `-n N`, by counts (largest first, ties
+///   by ID), the overflow line among them; with `-n N` at most N of them, and a
+///   "more" line only when N are shown; a deleted task listed only in a window
+///   report with `-d`; `deleted_tasks` in a window report only, 0 with `-d`;
+/// - runs and longest runs are there, with their types; a line with time has runs;
+///   since start, windows are given exactly when there is something to place.
 pub fn check_json_of(text: &[u8], opts: Options) -> Value {
     let cumulative = opts.cumulative;
     check_text(text);
@@ -683,7 +772,13 @@ pub fn check_json_of(text: &[u8], opts: Options) -> Value {
     if hz > 0 {
         assert_eq!(u128::from(us), u128::from(length) * 1_000_000 / u128::from(hz), "{us_key}: {}", ctx());
     }
-    if !cumulative {
+    if cumulative {
+        // Since start runs to the end of the last completed window: nothing before
+        // the first.
+        let windows = uint(&v["windows"], "windows");
+        assert_eq!(length == 0, windows == 0, "{windows} windows of {length} counts: {}", ctx());
+    } else {
+        uint(&v["window"], "window");
         assert!(length >= 1, "an empty window: {}", ctx());
     }
 
@@ -695,11 +790,11 @@ pub fn check_json_of(text: &[u8], opts: Options) -> Value {
     assert_eq!(used + quarantined + free, capacity, "slots leak: {}", ctx());
     uint(&slots["overflow_tasks"], "overflow_tasks");
 
-    // Runs and longest runs of a task object (the idle task's included).
+    // Runs and longest runs of a task object (the idle task's included). Since start
+    // covers completed windows only, where a run going on at a window's end counted.
     let runs = |t: &Value, counts: u64| {
         let switches = uint(&t["switches"], "switches");
-        // (Since start, the run under way is not counted yet.)
-        assert!(cumulative || counts == 0 || switches >= 1, "time without a run: {t}: {}", ctx());
+        assert!(counts == 0 || switches >= 1, "time without a run: {t}: {}", ctx());
         let longest = uint(&t["longest_slice_us"], "longest_slice_us");
         if cumulative {
             let window = &t["longest_slice_window"];
@@ -713,41 +808,66 @@ pub fn check_json_of(text: &[u8], opts: Options) -> Value {
         }
     };
 
-    // Every line that takes part in the apportionment: (what, counts, hundredths).
-    let mut lines: Vec<(String, u64, u64)> = Vec::new();
+    // Every line of the report: (what, counts, hundredths, tasks summed in it: 1 for
+    // a single line).
+    let mut lines: Vec<(String, u64, u64, u64)> = Vec::new();
     let mut ids = std::collections::HashSet::new();
     let tasks = v["tasks"].as_array().unwrap_or_else(|| panic!("no tasks array: {}", ctx()));
+    // (counts, ID) of each task line, in the order shown.
     let mut order: Vec<(u64, u64)> = Vec::new();
-    for (i, t) in tasks.iter().enumerate() {
+    for t in tasks {
         let id = uint(&t["id"], "id");
         assert!(id <= MAX_TASKS as u64, "ID {id} beyond the capacity");
+        assert!(ids.insert(id), "two lines with ID {id}: {}", ctx());
         let name = name_bytes(&t["name"]);
         let counts = uint(&t["counts"], "counts");
+        let deleted = t["deleted"].as_bool().unwrap_or_else(|| panic!("deleted is {}: {}", t["deleted"], ctx()));
         if id == 0 {
             assert_eq!(name, b"(overflow)", "ID 0 is the overflow line only");
-            assert_eq!(t["deleted"], false);
-            assert_eq!(i, 0, "the overflow line comes first: {}", ctx());
+            assert!(!deleted, "a deleted overflow line: {}", ctx());
         } else {
-            assert!(ids.insert(id), "two lines with ID {id}: {}", ctx());
             assert!(name.len() <= NAME_LEN);
-            order.push((counts, id));
         }
-        assert!(t["deleted"].is_boolean());
+        assert!(!deleted || (!cumulative && opts.deleted), "a deleted task listed ({opts:?}): {}", ctx());
         runs(t, counts);
-        lines.push((format!("task {id}"), counts, hundredths(&t["usage_pct"], "usage_pct")));
+        order.push((counts, id));
+        lines.push((format!("task {id}"), counts, hundredths(&t["usage_pct"], "usage_pct"), 1));
     }
-    let sorted =
-        |a: &(u64, u64), b: &(u64, u64)| if opts.sort { a.0 > b.0 || a.0 == b.0 && a.1 < b.1 } else { a.1 < b.1 };
-    assert!(order.windows(2).all(|w| sorted(&w[0], &w[1])), "tasks out of order ({opts:?}): {}", ctx());
-    let more = &v["more_tasks"];
+    let sorted = opts.sort || opts.top.is_some();
+    let in_order =
+        |a: &(u64, u64), b: &(u64, u64)| if sorted { a.0 > b.0 || a.0 == b.0 && a.1 < b.1 } else { a.1 < b.1 };
+    assert!(order.windows(2).all(|w| in_order(&w[0], &w[1])), "tasks out of order ({opts:?}): {}", ctx());
     if let Some(top) = opts.top {
         assert!(order.len() <= usize::from(top), "more than {top} tasks: {}", ctx());
     }
+    // Tasks on the lines, shown or summed, the idle task apart: one per ID at most.
+    let mut tasks_in_lines = order.len() as u64;
+    let more = &v["more_tasks"];
     if !more.is_null() {
         assert!(opts.top.is_some_and(|top| order.len() == usize::from(top)), "a \"more\" line: {}", ctx());
-        assert!(uint(&more["count"], "more count") >= 1);
-        lines.push(("more".into(), uint(&more["counts"], "more counts"), hundredths(&more["usage_pct"], "more pct")));
+        let count = uint(&more["count"], "more count");
+        assert!(count >= 1, "{count} more tasks: {}", ctx());
+        let counts = uint(&more["counts"], "more counts");
+        // None of them busier than the last one shown.
+        let least = order.last().map_or(0, |t| t.0);
+        assert!(u128::from(counts) <= u128::from(least) * u128::from(count), "more tasks: {}", ctx());
+        tasks_in_lines += count;
+        lines.push(("more".into(), counts, hundredths(&more["usage_pct"], "more pct"), count));
     }
+    let deleted_counts = uint(&v["deleted_counts"], "deleted_counts");
+    let deleted_pct = hundredths(&v["deleted_pct"], "deleted_pct");
+    if cumulative {
+        assert!(v.get("deleted_tasks").is_none(), "deleted_tasks since start: {}", ctx());
+        // The tasks whose IDs were taken, and any ID's.
+        lines.push(("deleted".into(), deleted_counts, deleted_pct, MAX_TASKS as u64 + 1));
+    } else {
+        let count = uint(&v["deleted_tasks"], "deleted_tasks");
+        assert!(!opts.deleted || count == 0, "-d and deleted tasks summed: {}", ctx());
+        assert!(count > 0 || deleted_counts == 0, "time of no deleted task: {}", ctx());
+        tasks_in_lines += count;
+        lines.push(("deleted".into(), deleted_counts, deleted_pct, count));
+    }
+    assert!(tasks_in_lines + u64::from(!v["idle"].is_null()) <= MAX_TASKS as u64 + 1, "more tasks than IDs: {}", ctx());
     let idle_pct = hundredths(&v["idle_pct"], "idle_pct");
     let mut idle_counts = 0;
     match &v["idle"] {
@@ -759,27 +879,24 @@ pub fn check_json_of(text: &[u8], opts: Options) -> Value {
             assert!(name_bytes(&idle["name"]).len() <= NAME_LEN);
             idle_counts = uint(&idle["counts"], "idle counts");
             runs(idle, idle_counts);
-            lines.push(("idle".into(), idle_counts, idle_pct));
+            lines.push(("idle".into(), idle_counts, idle_pct, 1));
         }
     }
     let mut summary_line = |name: &str| {
         let counts_key = format!("{name}_counts");
         let pct_key = format!("{name}_pct");
-        let line = (name.to_string(), uint(&v[&counts_key], &counts_key), hundredths(&v[&pct_key], &pct_key));
+        let line = (name.to_string(), uint(&v[&counts_key], &counts_key), hundredths(&v[&pct_key], &pct_key), 1);
         lines.push(line.clone());
         line
     };
     let interrupts = summary_line("interrupts").1;
     let sleep = summary_line("sleep");
     summary_line("other");
-    if cumulative {
-        summary_line("deleted");
-    }
     let n_interrupts = uint(&v["interrupts"], "interrupts");
-    assert!(cumulative || interrupts == 0 || n_interrupts >= 1, "interrupt time without interrupts: {}", ctx());
+    assert!(interrupts == 0 || n_interrupts >= 1, "interrupt time without interrupts: {}", ctx());
     uint(&v["longest_interrupt_us"], "longest_interrupt_us");
     let sleeps = uint(&v["sleeps"], "sleeps");
-    assert!(cumulative || sleep.1 == 0 || sleeps >= 1, "sleep without sleeps: {}", ctx());
+    assert!(sleep.1 == 0 || sleeps >= 1, "sleep without sleeps: {}", ctx());
     // Load is 100% - idle - sleep; when nothing else ran (or no time passed), 0.
     let busy = length - idle_counts - sleep.1;
     let load = if busy == 0 { 0 } else { 10_000 - idle_pct - sleep.2 };
@@ -795,13 +912,19 @@ pub fn check_json_of(text: &[u8], opts: Options) -> Value {
     let pct: u64 = lines.iter().map(|l| l.2).sum();
     assert_eq!(pct, if length > 0 { 10_000 } else { 0 }, "the percentages do not add up to 100.00: {}", ctx());
     if length > 0 {
-        // Largest remainder: the floor of the exact share, or one more. (Past 2^50
-        // counts the library scales the counts down first: one more hundredth of slack.)
+        // Cumulative rounding: a line's share is the floor or the ceiling of its
+        // exact share, |share - exact| < 1, that is |share × length - counts × 10000|
+        // < length; for a line summing k tasks, < k × length. (Past 2^50 counts the
+        // library scales the counts down first: one more hundredth of slack.)
         let slack = if length >= 1 << 50 { 2 } else { 1 };
-        for (what, c, p) in &lines {
-            let exact = u128::from(*c) * 10_000 / u128::from(length);
-            let p = u128::from(*p);
-            assert!(p + slack > exact && p <= exact + slack, "{what}: {p} hundredths for {c} of {length}: {}", ctx());
+        let length = u128::from(length);
+        for (what, c, p, k) in &lines {
+            let (shown, exact) = (u128::from(*p) * length, u128::from(*c) * 10_000);
+            assert!(
+                shown.abs_diff(exact) < u128::from(*k).max(1) * slack * length,
+                "{what}: {p} hundredths for {c} of {length} counts: {}",
+                ctx()
+            );
         }
     }
     v
@@ -861,8 +984,15 @@ fn check_against_args(argv: &Argv, n: i32, text: &[u8]) {
             let expected = [b"show_cpu_usage: bad arguments: ", why.to_bytes(), b"\n"].concat();
             assert_eq!(text, expected, "{argv:?}");
         }
-        Expect::Refused(refusal) => {
+        Expect::Refused(mut refusal) => {
             assert_eq!(n, ERR_OPTION, "{argv:?}: {}", ctx());
+            if refusal.option == "-w" {
+                // A window is refused for the clock's range: up to an hour, or the
+                // longest that stays within 2^31 counts of the clock.
+                let hz = cumulative_json()["clock_hz"].as_u64().unwrap_or(0) as u32;
+                let longest = (1..=3_600_000u32).rev().find(|&ms| hz == 0 || window_counts(ms, hz).is_some());
+                refusal.range = [1, longest.unwrap_or(1)];
+            }
             let line = format!("show_cpu_usage: {}\n", refusal_message(&refusal, "unknown option"));
             let rest = text.strip_prefix(line.as_bytes()).unwrap_or_else(|| panic!("expected {line:?}: {}", ctx()));
             assert!(rest.starts_with(USAGE), "no usage after the message: {}", ctx());
@@ -888,140 +1018,217 @@ fn check_against_args(argv: &Argv, n: i32, text: &[u8]) {
                 }
                 return;
             }
+            // (Nothing changes the figures while a report is read here, so never
+            // ERR_CHANGED.)
             assert!(n >= 0, "{argv:?}: {n}: {}", ctx());
-            if opts.json {
-                check_json_of(text, opts);
-            } else {
-                check_table(text, opts);
-            }
+            let v = if opts.json { check_json_of(text, opts) } else { check_table(text, opts) };
+            check_against_all_tasks(&v, opts);
         }
     }
 }
 
-/// The table says what the JSON of the same report (same `-c`, `-s`, `-n`) says:
-/// the header, every task's line (found by its ID) with its usage cell, with `-l`
-/// its runs and longest run (and since start their windows and the peak), its
-/// `deleted` mark, the "more" line, the summary lines, the ID pool.
-fn check_table(text: &[u8], opts: Options) {
+/// A report (its JSON, made with `opts`) against the same report listing every task
+/// one by one (`-m -d`, with `-c` if `opts` has it): the same figures, the same
+/// shares for the same tasks (shares do not depend on what is shown, nor in which
+/// order); it lists the tasks that one does, but a window's deleted tasks without
+/// `-d` (summed on the deleted line) and, sorted with `-s` or `-n N`, those after the
+/// N busiest (summed on the "more" line).
+fn check_against_all_tasks(v: &Value, opts: Options) {
+    let all = json_with(Options { cumulative: opts.cumulative, deleted: true, ..Options::default() })
+        .expect("a report with every task when there is a report");
+    let ctx = || format!("{opts:?}: {v}\nevery task: {all}");
+    let without_tasks = |v: &Value| {
+        let mut v = v.clone();
+        if let Some(o) = v.as_object_mut() {
+            for key in ["tasks", "more_tasks", "deleted_tasks", "deleted_counts", "deleted_pct"] {
+                o.remove(key);
+            }
+        }
+        v
+    };
+    assert_eq!(without_tasks(v), without_tasks(&all), "{}", ctx());
+    assert!(opts.cumulative || all["deleted_tasks"] == 0, "-d: {}", ctx());
+
+    let counts = |t: &Value| uint(&t["counts"], "counts");
+    let pct = |t: &Value| hundredths(&t["usage_pct"], "usage_pct");
+    let summed = !opts.cumulative && !opts.deleted;
+    let (deleted, mut listed): (Vec<&Value>, Vec<&Value>) =
+        all["tasks"].as_array().expect("tasks").iter().partition(|t| summed && t["deleted"] == true);
+    if opts.sort || opts.top.is_some() {
+        listed.sort_by_key(|t| (std::cmp::Reverse(counts(t)), uint(&t["id"], "id")));
+    }
+    let shown = opts.top.map_or(listed.len(), |n| listed.len().min(usize::from(n)));
+    let tasks: Vec<&Value> = v["tasks"].as_array().expect("tasks").iter().collect();
+    assert_eq!(tasks, listed[..shown], "the tasks shown: {}", ctx());
+
+    let rest = &listed[shown..];
+    if rest.is_empty() {
+        assert!(v["more_tasks"].is_null(), "a \"more\" line: {}", ctx());
+    } else {
+        let more = &v["more_tasks"];
+        assert_eq!(uint(&more["count"], "count"), rest.len() as u64, "{}", ctx());
+        assert_eq!(uint(&more["counts"], "counts"), rest.iter().map(|t| counts(t)).sum::<u64>(), "{}", ctx());
+        assert_eq!(pct(more), rest.iter().map(|t| pct(t)).sum::<u64>(), "the more line's share: {}", ctx());
+    }
+
+    if !opts.cumulative {
+        assert_eq!(uint(&v["deleted_tasks"], "deleted_tasks"), deleted.len() as u64, "{}", ctx());
+    }
+    let deleted_counts =
+        uint(&all["deleted_counts"], "deleted_counts") + deleted.iter().map(|t| counts(t)).sum::<u64>();
+    assert_eq!(uint(&v["deleted_counts"], "deleted_counts"), deleted_counts, "{}", ctx());
+    let deleted_pct = hundredths(&all["deleted_pct"], "deleted_pct") + deleted.iter().map(|t| pct(t)).sum::<u64>();
+    assert_eq!(hundredths(&v["deleted_pct"], "deleted_pct"), deleted_pct, "the deleted line's share: {}", ctx());
+}
+
+/// The table says what the JSON of the same report (same `-c`, `-s`, `-n`, `-d`)
+/// says, line by line: the header, each task's line in the same order (its name
+/// cell, its usage cell and, with `-l`, runs, longest run and, since start, their
+/// windows and the peak; its `deleted` mark), the "more" line, the deleted tasks'
+/// line (since start always, in a window when it sums any), the rule, idle,
+/// interrupts, sleep, other, load, the load averages, the ID pool. Returns the JSON.
+fn check_table(text: &[u8], opts: Options) -> Value {
     let cumulative = opts.cumulative;
     let table = String::from_utf8(text.to_vec()).expect("ASCII");
     let v = json_with(opts).expect("a JSON report when there is a table");
-    let lines: Vec<&str> = table.lines().collect();
-    let header = if cumulative {
-        "CPU usage since start: ".to_string()
+    // Each line's text, or the texts it may have.
+    let mut expected: Vec<Vec<String>> = Vec::new();
+    let us = uint(&v[if cumulative { "uptime_us" } else { "window_us" }], "us");
+    let clock = format!("clock {} {} Hz", v["clock"].as_str().expect("clock"), v["clock_hz"]);
+    expected.push(vec![if cumulative {
+        format!("CPU usage since start: {} ({} windows), {clock}", duration(us), v["windows"])
     } else {
-        format!("CPU usage, window #{}: ", v["window"])
-    };
-    assert!(lines[0].starts_with(&header), "{table}");
-    assert!(lines[0].ends_with(&format!(", clock custom {} Hz", v["clock_hz"])), "{table}");
-    let titles =
-        format!("  ID  {:NAME_LEN$}   USAGE{}", "TASK", if opts.long { "      RUNS      LONGEST" } else { "" });
-    assert_eq!(lines[1], titles, "{table}");
-    let tasks = v["tasks"].as_array().expect("tasks");
-    let more = &v["more_tasks"];
-    // Header, column titles, tasks (the overflow line among them), the "more" line,
-    // the deleted line, the rule, idle, interrupts, sleep, other, load, load avg, IDs.
-    let expected_lines = 2 + tasks.len() + usize::from(!more.is_null()) + usize::from(cumulative) + 8;
-    assert_eq!(lines.len(), expected_lines, "{table}");
+        format!("CPU usage, window #{}: {}, {clock}", v["window"], duration(us))
+    }]);
+    expected.push(vec![format!(
+        "  ID  {:NAME_LEN$}   USAGE{}",
+        "TASK",
+        if opts.long { "      RUNS      LONGEST" } else { "" }
+    )]);
 
-    // A line by the ID it starts with (names come after it, so this is unambiguous).
-    let line_of = |id: u64| {
-        let prefix = format!("{id:4}  ");
-        let mut found = lines.iter().skip(2).filter(|l| l.starts_with(&prefix));
-        let line = found.next().unwrap_or_else(|| panic!("no line for ID {id}: {table}"));
-        assert!(found.next().is_none(), "two lines for ID {id}: {table}");
-        *line
-    };
     let cell_of = |row: &Value, counts: &str, pct: &str| cell(uint(&row[counts], counts), hundredths(&row[pct], pct));
     // A task's cells after its name, as the JSON says they must be.
     let cells = |t: &Value| {
-        let mut s = format!(" {}", cell_of(t, "counts", "usage_pct"));
+        let counts = uint(&t["counts"], "counts");
+        let mut s = format!(" {}", cell(counts, hundredths(&t["usage_pct"], "usage_pct")));
         if opts.long {
             let us = uint(&t["longest_slice_us"], "longest_slice_us");
-            s += &format!("{:>10}  {:>11}", uint(&t["switches"], "switches"), duration(us));
+            s += &format!("  {:>8}  {:>11}", uint(&t["switches"], "switches"), duration(us));
             if cumulative {
                 if !t["longest_slice_window"].is_null() {
                     s += &format!(" in #{}", t["longest_slice_window"]);
                 }
                 if !t["peak_pct"].is_null() {
-                    s += &format!("  peak {}% in #{}", t["peak_pct"], t["peak_window"]);
+                    // A task with time has had its share of some window: a peak of
+                    // something, however small.
+                    let peak = match hundredths(&t["peak_pct"], "peak_pct") {
+                        0 if counts == 0 => "0".to_string(),
+                        0 => "<0.01%".to_string(),
+                        p => format!("{}.{:02}%", p / 100, p % 100),
+                    };
+                    s += &format!("  peak {peak} in #{}", t["peak_window"]);
                 }
             }
         }
         s
     };
-    for t in tasks {
-        let id = uint(&t["id"], "id");
-        let line = after_name(line_of(id));
-        let tail = if id == 0 {
+    let task_line = |t: &Value, tail: &str| {
+        format!("{:4}  {}{}{tail}", uint(&t["id"], "id"), name_cell(&name_bytes(&t["name"])), cells(t))
+    };
+    for t in v["tasks"].as_array().expect("tasks") {
+        let tail = if t["id"] == 0 {
             format!("  tasks without an ID: {}", v["slots"]["overflow_tasks"])
         } else if t["deleted"] == true {
             "  deleted".to_string()
         } else {
             String::new()
         };
-        assert!(same(line, &(cells(t) + &tail)), "task {id}: {line:?} for {t}: {table}");
+        expected.push(vec![task_line(t, &tail)]);
     }
+    let more = &v["more_tasks"];
     if !more.is_null() {
-        // After the tasks, before the overflow line.
-        let line = lines[2 + tasks.len() - usize::from(tasks.first().is_some_and(|t| t["id"] == 0))];
         let count = uint(&more["count"], "more count");
         let label = format!("({count} more task{})", if count == 1 { "" } else { "s" });
-        let expected = format!("      {label:NAME_LEN$} {}", cell_of(more, "counts", "usage_pct"));
-        assert_eq!(line, expected, "{table}");
+        expected.push(vec![format!("      {label:NAME_LEN$} {}", cell_of(more, "counts", "usage_pct"))]);
     }
-    let n = lines.len();
-    if cumulative {
-        assert!(lines[n - 9].ends_with(&cell_of(&v, "deleted_counts", "deleted_pct")), "deleted line: {table}");
+    let deleted_label = if cumulative {
+        Some("(deleted tasks)".to_string())
+    } else {
+        let count = uint(&v["deleted_tasks"], "deleted_tasks");
+        (count > 0).then(|| format!("({count} deleted)"))
+    };
+    if let Some(label) = deleted_label {
+        expected.push(vec![format!("      {label:NAME_LEN$} {}", cell_of(&v, "deleted_counts", "deleted_pct"))]);
     }
-    assert!(lines[n - 8].starts_with("  ---"), "the rule: {table}");
+    expected.push(vec![format!("  {}", "-".repeat(NAME_LEN + 14 + if opts.long { 23 } else { 0 }))]);
     match &v["idle"] {
-        Value::Null => assert_eq!(lines[n - 7], "      idle: not known until the scheduler starts", "{table}"),
+        Value::Null => expected.push(vec!["      idle: not known until the scheduler starts".into()]),
         idle => {
-            let line = line_of(uint(&idle["id"], "idle id"));
-            assert_eq!(line, lines[n - 7], "the idle line is after the rule: {table}");
             let idle = serde_json::json!({
+                "id": idle["id"], "name": idle["name"],
                 "counts": idle["counts"], "usage_pct": v["idle_pct"], "switches": idle["switches"],
                 "longest_slice_us": idle["longest_slice_us"], "longest_slice_window": idle["longest_slice_window"],
                 "peak_pct": idle["peak_pct"], "peak_window": idle["peak_window"],
             });
-            let line = after_name(line);
-            assert!(same(line, &(cells(&idle) + "  idle")), "idle: {line:?}: {table}");
+            expected.push(vec![task_line(&idle, "  idle")]);
         }
     }
-    let summary = |i: usize, name: &str, cell: String, note: String| {
-        let expected = format!("      {:NAME_LEN$} {cell}  {note}", &name[..name.len().min(NAME_LEN)]);
-        assert!(same(lines[n - i], &expected), "{name}: {table}");
+    let summary = |name: &str, cell: String, note: String| {
+        vec![format!("      {:NAME_LEN$} {cell}  {note}", &name[..name.len().min(NAME_LEN)])]
     };
     let longest = duration(uint(&v["longest_interrupt_us"], "longest_interrupt_us"));
     let note = format!("{} interrupts, longest {longest}", v["interrupts"]);
-    summary(6, "interrupts", cell_of(&v, "interrupts_counts", "interrupts_pct"), note);
-    summary(5, "sleep", cell_of(&v, "sleep_counts", "sleep_pct"), "asleep in tickless idle".into());
-    summary(4, "other", cell_of(&v, "other_counts", "other_pct"), "kernel and unattributed".into());
+    expected.push(summary("interrupts", cell_of(&v, "interrupts_counts", "interrupts_pct"), note));
+    expected.push(summary("sleep", cell_of(&v, "sleep_counts", "sleep_pct"), "asleep in tickless idle".into()));
+    expected.push(summary("other", cell_of(&v, "other_counts", "other_pct"), "kernel and unattributed".into()));
     let length_key = if cumulative { "uptime_counts" } else { "window_counts" };
     let busy = uint(&v[length_key], length_key)
         - v["idle"]["counts"].as_u64().unwrap_or(0)
         - uint(&v["sleep_counts"], "sleep_counts");
-    summary(3, "load", cell(busy, hundredths(&v["load_pct"], "load_pct")), "100% - idle - sleep".into());
-    let average = |a: &Value| match a {
-        Value::Null => "-".to_string(),
-        a => format!("{:>2}.{:02}%", hundredths(a, "load_avg_pct") / 100, hundredths(a, "load_avg_pct") % 100),
-    };
-    let a = v["load_avg_pct"].as_array().expect("load_avg_pct");
-    assert_eq!(
-        lines[n - 2],
-        format!("load avg   1 s {}  10 s {}  60 s {}", average(&a[0]), average(&a[1]), average(&a[2])),
-        "{table}"
-    );
+    expected.push(summary("load", cell(busy, hundredths(&v["load_pct"], "load_pct")), "100% - idle - sleep".into()));
+    // An average is `-` when not known; a share of 0.00 is `0` when nothing was busy
+    // or `<0.01%` when something was, which the JSON does not say: either.
+    let averages: Vec<Vec<String>> = v["load_avg_pct"]
+        .as_array()
+        .expect("load_avg_pct")
+        .iter()
+        .map(|a| match a {
+            Value::Null => vec!["-".to_string()],
+            a => match hundredths(a, "load_avg_pct") {
+                0 => vec![format!("{:>6}", 0), "<0.01%".to_string()],
+                h => vec![format!("{:>2}.{:02}%", h / 100, h % 100)],
+            },
+        })
+        .collect();
+    let mut load_avg = Vec::new();
+    for a in &averages[0] {
+        for b in &averages[1] {
+            for c in &averages[2] {
+                load_avg.push(format!("load avg   1 s {a}  10 s {b}  60 s {c}"));
+            }
+        }
+    }
+    expected.push(load_avg);
     let s = &v["slots"];
     let ids =
         format!("IDs: {} used, {} quarantined, {} free of {}", s["used"], s["quarantined"], s["free"], s["capacity"]);
-    assert_eq!(lines[n - 1], ids, "{table}");
+    expected.push(vec![ids]);
+
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), expected.len(), "{} lines expected ({opts:?}): {v}\n{table}", expected.len());
+    for (line, texts) in lines.iter().zip(&expected) {
+        assert!(texts.iter().any(|t| same(line, t)), "{line:?}, expected {texts:?} ({opts:?}): {v}\n{table}");
+    }
+    v
 }
 
-/// The table's cells after a name column (`ID`, two spaces, the name).
-fn after_name(line: &str) -> &str {
-    line.get(6 + NAME_LEN..).unwrap_or("")
+/// A name for the table: printable ASCII as is, any other byte as `?`, `(no name)`
+/// when empty, padded to `NAME_LEN` columns.
+fn name_cell(name: &[u8]) -> String {
+    let name: &[u8] = if name.is_empty() { b"(no name)" } else { name };
+    let name: String =
+        name.iter().take(NAME_LEN).map(|&b| if (0x20..0x7f).contains(&b) { b as char } else { '?' }).collect();
+    format!("{name:NAME_LEN$}")
 }
 
 /// `line` is `expected`, where a run too short for a microsecond may show as `0`
@@ -1042,8 +1249,8 @@ fn duration(us: u64) -> String {
     }
 }
 
-/// A usage cell as the README describes it, 7 columns: `0` for no time, `<0.01%` for
-/// a share too small to show, else the share with two decimals.
+/// A usage cell, 7 columns: `0` for no time, `<0.01%` for a share too small to show,
+/// else the share with two decimals.
 fn cell(counts: u64, hundredths: u64) -> String {
     match (counts, hundredths) {
         (0, _) => format!("{:>7}", 0),
