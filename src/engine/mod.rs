@@ -472,6 +472,10 @@ pub struct Engine {
     sleep_task_run: u32,
     /// At least one window has completed since accounting (re)started.
     published: bool,
+    /// Tasks created and deleted, and restarts, so far (wrapping): with `gen`, what
+    /// a reader's lines must be of (`Stamp`). (16 bits, in the padding after
+    /// `published`: a report lasts far fewer than 65536 creates and deletes.)
+    changes: u16,
     /// Length of the published window: `win_len`, or longer after a stall (see
     /// `roll_over`).
     pub_len: u32,
@@ -481,9 +485,6 @@ pub struct Engine {
     idle: u16,
     alive: u16,
     overflow_tasks: u16,
-    /// Tasks created and deleted, and restarts, so far (wrapping): with `gen`, what
-    /// a reader's lines must be of (`Stamp`).
-    changes: u32,
     /// Since-boot time of tasks whose slots were taken by new tasks.
     #[cfg(feature = "shell")]
     retired: Sum64,

@@ -30,7 +30,7 @@ pub const OTHER_AT: usize = MAX_TASKS + 3;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Stamp {
     gen: u32,
-    changes: u32,
+    changes: u16,
 }
 
 impl Stamp {

@@ -74,7 +74,8 @@ pub(super) fn options(
     apply: bool,
 ) -> Result<Options, i32> {
     // The longest window is the clock's: an hour, or 2^31 counts if that is less.
-    let longest = with_state(|st| arith::max_window_ms(st.config.clock.hz));
+    // (Worked out after the critical section: it divides.)
+    let longest = arith::max_window_ms(with_state(|st| st.config.clock.hz));
     let opts = match parsed {
         Ok(opts) => opts,
         Err(bad) => {
