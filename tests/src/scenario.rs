@@ -326,7 +326,17 @@ impl Run<'_> {
     /// `alerts`).
     fn ask(&mut self, line: &str) -> String {
         let answer = self.console.command(line, self.port.reply_secs);
-        self.take_alerts(answer)
+        let answer = self.take_alerts(answer);
+        // A report whose figures changed while it went out (a window ended) is void
+        // up to the line that says so; the report follows again after it.
+        const VOID: &str = "(the figures changed while printing)\n";
+        match answer.rfind(VOID) {
+            Some(at) => {
+                println!("{line}: a window ended while the report went out; it followed again");
+                answer[at + VOID.len()..].to_string()
+            }
+            None => answer,
+        }
     }
 
     /// The shell prints alerts on lines of their own: before its prompt, or while it
