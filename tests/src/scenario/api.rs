@@ -426,7 +426,9 @@ pub(super) fn check_options(run: &mut Run<'_>) {
     let hundredths = |t: &[&Value]| t.iter().map(|t| (f(t, "usage_pct") * 100.0).round() as u64).sum::<u64>();
     let (rest_pct, deleted_pct) = (hundredths(rest), hundredths(&deleted));
     // (`<0.01%` is a share of 0 hundredths.)
-    let cents = |u: Option<(u64, Usage)>| u.map(|(n, usage)| (n, (usage.value() * 100.0).floor() as u64));
+    let cents = |u: Option<(u64, Usage)>| {
+        u.map(|(n, usage)| (n, if let Usage::Pct(p) = usage { (p * 100.0).round() as u64 } else { 0 }))
+    };
     let more_ok = cents(table.more) == Some((rest.len() as u64, rest_pct)) || rest.is_empty() && table.more.is_none();
     let deleted_ok = cents(table.deleted) == Some((deleted.len() as u64, deleted_pct))
         || deleted.is_empty() && table.deleted.is_none();
