@@ -8,7 +8,7 @@
 //!   them on its next round; churn waits while more than 80 tasks exist, so that the
 //!   idle task can free the self-deleted ones. It stops after `CPU_USAGE_SOAK_CYCLES` creations
 //!   (default 5,000; `make soak` runs 100,000).
-//! - checker (highest priority): reads the last window (`show_cpu_usage -m`) every
+//! - checker (highest priority): reads the last window (`show_cpu_usage -m -d`) every
 //!   10 ms, and checks every window exactly once: the counts add up to the window's
 //!   length exactly, IDs are unique, and `used + quarantined + free == capacity`. A
 //!   window it did not see is a failure too.
@@ -120,11 +120,13 @@ unsafe extern "C-unwind" fn churn(_: *mut c_void) {
 
 fn last_window() -> Result<Value, String> {
     let mut text = vec![0u8; 16 * 1024];
-    let mut argv: [*mut c_char; 2] = [c"show_cpu_usage".as_ptr().cast_mut(), c"-m".as_ptr().cast_mut()];
-    // SAFETY: the buffer is writable for its length; argv holds 2 C strings.
-    let n = unsafe { cpu_usage_format(text.as_mut_ptr().cast(), text.len(), 2, argv.as_mut_ptr()) };
+    // Every task on a line of its own, the deleted ones too (`-d`).
+    let mut argv: [*mut c_char; 3] =
+        [c"show_cpu_usage".as_ptr().cast_mut(), c"-m".as_ptr().cast_mut(), c"-d".as_ptr().cast_mut()];
+    // SAFETY: the buffer is writable for its length; argv holds 3 C strings.
+    let n = unsafe { cpu_usage_format(text.as_mut_ptr().cast(), text.len(), 3, argv.as_mut_ptr()) };
     if n < 0 || n as usize >= text.len() {
-        return Err(format!("cpu_usage_format -m returned {n}"));
+        return Err(format!("cpu_usage_format -m -d returned {n}"));
     }
     serde_json::from_slice(&text[..n as usize]).map_err(|e| format!("not JSON: {e}"))
 }
@@ -138,6 +140,8 @@ fn check_window(w: &Value) -> Result<(), String> {
     // their own.
     sum += w["sleep_counts"].as_u64().ok_or("no sleep_counts")?;
     sum += w["interrupts_counts"].as_u64().ok_or("no interrupts_counts")?;
+    // (0 with -d, which lists the deleted tasks.)
+    sum += w["deleted_counts"].as_u64().ok_or("no deleted_counts")?;
     if !w["idle"].is_null() {
         sum += counts(&w["idle"])?;
     }
