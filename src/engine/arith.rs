@@ -179,6 +179,32 @@ impl Shares {
     }
 }
 
+/// Lines taken one after the other in that fixed order: each gets the counts before
+/// it and its share (so no line is divided twice).
+#[derive(Clone, Copy, Debug)]
+pub struct ShareWalk {
+    shares: Shares,
+    before: u64,
+    given: u16,
+}
+
+impl ShareWalk {
+    /// Lines of `shares`' total, after `start` counts that are no line.
+    pub fn new(shares: Shares, start: u64) -> ShareWalk {
+        ShareWalk { shares, before: start, given: shares.upto(start) }
+    }
+
+    /// The next line, of `counts`: the counts before it, and its share.
+    pub fn next(&mut self, counts: u64) -> (u64, u16) {
+        let before = self.before;
+        self.before = before.wrapping_add(counts);
+        let upto = self.shares.upto(self.before);
+        let share = upto.saturating_sub(self.given);
+        self.given = upto;
+        (before, share)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -259,8 +259,6 @@ pub enum RowKind {
     Sleep,
     /// Time no task was switched in.
     Other,
-    /// Since boot: tasks that no longer exist.
-    Deleted,
 }
 
 /// One line of a report, copied out of the engine.

@@ -17,17 +17,6 @@ fn advance(counts: u32) {
     NOW.fetch_add(counts, Ordering::Relaxed);
 }
 
-const BLANK: cpu_usage_task_info = cpu_usage_task_info {
-    id: 0,
-    name: [0; CPU_USAGE_NAME_BUF],
-    usage: 0,
-    switches: 0,
-    longest_slice_us: 0,
-    counts: 0,
-    deleted: false,
-    idle: false,
-};
-
 #[test]
 fn the_minimal_build_accounts_every_count_of_a_window() {
     assert_eq!(cpu_usage_set_window_ms(100), 0);
@@ -60,7 +49,7 @@ fn the_minimal_build_accounts_every_count_of_a_window() {
         }
         ids
     };
-    let mut tasks = [BLANK; 8];
+    let mut tasks = [cpu_usage_task_info::BLANK; 8];
     // SAFETY: arrays of the sizes given.
     let n = unsafe { cpu_usage_snapshot(tasks.as_mut_ptr(), tasks.len(), &mut summary) };
     assert_eq!(n, 4, "{summary:?}");

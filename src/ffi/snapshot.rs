@@ -6,7 +6,7 @@ use core::ffi::c_char;
 
 use super::status::cpu_usage_status as St;
 use super::{read_line, with_state, CPU_USAGE_NAME_BUF};
-use crate::engine::arith::{self, Shares};
+use crate::engine::arith::{self, ShareWalk, Shares};
 use crate::engine::{Header, RowKind, LINES, NAME_LEN};
 
 /// One task in a snapshot.
@@ -30,6 +30,21 @@ pub struct cpu_usage_task_info {
     pub deleted: bool,
     /// It is the idle task.
     pub idle: bool,
+}
+
+#[cfg(test)]
+impl cpu_usage_task_info {
+    /// An entry of a caller's array before the snapshot, for the tests.
+    pub(crate) const BLANK: cpu_usage_task_info = cpu_usage_task_info {
+        id: 0,
+        name: [0; CPU_USAGE_NAME_BUF],
+        usage: 0,
+        switches: 0,
+        longest_slice_us: 0,
+        counts: 0,
+        deleted: false,
+        idle: false,
+    };
 }
 
 /// The rest of a snapshot: shares in hundredths of a percent, adding up (with the
@@ -125,14 +140,11 @@ fn copy(out: &mut [cpu_usage_task_info], header: &Header, hz: u32) -> Option<cpu
         load_avg: header.load_avg.map(|a| if a.len == 0 { u32::MAX } else { u32::from(arith::pct_of(a.busy, a.len)) }),
         ..cpu_usage_summary_info::default()
     };
-    let (mut before, mut given) = (0u64, 0u16);
+    let mut lines = ShareWalk::new(shares, 0);
     for at in 0..LINES {
         let line = read_line(at, false, header.stamp)?;
         let row = &line.row;
-        let after = before.wrapping_add(row.counts);
-        let upto = shares.upto(after);
-        let share = u32::from(upto.saturating_sub(given));
-        (before, given) = (after, upto);
+        let share = u32::from(lines.next(row.counts).1);
         match row.kind {
             _ if !line.shown => {}
             RowKind::Task | RowKind::Idle | RowKind::Overflow => {

@@ -237,17 +237,7 @@ fn interrupts_and_sleep_window() -> (u32, u32) {
 }
 
 fn snapshot() -> (i32, Vec<cpu_usage_task_info>, cpu_usage_summary_info) {
-    let blank = cpu_usage_task_info {
-        id: 0,
-        name: [0; CPU_USAGE_NAME_BUF],
-        usage: 0,
-        switches: 0,
-        longest_slice_us: 0,
-        counts: 0,
-        deleted: false,
-        idle: false,
-    };
-    let mut tasks = vec![blank; crate::engine::MAX_TASKS + 1];
+    let mut tasks = vec![cpu_usage_task_info::BLANK; crate::engine::MAX_TASKS + 1];
     let mut summary = cpu_usage_summary_info::default();
     // SAFETY: arrays of the sizes given.
     let n = unsafe { cpu_usage_snapshot(tasks.as_mut_ptr(), tasks.len(), &mut summary) };

@@ -15,7 +15,7 @@
 
 use super::args::Problem;
 use super::{counts_to_us, div_rem, pct_of, BadArgs, Options};
-use crate::engine::arith::Shares;
+use crate::engine::arith::{ShareWalk, Shares};
 use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats, LINES, MAX_TASKS, NAME_LEN};
 
 /// Where formatted bytes go: a caller's buffer, or the output callback line by line.
@@ -212,7 +212,6 @@ fn name_of(row: &Row) -> &[u8] {
         RowKind::Other => b"other",
         RowKind::Interrupts => b"interrupts",
         RowKind::Sleep => b"sleep",
-        RowKind::Deleted => b"(deleted tasks)",
         RowKind::Task | RowKind::Idle => trim(&row.name),
     }
 }
@@ -332,14 +331,11 @@ impl Report<'_> {
     /// share.
     #[inline(never)]
     fn walk(&mut self, each: &mut dyn FnMut(&mut Out<'_>, usize, &Line, u64, u16)) -> Result<(), Changed> {
-        let mut before = self.header.retired;
-        let mut given = self.shares.upto(before);
+        let mut lines = ShareWalk::new(self.shares, self.header.retired);
         for at in 0..LINES {
             let line = self.src.line(at)?;
-            let after = before.wrapping_add(line.row.counts);
-            let upto = self.shares.upto(after);
-            each(&mut self.out, at, &line, before, upto.saturating_sub(given));
-            (before, given) = (after, upto);
+            let (before, share) = lines.next(line.row.counts);
+            each(&mut self.out, at, &line, before, share);
         }
         Ok(())
     }
