@@ -16,7 +16,8 @@ use crate::report::Sink;
 /// report again, or, after the last try, why not).
 pub(super) const AGAIN: &[u8] = b"(the figures changed while printing)\n";
 
-/// Bytes of a line held before it goes out (a longer one goes out in pieces).
+/// Bytes of a line held before it goes out (a longer one goes out in pieces); a
+/// power of two.
 const LINE: usize = 128;
 
 /// Lines of output, passed to the output function as they complete.
@@ -55,15 +56,21 @@ impl LineSink {
 
 impl Sink for LineSink {
     fn put(&mut self, bytes: &[u8]) {
+        let mut len = self.len;
         for &b in bytes {
-            if let Some(slot) = self.line.get_mut(self.len) {
+            // (`len` stays below LINE, a power of two: the mask only spares the
+            // bounds check.)
+            if let Some(slot) = self.line.get_mut(len & (LINE - 1)) {
                 slot.write(b);
-                self.len += 1;
             }
-            if b == b'\n' || self.len == self.line.len() {
+            len += 1;
+            if b == b'\n' || len >= LINE {
+                self.len = len;
                 self.flush();
+                len = 0;
             }
         }
+        self.len = len;
     }
 
     /// What went out cannot be taken back: a line says that it is void.

@@ -150,21 +150,19 @@ fn copy(out: &mut [cpu_usage_task_info], header: &Header, hz: u32) -> Option<cpu
             RowKind::Task | RowKind::Idle | RowKind::Overflow => {
                 info.tasks += 1;
                 let Some(slot) = out.get_mut(info.written as usize) else { continue };
-                let mut name = [0 as c_char; CPU_USAGE_NAME_BUF];
+                // (Field by field, in place: no entry is built on the stack.)
                 let text: &[u8] = if row.kind == RowKind::Overflow { b"(overflow)" } else { &row.name };
-                for (dst, &src) in name.iter_mut().zip(text.iter().take(NAME_LEN)) {
+                slot.name = [0; CPU_USAGE_NAME_BUF];
+                for (dst, &src) in slot.name.iter_mut().zip(text.iter().take(NAME_LEN)) {
                     *dst = src as c_char;
                 }
-                *slot = cpu_usage_task_info {
-                    id: u32::from(row.id),
-                    name,
-                    usage: share,
-                    switches: u32::try_from(row.runs).unwrap_or(u32::MAX),
-                    longest_slice_us: us(u64::from(row.longest)),
-                    counts: u32::try_from(row.counts).unwrap_or(u32::MAX),
-                    deleted: row.deleted,
-                    idle: row.kind == RowKind::Idle,
-                };
+                slot.id = u32::from(row.id);
+                slot.usage = share;
+                slot.switches = u32::try_from(row.runs).unwrap_or(u32::MAX);
+                slot.longest_slice_us = us(u64::from(row.longest));
+                slot.counts = u32::try_from(row.counts).unwrap_or(u32::MAX);
+                slot.deleted = row.deleted;
+                slot.idle = row.kind == RowKind::Idle;
                 info.written += 1;
                 if row.kind == RowKind::Idle {
                     info.idle = share;

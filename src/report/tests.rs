@@ -324,13 +324,13 @@ fn window_json() {
     let expected = concat!(
         "{\"mode\":\"window\",\"window\":41,\"window_us\":1000000,\"window_counts\":100000,",
         "\"clock\":\"test\",\"clock_hz\":100000,",
-        "\"slots\":{\"capacity\":32,\"used\":4,\"quarantined\":1,\"free\":27,\"overflow_tasks\":2},",
         "\"tasks\":[{\"id\":0,\"name\":\"(overflow)\",\"counts\":200,\"usage_pct\":0.20,\"deleted\":false,",
         "\"switches\":3,\"longest_slice_us\":1500},",
         "{\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false,",
         "\"switches\":12,\"longest_slice_us\":25000},",
         "{\"id\":4,\"name\":\"\",\"counts\":45000,\"usage_pct\":45.00,\"deleted\":false,",
         "\"switches\":7,\"longest_slice_us\":123450}],",
+        "\"slots\":{\"capacity\":32,\"used\":4,\"quarantined\":1,\"free\":27,\"overflow_tasks\":2},",
         "\"deleted_tasks\":1,\"deleted_counts\":3,\"deleted_pct\":0.00,",
         "\"idle\":{\"id\":2,\"name\":\"IDLE\",\"counts\":25000,\"switches\":20,\"longest_slice_us\":40000},",
         "\"interrupts_counts\":1230,\"interrupts_pct\":1.23,\"interrupts\":456,\"longest_interrupt_us\":120,",
@@ -399,13 +399,13 @@ fn cumulative_json() {
     let expected = concat!(
         "{\"mode\":\"cumulative\",\"windows\":41,\"uptime_us\":1000000,\"uptime_counts\":100000,",
         "\"clock\":\"test\",\"clock_hz\":100000,",
-        "\"slots\":{\"capacity\":32,\"used\":4,\"quarantined\":1,\"free\":27,\"overflow_tasks\":2},",
         "\"tasks\":[{\"id\":0,\"name\":\"(overflow)\",\"counts\":200,\"usage_pct\":0.20,\"deleted\":false,",
         "\"switches\":3,\"longest_slice_us\":1500,\"longest_slice_window\":17,\"peak_pct\":0.30,\"peak_window\":3},",
         "{\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false,",
         "\"switches\":12,\"longest_slice_us\":25000,\"longest_slice_window\":17,\"peak_pct\":45.00,\"peak_window\":3},",
         "{\"id\":4,\"name\":\"\",\"counts\":45000,\"usage_pct\":45.00,\"deleted\":false,",
         "\"switches\":7,\"longest_slice_us\":123450,\"longest_slice_window\":17,\"peak_pct\":99.99,\"peak_window\":3}],",
+        "\"slots\":{\"capacity\":32,\"used\":4,\"quarantined\":1,\"free\":27,\"overflow_tasks\":2},",
         "\"deleted_counts\":10,\"deleted_pct\":0.01,",
         "\"idle\":{\"id\":2,\"name\":\"IDLE\",\"counts\":25000,\"switches\":20,\"longest_slice_us\":40000,",
         "\"longest_slice_window\":17,\"peak_pct\":90.00,\"peak_window\":3},",
@@ -487,6 +487,7 @@ fn top_tasks_and_the_rest_on_one_line() {
          \"switches\":7,\"longest_slice_us\":123450},\
          {\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false,\
          \"switches\":12,\"longest_slice_us\":25000}],\
+         \"slots\":{\"capacity\":32,\"used\":4,\"quarantined\":1,\"free\":27,\"overflow_tasks\":2},\
          \"more_tasks\":{\"count\":1,\"counts\":200,\"usage_pct\":0.20},\"deleted_tasks\":1,"
         ),
         "{json}"
@@ -494,7 +495,8 @@ fn top_tasks_and_the_rest_on_one_line() {
     let (header, lines) = since_start();
     let json = render_with(Options { top: Some(1), ..flags("cm") }, &header, &lines);
     assert!(
-        json.contains("}],\"more_tasks\":{\"count\":2,\"counts\":10220,\"usage_pct\":10.22},\"deleted_counts\":10,")
+        json.contains("\"overflow_tasks\":2},\"more_tasks\":{\"count\":2,\"counts\":10220,\"usage_pct\":10.22},\"deleted_counts\":10,"),
+        "{json}"
     );
 }
 

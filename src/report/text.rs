@@ -13,10 +13,12 @@
 //! exact share, the lines add up to exactly 100.00%, and a line that sums tasks (the
 //! "more" and deleted lines) is the sum of their shares.
 
+use core::mem::MaybeUninit;
+
 use super::args::Problem;
 use super::{counts_to_us, div_rem, pct_of, BadArgs, Options};
 use crate::engine::arith::{ShareWalk, Shares};
-use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats, LINES, MAX_TASKS, NAME_LEN};
+use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats, INTERRUPTS_AT, LINES, MAX_TASKS, NAME_LEN};
 
 /// Where formatted bytes go: a caller's buffer, or the output callback line by line.
 pub trait Sink {
@@ -50,6 +52,88 @@ pub struct ClockInfo<'a> {
     pub name: &'a str,
 }
 
+/// Bytes of a [`Cell`]: a 64-bit number, a point, three decimals and a unit.
+const CELL: usize = 32;
+
+/// One cell of a report (a number, a share, a duration), written right to left
+/// into a small buffer so that it goes out in one piece.
+struct Cell {
+    /// `buf[at..]` is written; the rest is never read, so it is left uninitialised.
+    buf: [MaybeUninit<u8>; CELL],
+    at: usize,
+}
+
+impl Cell {
+    fn new() -> Cell {
+        Cell { buf: [MaybeUninit::uninit(); CELL], at: CELL }
+    }
+
+    /// Puts `b` in front (nothing once the cell is full).
+    fn byte(&mut self, b: u8) {
+        // (At 0, `at - 1` wraps past the end: no slot.)
+        let at = self.at.wrapping_sub(1);
+        if let Some(slot) = self.buf.get_mut(at) {
+            slot.write(b);
+            self.at = at;
+        }
+    }
+
+    /// Puts `bytes` in front.
+    fn put(&mut self, bytes: &[u8]) {
+        for &b in bytes.iter().rev() {
+            self.byte(b);
+        }
+    }
+
+    /// Puts `value` in decimal in front, with at least `min` digits (zeros in
+    /// front). The digits of the low 32 bits come from a division by the constant
+    /// 10 (a multiplication); above 32 bits (rare), from `div_rem`.
+    #[inline(never)]
+    fn digits(&mut self, value: u64, min: usize) {
+        let end = self.at;
+        let mut rest = value;
+        while rest > u64::from(u32::MAX) {
+            let (q, digit) = div_rem(rest, 10);
+            self.byte(b'0' + digit as u8);
+            rest = q;
+        }
+        let mut low = rest as u32;
+        loop {
+            self.byte(b'0' + (low % 10) as u8);
+            low /= 10;
+            if low == 0 {
+                break;
+            }
+        }
+        let start = end.saturating_sub(min);
+        while self.at > start {
+            self.byte(b'0');
+        }
+    }
+
+    /// Hundredths as `12.34` in front.
+    fn pct(&mut self, hundredths: u64) {
+        let (whole, frac) = div_rem(hundredths, 100);
+        self.digits(frac, 2);
+        self.byte(b'.');
+        self.digits(whole, 1);
+    }
+
+    /// Puts `fill` in front until the cell is `width` bytes long (or full).
+    fn pad(&mut self, width: usize, fill: u8) {
+        let start = CELL.saturating_sub(width);
+        while self.at > start {
+            self.byte(fill);
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        let written = self.buf.get(self.at..).unwrap_or(&[]);
+        // SAFETY: `buf[at..]` was written (`at` only goes down, past written bytes).
+        unsafe { core::slice::from_raw_parts(written.as_ptr().cast::<u8>(), written.len()) }
+    }
+}
+
 /// The sink with the number and text formatting the figures need.
 pub(super) struct Out<'s>(pub(super) &'s mut dyn Sink);
 
@@ -64,36 +148,42 @@ impl Out<'_> {
         self.0.put(&[b]);
     }
 
+    /// `n` times the byte `b` (a space, `0` or `-`), in pieces of up to 16.
     #[inline(never)]
     fn fill(&mut self, b: u8, n: usize) {
-        for _ in 0..n {
-            self.byte(b);
+        let piece: &[u8; 16] = match b {
+            b'0' => b"0000000000000000",
+            b'-' => b"----------------",
+            _ => b"                ",
+        };
+        let mut left = n;
+        while left > 0 {
+            let now = left.min(piece.len());
+            self.put(piece.get(..now).unwrap_or(&[]));
+            left -= now;
         }
     }
 
     /// `value` in decimal, right-aligned in `width` columns filled with `fill`;
-    /// returns the columns written. The digits are made in a small buffer, lowest
-    /// first, and go out in one piece.
+    /// returns the columns written.
     #[inline(never)]
     pub(super) fn num(&mut self, value: u64, width: usize, fill: u8) -> usize {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut rest = value;
-        loop {
-            let (q, digit) = div_rem(rest, 10);
-            at -= 1;
-            if let Some(d) = digits.get_mut(at) {
-                *d = b'0' + digit as u8;
-            }
-            rest = q;
-            if rest == 0 || at == 0 {
-                break;
-            }
+        let mut cell = Cell::new();
+        cell.digits(value, 1);
+        self.cell(&mut cell, width, fill)
+    }
+
+    /// `cell` right-aligned in `width` columns filled with `fill`, in one piece (a
+    /// cell wider than a `Cell` is filled in front of it); returns the columns
+    /// written.
+    fn cell(&mut self, cell: &mut Cell, width: usize, fill: u8) -> usize {
+        if width > CELL {
+            self.fill(fill, width - CELL);
         }
-        let len = digits.len() - at;
-        self.fill(fill, width.saturating_sub(len));
-        self.put(digits.get(at..).unwrap_or(&[]));
-        len.max(width)
+        cell.pad(width, fill);
+        let written = cell.bytes();
+        self.put(written);
+        written.len().max(width)
     }
 
     /// A number with no padding.
@@ -104,25 +194,25 @@ impl Out<'_> {
     /// Hundredths of a percent as `12.34`, the whole part right-aligned in `width`.
     #[inline(never)]
     pub(super) fn pct(&mut self, hundredths: u64, width: usize) {
-        let (whole, frac) = div_rem(hundredths, 100);
-        self.num(whole, width, b' ');
-        self.byte(b'.');
-        self.num(frac, 2, b'0');
+        let mut cell = Cell::new();
+        cell.pct(hundredths);
+        self.cell(&mut cell, width + 3, b' ');
     }
 
     /// A share for the table, `12.34%` right-aligned in `width`: `<0.01%` for a
     /// share of something that rounds to nothing, `0` for nothing at all.
     #[inline(never)]
     fn share(&mut self, hundredths: u16, something: bool, width: usize) {
+        let mut cell = Cell::new();
         if !something {
-            self.num(0, width, b' ');
+            cell.put(b"0");
         } else if hundredths == 0 {
-            self.fill(b' ', width.saturating_sub(6));
-            self.put(b"<0.01%");
+            cell.put(b"<0.01%");
         } else {
-            self.pct(u64::from(hundredths), width.saturating_sub(4));
-            self.byte(b'%');
+            cell.put(b"%");
+            cell.pct(u64::from(hundredths));
         }
+        self.cell(&mut cell, width, b' ');
     }
 
     /// Microseconds as `1234.567 ms` or, from 100 s on, `123.456 s`, right-aligned
@@ -136,10 +226,12 @@ impl Out<'_> {
         } else {
             (ms, us_frac, " ms")
         };
-        self.num(whole, width.saturating_sub(4 + unit.len()), b' ');
-        self.byte(b'.');
-        self.num(frac, 3, b'0');
-        self.put(unit.as_bytes());
+        let mut cell = Cell::new();
+        cell.put(unit.as_bytes());
+        cell.digits(frac, 3);
+        cell.put(b".");
+        cell.digits(whole, 1);
+        self.cell(&mut cell, width, b' ');
     }
 
     /// A name for the table: printable ASCII as is, anything else as `?`, cut to and
@@ -149,10 +241,11 @@ impl Out<'_> {
         let name = trim(name);
         let name: &[u8] = if name.is_empty() { b"(no name)" } else { name };
         let name = name.get(..NAME_LEN).unwrap_or(name);
-        for &b in name {
-            self.byte(if (0x20..0x7f).contains(&b) { b } else { b'?' });
+        let mut cell = [b' '; NAME_LEN];
+        for (c, &b) in cell.iter_mut().zip(name) {
+            *c = if (0x20..0x7f).contains(&b) { b } else { b'?' };
         }
-        self.fill(b' ', NAME_LEN.saturating_sub(name.len()));
+        self.put(&cell);
     }
 
     /// A JSON string: quotes, backslashes and every byte outside printable ASCII
@@ -297,6 +390,48 @@ struct Survey {
     summary: [Sum; 3],
 }
 
+impl Survey {
+    /// Nothing counted yet, but the tasks whose IDs new tasks took: they come first.
+    fn new(header: &Header, shares: Shares) -> Survey {
+        let mut s = Survey {
+            slots: SlotStats {
+                capacity: MAX_TASKS as u32,
+                overflow_tasks: header.overflow_tasks,
+                ..SlotStats::default()
+            },
+            ..Survey::default()
+        };
+        s.deleted.time(header.retired, shares.of(0, header.retired));
+        s
+    }
+
+    /// Counts the line at `at`, of `share`.
+    fn count(&mut self, at: usize, line: &Line, share: u16, opts: &Options) {
+        match line.seat {
+            Seat::None => {}
+            Seat::Free => self.slots.free += 1,
+            Seat::Used => self.slots.used += 1,
+            Seat::Quarantined => self.slots.quarantined += 1,
+        }
+        let counts = line.row.counts;
+        match part(line, opts) {
+            Part::Task => self.tasks.add(counts, share),
+            Part::Idle => {
+                self.idle.add(counts, share);
+                self.idle_at = at;
+            }
+            // (A line not shown is no task of the report, only its time.)
+            Part::Deleted if !line.shown => self.deleted.time(counts, share),
+            Part::Deleted => self.deleted.add(counts, share),
+            Part::Summary => {
+                if let Some(sum) = self.summary.get_mut(at.wrapping_sub(INTERRUPTS_AT)) {
+                    sum.add(counts, share);
+                }
+            }
+        }
+    }
+}
+
 /// One report being written: where to, from where, and what the first walk found.
 struct Report<'s> {
     out: Out<'s>,
@@ -307,7 +442,9 @@ struct Report<'s> {
     /// The counts covered (since start: summed from the lines).
     length: u64,
     shares: Shares,
+    /// What a walk found (see `Report::walk`), once `surveyed`.
     survey: Survey,
+    surveyed: bool,
 }
 
 /// A task picked for a sorted report: its counts, the counts before it in the
@@ -328,60 +465,22 @@ impl Pick {
 
 impl Report<'_> {
     /// Reads every line in the engine's order, with the counts before it and its
-    /// share.
+    /// share; `survey`: and takes the survey on the way (which starts anew).
     #[inline(never)]
-    fn walk(&mut self, each: &mut dyn FnMut(&mut Out<'_>, usize, &Line, u64, u16)) -> Result<(), Changed> {
+    fn walk(&mut self, survey: bool, each: &mut dyn FnMut(&mut Out<'_>, usize, &Line, u64, u16)) -> Result<(), Changed> {
         let mut lines = ShareWalk::new(self.shares, self.header.retired);
+        if survey {
+            self.survey = Survey::new(self.header, self.shares);
+        }
         for at in 0..LINES {
             let line = self.src.line(at)?;
             let (before, share) = lines.next(line.row.counts);
+            if survey {
+                self.survey.count(at, &line, share, &self.opts);
+            }
             each(&mut self.out, at, &line, before, share);
         }
-        Ok(())
-    }
-
-    /// The first walk: the ID pool, and the sums of every kind of line.
-    #[inline(never)]
-    fn survey(&mut self) -> Result<(), Changed> {
-        let (shares, opts) = (self.shares, self.opts);
-        let mut s = Survey {
-            slots: SlotStats {
-                capacity: MAX_TASKS as u32,
-                overflow_tasks: self.header.overflow_tasks,
-                ..SlotStats::default()
-            },
-            ..Survey::default()
-        };
-        // The tasks whose IDs new tasks took come first.
-        let retired = self.header.retired;
-        s.deleted.time(retired, shares.of(0, retired));
-        let mut summary = 0;
-        self.walk(&mut |_, at, line, _, share| {
-            match line.seat {
-                Seat::None => {}
-                Seat::Free => s.slots.free += 1,
-                Seat::Used => s.slots.used += 1,
-                Seat::Quarantined => s.slots.quarantined += 1,
-            }
-            let counts = line.row.counts;
-            match part(line, &opts) {
-                Part::Task => s.tasks.add(counts, share),
-                Part::Idle => {
-                    s.idle.add(counts, share);
-                    s.idle_at = at;
-                }
-                // (A line not shown is no task of the report, only its time.)
-                Part::Deleted if !line.shown => s.deleted.time(counts, share),
-                Part::Deleted => s.deleted.add(counts, share),
-                Part::Summary => {
-                    if let Some(sum) = s.summary.get_mut(summary) {
-                        sum.add(counts, share);
-                    }
-                    summary += 1;
-                }
-            }
-        })?;
-        self.survey = s;
+        self.surveyed |= survey;
         Ok(())
     }
 
@@ -393,7 +492,8 @@ impl Report<'_> {
         let (opts, clock, header) = (self.opts, self.clock, self.header);
         let mut first = true;
         if !opts.sort && opts.top.is_none() {
-            self.walk(&mut |out, _, line, _, share| {
+            // The survey is taken on the way, unless a walk of its own took it.
+            self.walk(!self.surveyed, &mut |out, _, line, _, share| {
                 if part(line, &opts) == Part::Task {
                     task(out, &opts, clock, header, &line.row, share, first);
                     first = false;
@@ -418,7 +518,7 @@ impl Report<'_> {
             // The next busiest tasks after those printed.
             let mut batch = [Pick { counts: 0, before: 0, at: 0 }; BATCH];
             let mut n = 0;
-            self.walk(&mut |_, at, line, before, _| {
+            self.walk(false, &mut |_, at, line, before, _| {
                 let pick = Pick { counts: line.row.counts, before, at: at as u16 };
                 if part(line, &opts) != Part::Task || after.is_some_and(|a| !a.before(&pick)) {
                     return;
@@ -506,6 +606,11 @@ impl Report<'_> {
         out.key(b"clock");
         out.json_str(clock.name.as_bytes());
         out.key_int(b"clock_hz", u64::from(clock.hz));
+        out.put(b",\"tasks\":[");
+        let printed = self.tasks()?;
+        let out = &mut self.out;
+        out.put(b"]");
+        // (After the tasks: the walk that prints them counts the IDs.)
         let slots = self.survey.slots;
         out.put(b",\"slots\":{\"capacity\":");
         out.int(u64::from(slots.capacity));
@@ -513,10 +618,7 @@ impl Report<'_> {
         out.key_int(b"quarantined", u64::from(slots.quarantined));
         out.key_int(b"free", u64::from(slots.free));
         out.key_int(b"overflow_tasks", u64::from(slots.overflow_tasks));
-        out.put(b"},\"tasks\":[");
-        let printed = self.tasks()?;
-        let out = &mut self.out;
-        out.put(b"]");
+        out.put(b"}");
         let more = self.survey.tasks.less(printed);
         if more.lines != 0 {
             out.put(b",\"more_tasks\":{\"count\":");
@@ -809,14 +911,19 @@ pub fn write_report(
         length: header.length,
         shares: Shares::of_total(header.length),
         survey: Survey::default(),
+        surveyed: false,
     };
     if opts.cumulative {
         // Since start, the length is what the lines add up to.
         let mut length = header.retired;
-        r.walk(&mut |_, _, line, _, _| length = length.wrapping_add(line.row.counts))?;
+        r.walk(false, &mut |_, _, line, _, _| length = length.wrapping_add(line.row.counts))?;
         (r.length, r.shares) = (length, Shares::of_total(length));
     }
-    r.survey()?;
+    // A sorted report needs the sums before its tasks; in ID order they are taken on
+    // the way.
+    if opts.sort || opts.top.is_some() {
+        r.walk(true, &mut |_, _, _, _, _| {})?;
+    }
     if opts.json {
         r.json()
     } else {
