@@ -467,7 +467,11 @@ impl Report<'_> {
     /// Reads every line in the engine's order, with the counts before it and its
     /// share; `survey`: and takes the survey on the way (which starts anew).
     #[inline(never)]
-    fn walk(&mut self, survey: bool, each: &mut dyn FnMut(&mut Out<'_>, usize, &Line, u64, u16)) -> Result<(), Changed> {
+    fn walk(
+        &mut self,
+        survey: bool,
+        each: &mut dyn FnMut(&mut Out<'_>, usize, &Line, u64, u16),
+    ) -> Result<(), Changed> {
         let mut lines = ShareWalk::new(self.shares, self.header.retired);
         if survey {
             self.survey = Survey::new(self.header, self.shares);
