@@ -54,7 +54,8 @@ MPS2_LDFLAGS := $(MPS2_ARCH) -T $(MPS2_LDSCRIPT) -nostartfiles -Wl,--gc-sections
 
 MPS2_KERNEL_SRC := tasks.c queue.c list.c stream_buffer.c event_groups.c timers.c \
     portable/GCC/ARM_CM3/port.c portable/MemMang/heap_4.c
-MPS2_PORT_SRC := startup.c main.c uart.c clock.c irq_load.c mask_check.c semihosting.c syscalls.c
+MPS2_PORT_SRC := startup.c main.c kernel_hooks.c uart.c clock.c irq_load.c mask_check.c semihosting.c \
+    syscalls.c
 MPS2_DEMO_SRC = $(wildcard demo/*.c)
 
 # Objects of one variant ($(1) = lib or nolib).
