@@ -8,6 +8,8 @@
 #                top-install)
 #   make lib     the library for this host:  target/release/libfreertos_cpu_usage.a
 #   make lib-cm3 the library for Cortex-M3:  target/thumbv7m-none-eabi/release/...
+#   make lib-cm3-minimal
+#                its minimal build (no shell): target/minimal/thumbv7m-none-eabi/release/...
 #   make header  regenerate include/freertos_cpu_usage.h
 #   make size    what each build of the library costs a Cortex-M3 image; writes FOOTPRINT
 #   make soak    100,000 task creations through the ID pool, every window checked
@@ -23,6 +25,9 @@ BUILD ?= build
 CARGO ?= cargo
 LIB := target/release/libfreertos_cpu_usage.a
 LIB_CM3 := target/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
+# The minimal build (--no-default-features) in a target directory of its own, so that it
+# and LIB_CM3 do not rebuild each other.
+LIB_CM3_MINIMAL := target/minimal/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
 # Committed footprint figures; `make test` fails when the library grows past them.
 FOOTPRINT := freertos-port/mps2-an385/footprint.txt
 
@@ -37,7 +42,7 @@ include freertos-port/mps2-an385/port.mk
 include bench/bench.mk
 include top/top.mk
 
-.PHONY: all setup lib lib-cm3 header sim qemu-image run qemu size test test-build soak miri fuzz clean
+.PHONY: all setup lib lib-cm3 lib-cm3-minimal header sim qemu-image run qemu size test test-build soak miri fuzz clean
 
 all: sim qemu-image
 
@@ -53,18 +58,24 @@ lib-cm3:
 	$(CARGO) build --release --features trace --target thumbv7m-none-eabi
 	scripts/localize-libc.sh $(LIB_CM3)
 
+lib-cm3-minimal:
+	$(CARGO) build --release --target thumbv7m-none-eabi --no-default-features --target-dir target/minimal
+	scripts/localize-libc.sh $(LIB_CM3_MINIMAL)
+
 # The archives are rebuilt by cargo, which knows their sources; make only asks. The
 # empty recipes make make look at the files' times again after cargo ran.
 $(LIB): lib
 	@:
 $(LIB_CM3): lib-cm3
 	@:
+$(LIB_CM3_MINIMAL): lib-cm3-minimal
+	@:
 
 header: lib
 
 sim: $(BUILD)/posix/freertos-sim
 
-qemu-image: $(BUILD)/mps2-an385/demo.elf $(BUILD)/mps2-an385/demo-nolib.elf
+qemu-image: $(BUILD)/mps2-an385/demo.elf $(BUILD)/mps2-an385/demo-nolib.elf $(BUILD)/mps2-an385/snapshot.elf
 
 run: setup
 	@$(MAKE) --no-print-directory sim

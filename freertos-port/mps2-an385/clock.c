@@ -41,8 +41,9 @@ _Static_assert( configCPU_CLOCK_HZ % 1000000u == 0u, "a microsecond must be a wh
 _Static_assert( 1000000u % configTICK_RATE_HZ == 0u, "a tick must be a whole number of microseconds" );
 _Static_assert( SYSTICK_RELOAD <= 0xFFFFFFu, "SysTick is a 24-bit counter" );
 
-/* 2 (main.c's mps2_idle_sleep: a wait for the next interrupt, SysTick untouched) is
- * fine; the port's own tickless idle (1) stops and reprograms the SysTick. */
+/* 2 (kernel_hooks.c's mps2_idle_sleep: a wait for the next interrupt, SysTick
+ * untouched) is fine; the port's own tickless idle (1) stops and reprograms the
+ * SysTick. */
 #if ( configUSE_TICKLESS_IDLE == 1 )
     #error "clock.c replaces vPortSetupTimerInterrupt() without the tickless-idle set-up, and assumes a SysTick that never stops"
 #endif

@@ -1,6 +1,7 @@
 /*
- * main.c - the mps2-an385 side of demo/demo.h, the kernel's application hooks, and
- * the way out of QEMU.
+ * main.c - the mps2-an385 side of demo/demo.h, the way out of QEMU, and main() of
+ * demo.elf. The kernel's application hooks and the port's fatal paths are in
+ * kernel_hooks.c, which the minimal build's example (snapshot_main.c) links too.
  *
  * The console has two input sources; output always goes to UART0 (polled).
  * - Interactive (default): input from UART0 (QEMU -serial stdio), interrupt-driven.
@@ -45,26 +46,6 @@ static const DemoPortCommand_t mps2_commands[] =
 
 const DemoPortCommand_t * const port_commands = mps2_commands;
 const size_t port_command_count = sizeof( mps2_commands ) / sizeof( mps2_commands[ 0 ] );
-
-void mps2_fatal( const char * what, int code )
-{
-    __asm volatile ( "cpsid i" ::: "memory" );
-    mps2_uart_puts( "\nFATAL " );
-    mps2_uart_puts( what );
-    mps2_uart_puts( "\n" );
-    mps2_exit( code );
-}
-
-void mps2_assert_failed( const char * file, int line )
-{
-    __asm volatile ( "cpsid i" ::: "memory" );
-    mps2_uart_puts( "\nASSERT " );
-    mps2_uart_puts( file );
-    mps2_uart_puts( ":" );
-    mps2_uart_put_dec( ( uint32_t ) line );
-    mps2_uart_puts( "\n" );
-    mps2_exit( MPS2_EXIT_ASSERT );
-}
 
 /* ---- demo.h ------------------------------------------------------------------ */
 
@@ -156,84 +137,7 @@ void port_exit( int status )
 
 /* port_time_us() is in clock.c. */
 
-/* ---- Kernel hooks -------------------------------------------------------------- */
-
-/*
- * portSUPPRESS_TICKS_AND_SLEEP() (FreeRTOSConfig.h): the idle task, with the scheduler
- * suspended, when no task is due for at least two ticks. The SysTick is left running,
- * so this sleeps until the next interrupt, the tick at the latest; the kernel catches
- * up on that tick in xTaskResumeAll() and the idle task comes back here if there is
- * still nothing to do. Not the port's own vPortSuppressTicksAndSleep(), which stops
- * the SysTick for several ticks: clock.c and the library's SysTick-extended clock
- * count every tick interrupt.
- *
- * PRIMASK around the check and the wait: a pending interrupt still ends the wait but
- * is taken only after "cpsie i", so one that arrives after the check cannot be slept
- * through.
- *
- * The wait is WFI on silicon (MPS2_IDLE_WFI 1). Under QEMU it is a loop until an
- * interrupt is pending (ICSR.VECTPENDING, which PRIMASK does not hide), because QEMU
- * 7.2 with -icount shift=5,sleep=off loses SysTick interrupts across WFI: while the
- * core is halted, guest time jumps ahead to timer events, and one SysTick interrupt
- * often ends two periods. Measured with TIMER1 as a reference clock: with WFI, up to
- * 70 % of the intervals between SysTick interrupts of a mostly idle system were two
- * periods long (with PRIMASK set around it or not); with this loop, or an idle task
- * that spins, none. Every tick-counting clock (the kernel's, clock.c's, the library's
- * SysTick-extended one) then loses those periods: TIMER0 at 500 Hz came out at 800 to
- * 900 interrupts per 1000 ticks. The loop executes instructions, so guest time runs
- * with the instruction count as everywhere else and the run stays deterministic; the
- * library sees the same sleep_begin / sleep_end either way.
- */
-#ifndef MPS2_IDLE_WFI
-    #define MPS2_IDLE_WFI    0
-#endif
-
-#define MPS2_IDLE_POLL_SPINS    32u
-
-#if ( configUSE_TICKLESS_IDLE != 0 )
-void mps2_idle_sleep( uint32_t expected_idle_ticks )
-{
-    ( void ) expected_idle_ticks;
-
-    __asm volatile ( "cpsid i" ::: "memory" );
-
-    if( eTaskConfirmSleepModeStatus() != eAbortSleep )
-    {
-        #if ( MPS2_IDLE_WFI == 1 )
-            __asm volatile ( "dsb" ::: "memory" );
-            __asm volatile ( "wfi" );
-            __asm volatile ( "isb" );
-        #else
-            /* A register read is slow for QEMU (it leaves the translated code), so
-             * it looks every MPS2_IDLE_POLL_SPINS turns of a loop in RAM: an
-             * interrupt is taken a few microseconds late at most, never lost. */
-            while( ( SCB_ICSR & SCB_ICSR_VECTPENDING_MASK ) == 0u )
-            {
-                for( volatile uint32_t spin = 0u; spin < MPS2_IDLE_POLL_SPINS; spin++ )
-                {
-                }
-            }
-        #endif
-    }
-
-    __asm volatile ( "cpsie i" ::: "memory" );
-}
-#endif /* configUSE_TICKLESS_IDLE */
-
-void vApplicationStackOverflowHook( TaskHandle_t task, char * name )
-{
-    ( void ) task;
-    __asm volatile ( "cpsid i" ::: "memory" );
-    mps2_uart_puts( "\nFATAL stack overflow in task " );
-    mps2_uart_puts( name );
-    mps2_uart_puts( "\n" );
-    mps2_exit( MPS2_EXIT_STACK_OVERFLOW );
-}
-
-void vApplicationMallocFailedHook( void )
-{
-    mps2_fatal( "FreeRTOS heap exhausted (configTOTAL_HEAP_SIZE)", MPS2_EXIT_MALLOC_FAILED );
-}
+/* ---- main() -------------------------------------------------------------------- */
 
 int main( void )
 {

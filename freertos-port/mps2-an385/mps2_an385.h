@@ -107,8 +107,11 @@ void mps2_uart_flush( void );
 void mps2_console_rx_init( void );
 int mps2_console_rx_getc( uint32_t timeout_ms );
 
-/* clock.c: the SysTick-extended clock; see the comment at the top of clock.c. */
+/* clock.c: the SysTick-extended clock; see the comment at the top of clock.c. Cycles
+ * since the scheduler started, and microseconds wrapping at 2^32 (demo.h's
+ * port_time_us(), declared here too for the images without the demo). */
 uint64_t mps2_clock_cycles( void );
+uint32_t port_time_us( void );
 
 /* irq_load.c: the TIMER0 interrupt load and its shell command. */
 void mps2_irq_load_command( int argc, char ** argv );
@@ -124,10 +127,10 @@ int mps2_semihosting_cmdline_has( const char * word );
 int mps2_semihosting_stdin_open( void );
 int mps2_semihosting_stdin_getc( void );
 
-/* main.c: print "FATAL <what>" and exit with code. Callable from any context. */
+/* kernel_hooks.c: print "FATAL <what>" and exit with code. Callable from any context. */
 void mps2_fatal( const char * what, int code ) __attribute__( ( noreturn ) );
 
-/* main.c: the target of configASSERT(). */
+/* kernel_hooks.c: the target of configASSERT(). */
 void mps2_assert_failed( const char * file, int line ) __attribute__( ( noreturn ) );
 
 #endif /* __ASSEMBLER__ */

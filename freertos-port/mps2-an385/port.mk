@@ -8,7 +8,12 @@
 #                                       (-DCPU_USAGE_DISABLED) and the demo's library
 #                                       calls go to cpu_usage_stubs.c. Section sizes
 #                                       of demo.elf minus these = what the library adds.
-#   mps2-an385 (phony)                  both images
+#   $(BUILD)/mps2-an385/snapshot.elf    the minimal build (no shell) in a firmware of its
+#                                       own: snapshot_main.c, the port's board files and
+#                                       demo.elf's kernel objects, linked with
+#                                       $(LIB_CM3_MINIMAL); it prints cpu_usage_snapshot()
+#                                       once per window and exits (tests/tests/e2e_qemu.rs)
+#   mps2-an385 (phony)                  the three images
 #   QEMU_CMD, QEMU_CMD_ICOUNT,          commands that run $(MPS2_QEMU_ELF) (default
 #   QEMU_CMD_SCRIPT                     demo.elf): interactive; with -icount; fully
 #                                       deterministic with scripted input (see below).
@@ -19,12 +24,13 @@
 #                                       errors exit with 101..105 (mps2_an385.h).
 #
 # Inputs (all have defaults; set BUILD before the include): BUILD, KERNEL_DIR, LIB_CM3,
-# MPS2_CC, MPS2_QEMU_ELF.
+# LIB_CM3_MINIMAL, MPS2_CC, MPS2_QEMU_ELF.
 
 MPS2_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
 BUILD ?= build
 LIB_CM3 ?= target/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
+LIB_CM3_MINIMAL ?= target/minimal/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
 
 # FreeRTOS-Kernel inside the freertos-next Cargo package: ask Cargo where the package
 # is, else look in Cargo's registry. Evaluated once (when the rules are read).
@@ -54,7 +60,11 @@ MPS2_LDFLAGS := $(MPS2_ARCH) -T $(MPS2_LDSCRIPT) -nostartfiles -Wl,--gc-sections
 
 MPS2_KERNEL_SRC := tasks.c queue.c list.c stream_buffer.c event_groups.c timers.c \
     portable/GCC/ARM_CM3/port.c portable/MemMang/heap_4.c
-MPS2_PORT_SRC := startup.c main.c uart.c clock.c irq_load.c mask_check.c semihosting.c syscalls.c
+MPS2_PORT_SRC := startup.c main.c kernel_hooks.c uart.c clock.c irq_load.c mask_check.c semihosting.c \
+    syscalls.c
+# snapshot.elf: the board without the demo (startup.c leaves the demo's IRQs to the
+# fault report when irq_load.c and mask_check.c are not linked).
+MPS2_SNAPSHOT_SRC := startup.c snapshot_main.c kernel_hooks.c uart.c clock.c semihosting.c syscalls.c
 MPS2_DEMO_SRC = $(wildcard demo/*.c)
 
 # Objects of one variant ($(1) = lib or nolib).
@@ -64,8 +74,12 @@ mps2_objs = $(addprefix $(MPS2_OUT)/$(1)/kernel/,$(MPS2_KERNEL_SRC:.c=.o)) \
 
 MPS2_LIB_OBJS = $(call mps2_objs,lib)
 MPS2_NOLIB_OBJS = $(call mps2_objs,nolib) $(MPS2_OUT)/nolib/port/cpu_usage_stubs.o
+# The same kernel objects as demo.elf: compiled with the same flags, they do not depend
+# on which build of the library they are linked with.
+MPS2_SNAPSHOT_OBJS = $(addprefix $(MPS2_OUT)/lib/kernel/,$(MPS2_KERNEL_SRC:.c=.o)) \
+    $(addprefix $(MPS2_OUT)/lib/port/,$(MPS2_SNAPSHOT_SRC:.c=.o))
 
-MPS2_ELFS := $(MPS2_OUT)/demo.elf $(MPS2_OUT)/demo-nolib.elf
+MPS2_ELFS := $(MPS2_OUT)/demo.elf $(MPS2_OUT)/demo-nolib.elf $(MPS2_OUT)/snapshot.elf
 
 .PHONY: mps2-an385 mps2-an385-kernel-check
 mps2-an385: $(MPS2_ELFS)
@@ -100,7 +114,10 @@ $(MPS2_OUT)/demo.elf: $(MPS2_LIB_OBJS) $(LIB_CM3) $(MPS2_LDSCRIPT)
 $(MPS2_OUT)/demo-nolib.elf: $(MPS2_NOLIB_OBJS) $(MPS2_LDSCRIPT)
 	$(MPS2_CC) $(MPS2_LDFLAGS) -Wl,-Map=$(@:.elf=.map) -o $@ $(MPS2_NOLIB_OBJS)
 
--include $(MPS2_LIB_OBJS:.o=.d) $(MPS2_NOLIB_OBJS:.o=.d)
+$(MPS2_OUT)/snapshot.elf: $(MPS2_SNAPSHOT_OBJS) $(LIB_CM3_MINIMAL) $(MPS2_LDSCRIPT)
+	$(MPS2_CC) $(MPS2_LDFLAGS) -Wl,-Map=$(@:.elf=.map) -o $@ $(MPS2_SNAPSHOT_OBJS) $(LIB_CM3_MINIMAL)
+
+-include $(MPS2_LIB_OBJS:.o=.d) $(MPS2_NOLIB_OBJS:.o=.d) $(MPS2_OUT)/lib/port/snapshot_main.d
 
 MPS2_QEMU_ELF ?= $(MPS2_OUT)/demo.elf
 MPS2_QEMU := qemu-system-arm -M mps2-an385 -cpu cortex-m3 -display none -monitor none

@@ -1,9 +1,12 @@
 //! The demo on QEMU's mps2-an385 (Cortex-M3), end to end: the same conversation and
 //! checks as on the POSIX simulator (`scenario`), with a tighter duty tolerance; and
-//! what the library's critical section masks on this core (`irqmask`).
+//! what the library's critical section masks on this core (`irqmask`). Then the
+//! minimal build (no shell) in a firmware of its own, read through
+//! `cpu_usage_snapshot` (`freertos-port/mps2-an385/snapshot_main.c`).
 //!
-//! The image is `build/mps2-an385/demo.elf` (built by `make qemu-image`), or the file
-//! named by `CPU_USAGE_QEMU_ELF`. The QEMU command line is taken from
+//! The images are `build/mps2-an385/demo.elf` and `snapshot.elf` (built by `make
+//! qemu-image`), or the files named by `CPU_USAGE_QEMU_ELF` and
+//! `CPU_USAGE_QEMU_SNAPSHOT_ELF`. The QEMU command line is taken from
 //! `freertos-port/mps2-an385/port.mk` (`QEMU_CMD_ICOUNT`), so it cannot drift from
 //! what `make qemu` runs. A missing image or QEMU is a failure, never a skip.
 //!
@@ -16,8 +19,11 @@
 //! arrive at host-dependent guest instants, which only changes which windows the test
 //! happens to read, not what it checks.
 
+use std::collections::BTreeMap;
+use std::ffi::CStr;
 use std::process::Command;
 
+use freertos_cpu_usage::ffi::{cpu_usage_abi_version, cpu_usage_status, cpu_usage_status_str};
 use freertos_cpu_usage_tests::scenario::{self, IrqLoad, Port};
 use freertos_cpu_usage_tests::{path_from_env, repo_root, run, Console};
 
@@ -76,11 +82,17 @@ fn qemu_command(elf: &std::path::Path) -> Vec<String> {
 
 /// The QEMU command for the demo image, checked to exist and to be runnable.
 fn qemu_demo_command() -> Command {
-    let elf = path_from_env("CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf");
+    qemu_image_command("CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf")
+}
+
+/// The QEMU command for the image named by environment variable `var`, else
+/// `default`, checked to exist and to be runnable.
+fn qemu_image_command(var: &str, default: &str) -> Command {
+    let elf = path_from_env(var, default);
     assert!(
         elf.is_file(),
         "the QEMU image {} does not exist: build it with `make qemu-image` (or `make test-build`), \
-         or point CPU_USAGE_QEMU_ELF at one",
+         or point {var} at one",
         elf.display()
     );
     let words = qemu_command(&elf);
@@ -145,4 +157,337 @@ fn critical_section_masks_only_what_the_kernel_masks() {
         }
     }
     console.exit(20);
+}
+
+// ---- The minimal build, read through cpu_usage_snapshot ---------------------------------
+
+/// snapshot_main.c's workloads and their duties, in percent.
+const SNAPSHOT_WORKLOADS: [(&str, f64); 3] = [("work10", 10.0), ("work20", 20.0), ("work30", 30.0)];
+
+/// The window length snapshot_main.c sets, in milliseconds.
+const SNAPSHOT_WINDOW_MS: i64 = 100;
+
+/// The windows it reads, one reading each, one after the other.
+const SNAPSHOT_READINGS: usize = 3;
+
+/// The tasks of snapshot.elf: the three workloads, the reporting task, the idle task.
+const SNAPSHOT_TASKS: i64 = 5;
+
+/// Duty tolerance of snapshot.elf's workloads, in percentage points, in each window.
+///
+/// Under `-icount` every guest instruction takes the same 32 ns of guest time, and
+/// both clocks (the workloads' `port_time_us()` and the library's SysTick-extended
+/// count) are guest clocks, so neither the host's speed nor its load enters: the run
+/// prints the same bytes every time. Each workload burns its duty of the time since
+/// its previous 10 ms activation; the period divides the 100 ms window and the three
+/// burns end 6 ms into each period, so a window ends while only the idle task runs and
+/// holds exactly ten whole activations of each workload: no averaging over windows is
+/// needed (the demo's activations drift against its windows, so it averages three).
+/// What is left is each activation's way in and out (computing the burn,
+/// `xTaskDelayUntil()` and the switch), which counts with the workload, and the tick
+/// interrupts inside a burn, which go to the interrupts line instead: measured +0.08,
+/// +0.03 and −0.02 to −0.01 pp for 10, 20 and 30 %. 1 pp, as for the demo on QEMU, is
+/// a wide bound.
+const SNAPSHOT_DUTY_TOLERANCE_PP: f64 = 1.0;
+
+/// Bounds of idle + sleep, in percent: what the workloads leave (40 %) less the
+/// reporting task's printing (1.3 % in the windows it prints in) and the interrupts
+/// line (0.6 %), give or take the workloads' three tolerances. Measured 38.00 to 39.34.
+const SNAPSHOT_IDLE_PLUS_SLEEP_PCT: (f64, f64) =
+    (40.0 - 2.0 - 3.0 * SNAPSHOT_DUTY_TOLERANCE_PP, 40.0 + 3.0 * SNAPSHOT_DUTY_TOLERANCE_PP);
+
+/// One line snapshot.elf printed: `kind word ... key=value ... [-- text]`.
+#[derive(Debug)]
+struct Record {
+    kind: String,
+    /// Words without `=` after the kind (a call's name).
+    words: Vec<String>,
+    fields: BTreeMap<String, String>,
+    /// What follows ` -- ` (a status's text).
+    text: Option<String>,
+    line: String,
+}
+
+impl Record {
+    fn parse(line: &str) -> Option<Record> {
+        let (head, text) = match line.split_once(" -- ") {
+            Some((head, text)) => (head, Some(text.to_string())),
+            None => (line, None),
+        };
+        let mut parts = head.split_whitespace();
+        let kind = parts.next()?.to_string();
+        let (mut words, mut fields) = (Vec::new(), BTreeMap::new());
+        for part in parts {
+            match part.split_once('=') {
+                Some((key, value)) => {
+                    fields.insert(key.to_string(), value.to_string());
+                }
+                None => words.push(part.to_string()),
+            }
+        }
+        Some(Record { kind, words, fields, text, line: line.to_string() })
+    }
+}
+
+/// A window as snapshot.elf printed it: its `window` line, a `task` line per task and
+/// the `summary` line.
+struct SnapshotWindow<'a> {
+    head: &'a Record,
+    tasks: Vec<&'a Record>,
+    summary: &'a Record,
+}
+
+/// What snapshot.elf printed, read with checks whose failure shows all of it.
+struct SnapshotOutput {
+    output: String,
+    records: Vec<Record>,
+}
+
+impl SnapshotOutput {
+    fn new(output: String) -> SnapshotOutput {
+        let records = output.lines().filter_map(|l| Record::parse(l.trim_end_matches('\r'))).collect();
+        SnapshotOutput { output, records }
+    }
+
+    fn fail(&self, what: &str) -> ! {
+        panic!("snapshot.elf: {what}\n--- what it printed ---\n{}", self.output)
+    }
+
+    fn check(&self, ok: bool, what: impl FnOnce() -> String) {
+        if !ok {
+            self.fail(&what());
+        }
+    }
+
+    /// Field `key` of `record`, a whole number.
+    fn num(&self, record: &Record, key: &str) -> i64 {
+        match record.fields.get(key).map(|v| v.parse::<i64>()) {
+            Some(Ok(n)) => n,
+            _ => self.fail(&format!("no whole number {key}= in {:?}", record.line)),
+        }
+    }
+
+    fn str<'a>(&self, record: &'a Record, key: &str) -> &'a str {
+        record.fields.get(key).map_or_else(|| self.fail(&format!("no {key}= in {:?}", record.line)), String::as_str)
+    }
+
+    /// The one line of `kind` (whose first word is `word`, if given).
+    fn one(&self, kind: &str, word: Option<&str>) -> &Record {
+        let found: Vec<&Record> = self
+            .records
+            .iter()
+            .filter(|r| r.kind == kind && word.is_none_or(|w| r.words.first().is_some_and(|f| f == w)))
+            .collect();
+        match found[..] {
+            [one] => one,
+            _ => self.fail(&format!(
+                "{} lines `{kind}{}`, expected one",
+                found.len(),
+                word.map_or(String::new(), |w| format!(" {w}"))
+            )),
+        }
+    }
+
+    /// The `call <what>` line, which must give `status` and the library's text for it.
+    fn expect_status(&self, what: &str, status: cpu_usage_status) {
+        let call = self.one("call", Some(what));
+        let code = status as i32;
+        // SAFETY: the function returns a static NUL-terminated string for any code.
+        let text = unsafe { CStr::from_ptr(cpu_usage_status_str(code)) }.to_string_lossy();
+        self.check(self.num(call, "returned") == i64::from(code), || {
+            format!("`{what}` returned {:?}, not {status:?} ({code})", call.line)
+        });
+        self.check(call.text.as_deref() == Some(&*text), || {
+            format!("`{what}` printed the text {:?}, not {text:?}", call.text)
+        });
+    }
+
+    fn windows(&self) -> Vec<SnapshotWindow<'_>> {
+        let mut windows = Vec::new();
+        let mut open: Option<(&Record, Vec<&Record>)> = None;
+        for r in &self.records {
+            match (r.kind.as_str(), open.as_mut()) {
+                ("window", None) => open = Some((r, Vec::new())),
+                ("task", Some((_, tasks))) => tasks.push(r),
+                ("summary", Some(_)) => {
+                    let (head, tasks) = open.take().expect("open");
+                    windows.push(SnapshotWindow { head, tasks, summary: r });
+                }
+                ("window" | "task" | "summary", _) => self.fail(&format!("{:?} out of place", r.line)),
+                _ => {}
+            }
+        }
+        self.check(open.is_none(), || "a window without its summary line".into());
+        windows
+    }
+}
+
+/// The minimal build (`--no-default-features`: no shell) linked into a firmware of its
+/// own, `snapshot_main.c`, which reads three consecutive 100 ms windows with
+/// `cpu_usage_snapshot()` and prints them; every window is checked here.
+///
+/// - Each workload within [`SNAPSHOT_DUTY_TOLERANCE_PP`] of its duty.
+/// - The shares (tasks, interrupts, sleep, other) add up to exactly 10000.
+/// - The counts: the snapshot gives them per task only (interrupts, sleep and "other"
+///   as shares), so the exact check is that the tasks' counts fit in the window,
+///   100 ms of the 25 MHz clock = 2,500,000 counts (a window ends exactly that long
+///   after it began, `Engine::roll_over`), and that each task's share is exactly what
+///   its counts make of those 2,500,000 under the library's cumulative rounding in ID
+///   order (floor of the running sum's share, minus the one before it). The rest of
+///   the window, 2,500,000 minus the tasks' counts, is then exactly the share of
+///   interrupts, sleep and other. Shares of another total, or counts that were not
+///   the ones the shares came from, would differ by at least a hundredth somewhere.
+/// - The idle task is there, marked, with the summary's idle share; idle and sleep
+///   (tickless idle, on in this port) are both used and add up to what the workloads
+///   leave ([`SNAPSHOT_IDLE_PLUS_SLEEP_PCT`]); the load is 100 % minus both.
+/// - The interrupts line: the 1 kHz SysTick is 100 interrupts a window (101 if one
+///   straddled its end), taking some time, no more than 100 of the longest would.
+/// - The bad calls got the statuses the header documents, with the library's texts:
+///   a snapshot before the first window (`CPU_USAGE_ERR_NO_WINDOW`), with a NULL
+///   summary or a NULL array of nonzero length (`CPU_USAGE_ERR_NULL`), a 0 ms window
+///   (`CPU_USAGE_ERR_WINDOW`, the window unchanged); into an array of 2 it wrote 2
+///   tasks and said there were 5 (not an error: the documented truncation).
+#[test]
+fn minimal_build_through_cpu_usage_snapshot_on_qemu() {
+    let cmd = qemu_image_command("CPU_USAGE_QEMU_SNAPSHOT_ELF", "build/mps2-an385/snapshot.elf");
+    // About 0.7 s of guest time, under a second on the host.
+    let finished = run(cmd, 60).unwrap_or_else(|e| panic!("snapshot.elf under QEMU: {e}"));
+    let out = SnapshotOutput::new(finished.stdout);
+    out.check(finished.status.code() == Some(0), || {
+        format!(
+            "QEMU exited with {} (0: the firmware ran to its end)\n--- stderr ---\n{}",
+            finished.status, finished.stderr
+        )
+    });
+    out.one("end", None);
+
+    let start = out.one("start", None);
+    let abi = i64::from(cpu_usage_abi_version());
+    out.check(out.num(start, "abi") == abi && out.num(start, "abi_header") == abi, || {
+        format!("ABI versions {:?}, expected {abi} from both the library and the header", start.line)
+    });
+    out.check(out.num(start, "window_ms") == SNAPSHOT_WINDOW_MS, || format!("window not set: {:?}", start.line));
+    let clock_hz = out.num(start, "clock_hz");
+
+    out.expect_status("no-window", cpu_usage_status::CPU_USAGE_ERR_NO_WINDOW);
+    out.expect_status("null-summary", cpu_usage_status::CPU_USAGE_ERR_NULL);
+    out.expect_status("null-tasks", cpu_usage_status::CPU_USAGE_ERR_NULL);
+    out.expect_status("window-0", cpu_usage_status::CPU_USAGE_ERR_WINDOW);
+    let into2 = out.one("call", Some("into-2"));
+    out.check(
+        (out.num(into2, "returned"), out.num(into2, "written"), out.num(into2, "tasks")) == (2, 2, SNAPSHOT_TASKS),
+        || format!("a snapshot into 2 entries: {:?}, expected 2 written of {SNAPSHOT_TASKS}", into2.line),
+    );
+    let after = out.one("window_ms_after", None);
+    out.check(out.num(after, "ms") == SNAPSHOT_WINDOW_MS, || format!("a refused window changed it: {:?}", after.line));
+
+    let windows = out.windows();
+    out.check(windows.len() == SNAPSHOT_READINGS, || {
+        format!("{} windows printed, expected {SNAPSHOT_READINGS}", windows.len())
+    });
+    let first = out.num(windows[0].head, "number");
+    for (i, w) in windows.iter().enumerate() {
+        out.check(out.num(w.head, "number") == first + i as i64, || {
+            format!("windows not consecutive: {:?}", w.head.line)
+        });
+        check_snapshot_window(&out, w, clock_hz);
+    }
+}
+
+/// The checks of [`minimal_build_through_cpu_usage_snapshot_on_qemu`] on one window.
+fn check_snapshot_window(out: &SnapshotOutput, w: &SnapshotWindow<'_>, clock_hz: i64) {
+    let head = &w.head.line;
+    let window_us = out.num(w.head, "us");
+    out.check(window_us == SNAPSHOT_WINDOW_MS * 1000, || format!("window length: {head:?}"));
+    let length = window_us * clock_hz / 1_000_000;
+    let (tasks, written) = (out.num(w.head, "tasks"), out.num(w.head, "written"));
+    out.check(tasks == SNAPSHOT_TASKS && written == tasks && w.tasks.len() as i64 == written, || {
+        format!("{head:?} with {} task lines, expected {SNAPSHOT_TASKS} tasks, all written", w.tasks.len())
+    });
+
+    // Exact bookkeeping: the counts fit, each share is its counts' share of the window.
+    let share_upto = |counts: i64| counts * 10_000 / length;
+    let mut counts_before = 0;
+    let mut id_before = -1;
+    for t in &w.tasks {
+        let (id, counts, usage) = (out.num(t, "id"), out.num(t, "counts"), out.num(t, "usage"));
+        out.check(id > id_before, || format!("tasks not in ID order at {:?} (window {head:?})", t.line));
+        out.check(out.num(t, "deleted") == 0, || format!("no task is ever deleted: {:?}", t.line));
+        let exact = share_upto(counts_before + counts) - share_upto(counts_before);
+        out.check(usage == exact, || {
+            format!("{:?}: usage {usage}, but {counts} counts after {counts_before} of {length} make {exact} (window {head:?})", t.line)
+        });
+        counts_before += counts;
+        id_before = id;
+    }
+    out.check(counts_before <= length, || {
+        format!("the tasks' counts {counts_before} exceed the window's {length} ({head:?})")
+    });
+
+    let s = w.summary;
+    let field = |key: &str| out.num(s, key);
+    let task_shares: i64 = w.tasks.iter().map(|t| out.num(t, "usage")).sum();
+    let rest = field("interrupts") + field("sleep") + field("other");
+    out.check(task_shares + rest == 10_000, || {
+        format!("shares add up to {} hundredths, not 10000 ({head:?})", task_shares + rest)
+    });
+    out.check(rest == 10_000 - share_upto(counts_before), || {
+        format!(
+            "interrupts, sleep and other {rest}, but the {} counts the tasks left make {}",
+            length - counts_before,
+            10_000 - share_upto(counts_before)
+        )
+    });
+
+    for (name, duty) in SNAPSHOT_WORKLOADS {
+        let Some(t) = w.tasks.iter().find(|t| out.str(t, "name") == name) else {
+            out.fail(&format!("no task {name} in window {head:?}"));
+        };
+        let pct = out.num(t, "usage") as f64 / 100.0;
+        out.check((pct - duty).abs() <= SNAPSHOT_DUTY_TOLERANCE_PP, || {
+            format!("{name} at {pct:.2} %, more than {SNAPSHOT_DUTY_TOLERANCE_PP} pp from its duty {duty} % (window {head:?})")
+        });
+    }
+    out.check(w.tasks.iter().any(|t| out.str(t, "name") == "report"), || {
+        format!("no task `report` in window {head:?}")
+    });
+
+    let idle: Vec<&&Record> = w.tasks.iter().filter(|t| out.num(t, "idle") == 1).collect();
+    let [idle] = idle[..] else {
+        out.fail(&format!("{} tasks marked idle in window {head:?}, expected 1", idle.len()))
+    };
+    out.check(out.str(idle, "name") == "IDLE" && out.num(idle, "usage") == field("idle"), || {
+        format!("the idle task {:?} against the summary's idle {}", idle.line, field("idle"))
+    });
+    out.check(field("idle") > 0 && field("sleep") > 0 && out.num(idle, "switches") > 0, || {
+        format!("idle {} and sleep {}: both should be used ({:?})", field("idle"), field("sleep"), s.line)
+    });
+    let idle_sleep_pct = (field("idle") + field("sleep")) as f64 / 100.0;
+    let (low, high) = SNAPSHOT_IDLE_PLUS_SLEEP_PCT;
+    out.check((low..=high).contains(&idle_sleep_pct), || {
+        format!("idle + sleep {idle_sleep_pct:.2} %, expected {low} to {high} % ({:?})", s.line)
+    });
+    out.check(field("load") == 10_000 - field("idle") - field("sleep"), || {
+        format!("load is not 100 % minus idle and sleep: {:?}", s.line)
+    });
+    for key in ["load_avg_1s", "load_avg_10s", "load_avg_60s"] {
+        let avg = field(key);
+        out.check(avg == i64::from(u32::MAX) || (0..=10_000).contains(&avg), || {
+            format!("{key} out of range: {:?}", s.line)
+        });
+    }
+
+    let (count, longest_us, share) = (field("interrupt_count"), field("longest_interrupt_us"), field("interrupts"));
+    let ticks = SNAPSHOT_WINDOW_MS; // configTICK_RATE_HZ 1000
+    out.check((ticks..=ticks + 1).contains(&count), || {
+        format!("{count} interrupts, expected the {ticks} ticks of the window ({:?})", s.line)
+    });
+    // No more than `count` interrupts of the longest one's length (its µs rounded down).
+    let most = (count * (longest_us + 1) * 10_000 + window_us - 1) / window_us;
+    out.check(share > 0 && longest_us > 0 && share <= most, || {
+        format!(
+            "interrupts {share} hundredths: expected some, at most {most} ({count} of at most {longest_us} µs): {:?}",
+            s.line
+        )
+    });
 }
