@@ -355,6 +355,11 @@ pub enum AlertKind {
 }
 
 /// Where each watchdog's alert waits in `Watch::alerts`: load first.
+/// `Watch::slice_over`: the window under way had a run over the limit.
+const SLICE_NOW: u8 = 1;
+/// `Watch::slice_over`: the window before had.
+const SLICE_BEFORE: u8 = 2;
+
 const LOAD_ALERT: usize = 0;
 const SLICE_ALERT: usize = 1;
 
@@ -393,9 +398,10 @@ struct Watch {
     /// Longest acceptable run in counts, bit-inverted so that 0 (all-zero state)
     /// means off: a run is over the limit when `run > !slice_inv`.
     slice_inv: u32,
-    /// The window under way / the one before had a run over the limit.
-    slice_now: bool,
-    slice_before: bool,
+    /// Whether the window under way ([`SLICE_NOW`]) and the one before
+    /// ([`SLICE_BEFORE`]) had a run over the limit (one byte: the watchdog's state
+    /// then fits a word less).
+    slice_over: u8,
     /// The longest over-limit run of the window under way.
     slice_slot: u16,
     slice_len: u32,
@@ -413,8 +419,7 @@ impl Watch {
         load_windows: 0,
         load_streak: 0,
         slice_inv: 0,
-        slice_now: false,
-        slice_before: false,
+        slice_over: 0,
         slice_slot: 0,
         slice_len: 0,
         alerts: [Alert::NONE; 2],
@@ -486,9 +491,10 @@ pub struct Engine {
     /// Since-boot time of tasks whose slots were taken by new tasks.
     #[cfg(feature = "shell")]
     retired: Sum64,
-    /// Smoothing factors (`SMOOTH_ONE` = 1) and the smoothed loads.
-    smooth: [u32; 3],
+    /// The smoothed loads and their smoothing factors (`SMOOTH_ONE` = 1); the
+    /// factors after the loads, so that the 8-byte loads need no padding before.
     load_avg: [Smoothed; 3],
+    smooth: [u32; 3],
     watch: Watch,
     pool: Pool,
     acct: [Acct; SLOTS],
@@ -617,7 +623,7 @@ impl Engine {
     /// is not its task's longest would otherwise go unseen until the next window.
     pub fn set_slice_watchdog(&mut self, counts: Option<u32>) {
         self.watch.slice_inv = !counts.unwrap_or(u32::MAX);
-        self.watch.slice_now = false;
+        self.watch.slice_over &= !SLICE_NOW;
         let Some(limit) = counts else { return };
         for slot in 1..=OVERFLOW {
             let Some(&a) = self.acct.get(slot) else { continue };
@@ -965,8 +971,8 @@ impl Engine {
             return;
         }
         let w = &mut self.watch;
-        if !w.slice_now || run > w.slice_len {
-            w.slice_now = true;
+        if w.slice_over & SLICE_NOW == 0 || run > w.slice_len {
+            w.slice_over |= SLICE_NOW;
             w.slice_len = run;
             w.slice_slot = slot as u16;
         }
@@ -1069,7 +1075,7 @@ impl Engine {
                 }
             }
         }
-        if w.slice_now && !w.slice_before {
+        if w.slice_over == SLICE_NOW {
             let slot = usize::from(w.slice_slot);
             let id = if slot == OVERFLOW { OVERFLOW_ID as u16 } else { slot as u16 };
             let name = self.meta.get(slot.wrapping_sub(1)).map_or([0; NAME_LEN], |m| m.name);
@@ -1079,8 +1085,7 @@ impl Engine {
             w.pending |= 1 << SLICE_ALERT;
         }
         let w = &mut self.watch;
-        w.slice_before = w.slice_now;
-        w.slice_now = false;
+        w.slice_over = if w.slice_over & SLICE_NOW != 0 { SLICE_BEFORE } else { 0 };
     }
 
     /// Moves one slot's figures on to at most two windows back (which reads the same:
