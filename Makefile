@@ -111,6 +111,9 @@ test: setup
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --release --target thumbv7m-none-eabi --features trace -- -D warnings
 	$(CARGO) clippy --release --target thumbv7m-none-eabi --no-default-features -- -D warnings
+	@# Cortex-M0 (ARMv6-M: no atomic swap, no BASEPRI): every build must compile for it.
+	$(CARGO) clippy --release --target thumbv6m-none-eabi --features trace -- -D warnings
+	$(CARGO) clippy --release --target thumbv6m-none-eabi --no-default-features -- -D warnings
 	scripts/check-no-panic.sh $(LIB_CM3) $(BUILD)/no-panic/exports.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	scripts/footprint.sh check $(BUILD)/mps2-an385/demo.elf $(BUILD)/mps2-an385/demo-nolib.elf $(FOOTPRINT)
 

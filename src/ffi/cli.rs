@@ -77,7 +77,7 @@ pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmd
     let line = unsafe { args::c_str(cmdline, MAX_CMDLINE) }.unwrap_or(b"");
     // SAFETY: non-NULL and writable for `len` bytes by the caller's contract.
     let Some(mut piece) = (unsafe { BufSink::new(out, len, 0) }) else { return 0 };
-    if CLI_BUSY.swap(true, Ordering::Acquire) {
+    if !super::claim(&CLI_BUSY) {
         piece.put(b"show_cpu_usage: busy (another task is reading a report)\n");
         piece.terminate(piece.needed);
         return 0;

@@ -133,6 +133,20 @@ fn with_state<R>(f: impl FnOnce(State<'_>) -> R) -> R {
     critical_section::with(|_| f(unsafe { state() }))
 }
 
+/// Sets `flag` if it was clear, and says whether it did: a reader claims something
+/// only one task at a time may use. Tested and set in a critical section, not with
+/// an atomic swap, which ARMv6-M (Cortex-M0) lacks.
+#[cfg(feature = "shell")]
+fn claim(flag: &core::sync::atomic::AtomicBool) -> bool {
+    use core::sync::atomic::Ordering::Relaxed;
+    critical_section::with(|_| {
+        !flag.load(Relaxed) && {
+            flag.store(true, Relaxed);
+            true
+        }
+    })
+}
+
 /// The line at position `at` (see `engine::LINES`) in a critical section of its own,
 /// if the figures are still those stamped `stamp`.
 fn read_line(at: usize, since_start: bool, stamp: Stamp) -> Option<Line> {

@@ -40,7 +40,7 @@ pub unsafe extern "C" fn cpu_usage_trace(argc: c_int, argv: *mut *mut c_char) ->
 fn run(out: &mut dyn Sink, cmd: trace::TraceCmd) -> i32 {
     use trace::TraceCmd;
     // Nobody may start the ring while a dump reads it outside the critical section.
-    if trace::DUMPING.swap(true, Ordering::Acquire) {
+    if !super::claim(&trace::DUMPING) {
         out.put(b"cpu_usage_trace: busy (another task is printing a dump)\n");
         return St::CPU_USAGE_ERR_OPTION.code();
     }
