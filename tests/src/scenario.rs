@@ -65,6 +65,10 @@ pub struct Port {
     /// Largest distance, in percentage points, between tick30's share (averaged over
     /// the windows read) and 30 %. The caller explains it by the port's physics.
     pub tick30_tolerance_pp: f64,
+    /// The port's time is the host's wall time (the POSIX simulator), so a host that
+    /// holds back a core from it moves the shares, and a duty check allows for what
+    /// it held back; not under QEMU's `-icount`, whose guest time stops with it.
+    pub host_time: bool,
     /// The port's peripheral interrupt of known cost, switched by `irq on|off`; `None`
     /// where there is none (the POSIX simulator).
     pub irq: Option<IrqLoad>,
@@ -280,31 +284,63 @@ fn parse_churn(answer: &str) -> Result<(bool, u64), String> {
 
 /// How much of a host core the demo had while the duties were measured: a simulator
 /// should have all of one whenever it is not asleep (its idle task spins unless it
-/// sleeps in tickless idle). When the host is busy with other work, its threads are
-/// preempted in the middle of burns; the demo's burn loop skips those gaps but the
-/// task still held the CPU as far as FreeRTOS knows, so the shares come out inflated.
-/// A failure says so rather than leave it to be guessed.
+/// sleeps in tickless idle). When the host does not give it one (other processes, or
+/// a hypervisor taking the virtual CPU: `steal` in /proc/stat), its threads stop in
+/// the middle of burns and wake-ups come late; the library, reading the wall clock,
+/// charges a stall to whichever task FreeRTOS had running, so a share can move by as
+/// much as the time the host held back. A duty check allows that much more, and says
+/// so.
+#[derive(Clone, Copy)]
 struct HostShare(Option<(Instant, Duration)>);
+
+/// What the host held back from the simulator while the duties were measured.
+struct Starved {
+    /// Percentage points of the wall time the simulator was awake (outside tickless
+    /// sleep) but had no host core: 0 when it cannot be read (not Linux; QEMU, whose
+    /// guest time does not pass without the host).
+    pp: f64,
+    /// What was measured, for the messages.
+    note: String,
+}
 
 impl HostShare {
     fn start(console: &Console) -> Self {
         HostShare(console.cpu_time().map(|cpu| (Instant::now(), cpu)))
     }
 
-    /// A note for failure messages ("" when the share cannot be read); `awake_pct`
-    /// is the share of the time the library saw outside tickless sleep.
-    fn finish(self, console: &Console, awake_pct: f64) -> String {
-        let (Some((t0, cpu0)), Some(cpu1)) = (self.0, console.cpu_time()) else { return String::new() };
+    /// At most how many percentage points of window `w` the host held back from the
+    /// simulator, the window lying inside the time since `start`: the time since
+    /// then, less the window's tickless sleep (the only sleep counted, so the awake
+    /// time is if anything overstated), less the CPU time the process got, as a share
+    /// of the window. 0 when it cannot be read.
+    fn held_back_in(self, console: &Console, w: &Window) -> f64 {
+        let (Some((t0, cpu0)), Some(cpu1)) = (self.0, console.cpu_time()) else { return 0.0 };
+        let window_s = w.json["window_us"].as_f64().unwrap_or(0.0) / 1e6;
+        let asleep_s = window_s * w.json["sleep_pct"].as_f64().unwrap_or(0.0) / 100.0;
+        let cpu_s = cpu1.saturating_sub(cpu0).as_secs_f64();
+        let held_s = (t0.elapsed().as_secs_f64() - asleep_s - cpu_s).max(0.0);
+        if window_s > 0.0 {
+            100.0 * held_s / window_s
+        } else {
+            0.0
+        }
+    }
+
+    /// `awake_pct` is the share of the time the library saw outside tickless sleep;
+    /// `host_time`: the port's time is the host's (else nothing was held back).
+    fn finish(self, console: &Console, awake_pct: f64, host_time: bool) -> Starved {
+        let (Some((t0, cpu0)), Some(cpu1)) = (self.0, console.cpu_time()) else {
+            return Starved { pp: 0.0, note: String::new() };
+        };
         let wall = t0.elapsed().as_secs_f64();
         let share = (cpu1.saturating_sub(cpu0)).as_secs_f64() / wall * 100.0;
-        println!(
-            "the demo process used {share:.0} % of a host core while it was measured, awake {awake_pct:.0} % of the time"
+        let pp = if host_time { (awake_pct - share).max(0.0) } else { 0.0 };
+        let note = format!(
+            "the demo process used {share:.0} % of a host core while it was measured, awake {awake_pct:.0} % of the \
+             time: {pp:.1} pp held back by the host"
         );
-        format!(
-            " (meanwhile the demo process used {share:.0} % of a host core and was awake {awake_pct:.0} % of the \
-             time: on the POSIX simulator, well under that means other processes competed for the CPU and the \
-             shares are inflated)"
-        )
+        println!("{note}");
+        Starved { pp, note }
     }
 }
 
@@ -472,15 +508,24 @@ impl Run<'_> {
         sum / windows.len() as f64
     }
 
-    fn expect_share(&mut self, w: &Window, name: &str, duty: f64, label: &str) {
+    /// `name`'s share of window `w` within the duty tolerance of `duty`, plus, on a
+    /// port that runs on the host's time, what the host may have held back in that
+    /// window: `host` was started before the window began and is finished now.
+    fn expect_share(&mut self, w: &Window, name: &str, duty: f64, label: &str, host: HostShare) {
         let measured = w.usage_of(name);
         let measured = self.check(measured.ok_or_else(|| format!("window {} does not list {name}", w.index)));
-        let tol = self.port.duty_tolerance_pp;
-        println!("{label}: {name} {measured:.2} % in window #{} (duty {duty} %)", w.index);
+        let held = if self.port.host_time { host.held_back_in(self.console, w) } else { 0.0 };
+        let tol = self.port.duty_tolerance_pp + held;
+        println!(
+            "{label}: {name} {measured:.2} % in window #{} (duty {duty} ± {} pp + at most {held:.1} pp held back by \
+             the host)",
+            w.index, self.port.duty_tolerance_pp
+        );
         if (measured - duty).abs() > tol {
             self.console.fail(&format!(
-                "{label}: {name} used {measured:.2} % in window {}, expected {duty} ± {tol} pp",
-                w.index
+                "{label}: {name} used {measured:.2} % in window {}, expected {duty} ± {tol:.1} pp ({} pp + at most \
+                 {held:.1} pp held back by the host)",
+                w.index, self.port.duty_tolerance_pp
             ));
         }
     }
@@ -523,7 +568,7 @@ pub fn run(console: &mut Console, port: Port) {
         windows.push(w);
     }
     let awake = 100.0 - run.mean_of(&windows, "sleep_pct");
-    let host = host_share.finish(run.console, awake);
+    let starved = host_share.finish(run.console, awake, port.host_time);
     for (name, duty) in WORKLOADS {
         let mut sum = 0.0;
         for w in &windows {
@@ -531,14 +576,24 @@ pub fn run(console: &mut Console, port: Port) {
             sum += run.check(share.ok_or_else(|| format!("window {} does not list {name}", w.index)));
         }
         let mean = sum / windows.len() as f64;
-        let tol = port.duty_tolerance_pp;
+        let tol = port.duty_tolerance_pp + starved.pp;
         let first_index = windows.first().map_or(0, |w| w.index);
-        println!("{name}: {mean:.2} % averaged over {} windows from #{first_index} (duty {duty} %)", windows.len());
+        println!(
+            "{name}: {mean:.2} % averaged over {} windows from #{first_index} (duty {duty} ± {} pp + {:.1} pp held \
+             back by the host)",
+            windows.len(),
+            port.duty_tolerance_pp,
+            starved.pp
+        );
         if (mean - duty).abs() > tol {
             let shares: Vec<String> = windows.iter().map(|w| format!("#{}: {:?}", w.index, w.usage_of(name))).collect();
             run.console.fail(&format!(
-                "{name} averaged {mean:.2} % over windows {}, expected {duty} ± {tol} pp{host}",
-                shares.join(", ")
+                "{name} averaged {mean:.2} % over windows {}, expected {duty} ± {tol:.1} pp ({} pp, + {:.1} pp held \
+                 back by the host: {})",
+                shares.join(", "),
+                port.duty_tolerance_pp,
+                starved.pp,
+                starved.note
             ));
         }
     }
@@ -553,9 +608,13 @@ pub fn run(console: &mut Console, port: Port) {
     // The slice watchdog in the windows waited for: once window at + 1 is over, so is
     // work25's last burn at 25 %, and work40's are the only runs over the threshold.
     let calm = run.wait_window(at + 1);
+    // (From here, window at + 2 under way, the host's share is measured for it.)
+    let host = HostShare::start(run.console);
     api::check_slice_alert(&mut run, calm.index);
-    let w = run.wait_window_with(api::SHORT_REPORT, at + 2);
-    run.expect_share(&w, "work25", 5.0, "after `load work25 5`");
+    // (A whole report: the slice watchdog is off again, and `-n 3`, the three busiest,
+    // may leave out work25 at 5 %.)
+    let w = run.wait_window(at + 2);
+    run.expect_share(&w, "work25", 5.0, "after `load work25 5`", host);
 
     // 3. Churn: hundreds of creates, then off, then nothing may be left behind.
     loop {
@@ -668,6 +727,7 @@ fn interrupts(run: &mut Run<'_>, before: &Window, irq: IrqLoad) {
     if !answer.contains("irq: on") {
         run.console.fail(&format!("`irq on` answered {answer:?}"));
     }
+    let host = HostShare::start(run.console);
     let at = run.current_window();
     let w = run.wait_window(at + 2);
     let answer = run.ask("irq off");
@@ -708,8 +768,14 @@ fn interrupts(run: &mut Run<'_>, before: &Window, irq: IrqLoad) {
     // included, so the library must show duty × (1 − the interrupts' share).
     let keep = 1.0 - irq.share_pct / 100.0;
     for (name, duty) in [("work10", 10.0), ("work25", 5.0), ("work40", 40.0)] {
-        run.expect_share(&w, name, duty * keep, "with `irq on`");
+        run.expect_share(&w, name, duty * keep, "with `irq on`", host);
     }
+}
+
+/// The microseconds `tick30 status` says tick30 kept the CPU past its share.
+fn tick30_overrun_us(status: &str) -> Option<f64> {
+    let rest = status.split("past its share: ").nth(1)?;
+    rest.split(" us").next()?.trim().parse().ok()
 }
 
 /// Step 6: tick30 on, its share in the library and in the tick-sampled accounting.
@@ -740,16 +806,28 @@ fn tick30(run: &mut Run<'_>) {
         run.console.fail(&format!("the `sampled` answer has no tick30 row: {sampled:?}"));
     };
     let shares: Vec<String> = windows.iter().map(|w| format!("#{}: {:?}", w.index, w.usage_of("tick30"))).collect();
+    // What the host stole from tick30 past its 30 % is rightly charged to it: the demo
+    // measures it, over more than the windows read (from `tick30 on` to the status),
+    // so as a share of those windows it bounds what they can hold of it.
+    let overrun_us = match tick30_overrun_us(&status) {
+        Some(us) => us,
+        None => run.console.fail(&format!("`tick30 status` gave no overrun: {status:?}")),
+    };
+    let window_us: f64 = windows.iter().filter_map(|w| w.json["window_us"].as_f64()).sum();
+    let stolen_pp = if window_us > 0.0 { 100.0 * overrun_us / window_us } else { 0.0 };
+    let (low, high) =
+        (TICK30_PCT - run.port.tick30_tolerance_pp, TICK30_PCT + run.port.tick30_tolerance_pp + stolen_pp);
     println!(
-        "tick30: {mean:.2} % averaged over windows {} (expected {TICK30_PCT} ± {} pp); tick-sampled {by_sampling:.1} % \
-         over {ticks} ticks; {}",
+        "tick30: {mean:.2} % averaged over windows {} (expected {low:.2} to {high:.2}: {TICK30_PCT} ± {} pp, \
+         + {stolen_pp:.2} pp the host held it past its share); tick-sampled {by_sampling:.1} % over {ticks} ticks; {}",
         shares.join(", "),
         run.port.tick30_tolerance_pp,
         status
     );
-    if (mean - TICK30_PCT).abs() > run.port.tick30_tolerance_pp {
+    if mean < low || mean > high {
         run.console.fail(&format!(
-            "tick30 averaged {mean:.2} % over windows {}, expected {TICK30_PCT} ± {} pp ({})",
+            "tick30 averaged {mean:.2} % over windows {}, expected {low:.2} to {high:.2} ({TICK30_PCT} ± {} pp, \
+             + {stolen_pp:.2} pp past its share) ({})",
             shares.join(", "),
             run.port.tick30_tolerance_pp,
             status

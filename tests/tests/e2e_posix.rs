@@ -19,6 +19,13 @@ use freertos_cpu_usage_tests::{path_from_env, Console};
 /// against the 1 s windows (a burn cut by a window edge, jitter of the wake-ups under
 /// host load), measured at 0 to 0.5 pp on the 3-window averages, also with the other
 /// core busy; 1.5 pp is the project's bound.
+///
+/// When the host does not give the simulator a core while it is awake (other
+/// processes, or the hypervisor taking the virtual CPU), stalls land in whatever
+/// FreeRTOS had running and late wake-ups shift burns between windows: the scenario
+/// measures that time (the process's CPU time against the awake wall time) and
+/// allows that many percentage points more, saying so (`scenario::HostShare`).
+/// Measured on a 2-core VM with 13 % steal: 23 pp held back, work40 at 32.1 %.
 const DUTY_TOLERANCE_PP: f64 = 1.5;
 
 /// tick30 tolerance on the simulator, in percentage points, on a 2-window average.
@@ -59,6 +66,7 @@ fn demo_on_posix_simulator() {
             total_secs: 90,
             duty_tolerance_pp: DUTY_TOLERANCE_PP,
             tick30_tolerance_pp: TICK30_TOLERANCE_PP,
+            host_time: true,
             // No peripherals on the simulator.
             irq: None,
         },

@@ -129,6 +129,7 @@ fn demo_on_qemu_mps2_an385() {
             total_secs: 120,
             duty_tolerance_pp: DUTY_TOLERANCE_PP,
             tick30_tolerance_pp: TICK30_TOLERANCE_PP,
+            host_time: false,
             irq: Some(IRQ),
         },
     );
