@@ -114,6 +114,9 @@ test: setup
 	@# Cortex-M0 (ARMv6-M: no atomic swap, no BASEPRI): every build must compile for it.
 	$(CARGO) clippy --release --target thumbv6m-none-eabi --features trace -- -D warnings
 	$(CARGO) clippy --release --target thumbv6m-none-eabi --no-default-features -- -D warnings
+	@# Hard-float Cortex-M4F/M7 and Cortex-M33 (the firmware's float ABI picks the target).
+	$(CARGO) clippy --release --target thumbv7em-none-eabihf --features trace -- -D warnings
+	$(CARGO) clippy --release --target thumbv8m.main-none-eabihf --features trace -- -D warnings
 	scripts/check-no-panic.sh $(LIB_CM3) $(BUILD)/no-panic/exports.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	scripts/footprint.sh check $(BUILD)/mps2-an385/demo.elf $(BUILD)/mps2-an385/demo-nolib.elf $(FOOTPRINT)
 

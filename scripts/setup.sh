@@ -11,7 +11,8 @@
 #                    fonts-dejavu-core                          (text in the viewer's PNG plots)
 #                    tmux                                       (the viewer's terminal UI test)
 #   Rust targets:    thumbv7m-none-eabi (the QEMU demo, the benchmarks),
-#                    thumbv6m-none-eabi (Cortex-M0: the library must build for it)
+#                    thumbv6m-none-eabi, thumbv7em-none-eabihf, thumbv8m.main-none-eabihf
+#                    (Cortex-M0, hard-float M4F/M7, M33: the library must build for them)
 #
 # Debian's qemu-system-arm replaces a newer qemu-utils if one is installed; that is
 # expected.
@@ -23,7 +24,7 @@ fail() {
 }
 
 command -v cargo >/dev/null 2>&1 || fail "cargo not found: install Rust with rustup (https://rustup.rs), then re-run"
-command -v rustup >/dev/null 2>&1 || fail "rustup not found: the thumbv7m-none-eabi and thumbv6m-none-eabi targets are added with rustup"
+command -v rustup >/dev/null 2>&1 || fail "rustup not found: the Cortex-M targets (thumbv7m-none-eabi and others) are added with rustup"
 
 packages=(gcc make gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm libclang-dev valgrind
     fonts-dejavu-core tmux)
@@ -49,7 +50,7 @@ if [ ${#missing[@]} -gt 0 ]; then
         fail "apt-get install ${missing[*]} failed (see above)"
 fi
 
-for target in thumbv7m-none-eabi thumbv6m-none-eabi; do
+for target in thumbv7m-none-eabi thumbv6m-none-eabi thumbv7em-none-eabihf thumbv8m.main-none-eabihf; do
     if ! rustup target list --installed | grep -qx "$target"; then
         echo "setup: adding the Rust target $target"
         rustup target add "$target" || fail "rustup target add $target failed (see above)"
