@@ -1,11 +1,14 @@
 //! The report as text or JSON, written a line at a time into a [`Sink`] straight from
 //! the engine's lines ([`Source`]): no report holds all of its lines.
 //!
-//! A report walks the lines more than once: a first walk sums what it prints before
-//! the tasks (the ID pool) and after them (the summed lines, idle, interrupts), then
-//! the tasks are printed in ID order in one more walk or, sorted, a few at a time:
-//! each walk picks the next [`BATCH`] busiest after those printed. Every walk reads
-//! the same figures, or the source says they changed and the report starts again.
+//! A window's report in ID order walks the lines once: it prints the tasks and takes
+//! the survey on the way (the ID pool, the summed lines, idle, interrupts: all printed
+//! after the tasks). A sorted report takes the survey in a walk of its own, then
+//! prints the tasks a few at a time: each walk picks the next [`BATCH`] busiest after
+//! those printed. A since-start report first sums its length (the total its shares are
+//! of). Every walk reads the same figures, or the source says they changed and the
+//! report starts again. Each cell (a number, a share, a duration) goes out in one
+//! piece ([`Cell`]).
 //!
 //! Shares are handed out in the engine's order of lines, whatever the order printed
 //! ([`Shares`]): so a task reads the same in every report of a window (sorted or not,
