@@ -308,17 +308,23 @@ impl HostShare {
         HostShare(console.cpu_time().map(|cpu| (Instant::now(), cpu)))
     }
 
+    /// Seconds of wall time since `start`, and of CPU time the process got in them;
+    /// `None` when the CPU time cannot be read.
+    fn since(self, console: &Console) -> Option<(f64, f64)> {
+        let ((t0, cpu0), cpu1) = (self.0?, console.cpu_time()?);
+        Some((t0.elapsed().as_secs_f64(), cpu1.saturating_sub(cpu0).as_secs_f64()))
+    }
+
     /// At most how many percentage points of window `w` the host held back from the
     /// simulator, the window lying inside the time since `start`: the time since
     /// then, less the window's tickless sleep (the only sleep counted, so the awake
     /// time is if anything overstated), less the CPU time the process got, as a share
     /// of the window. 0 when it cannot be read.
     fn held_back_in(self, console: &Console, w: &Window) -> f64 {
-        let (Some((t0, cpu0)), Some(cpu1)) = (self.0, console.cpu_time()) else { return 0.0 };
+        let Some((wall_s, cpu_s)) = self.since(console) else { return 0.0 };
         let window_s = w.json["window_us"].as_f64().unwrap_or(0.0) / 1e6;
         let asleep_s = window_s * w.json["sleep_pct"].as_f64().unwrap_or(0.0) / 100.0;
-        let cpu_s = cpu1.saturating_sub(cpu0).as_secs_f64();
-        let held_s = (t0.elapsed().as_secs_f64() - asleep_s - cpu_s).max(0.0);
+        let held_s = (wall_s - asleep_s - cpu_s).max(0.0);
         if window_s > 0.0 {
             100.0 * held_s / window_s
         } else {
@@ -329,11 +335,10 @@ impl HostShare {
     /// `awake_pct` is the share of the time the library saw outside tickless sleep;
     /// `host_time`: the port's time is the host's (else nothing was held back).
     fn finish(self, console: &Console, awake_pct: f64, host_time: bool) -> Starved {
-        let (Some((t0, cpu0)), Some(cpu1)) = (self.0, console.cpu_time()) else {
+        let Some((wall_s, cpu_s)) = self.since(console) else {
             return Starved { pp: 0.0, note: String::new() };
         };
-        let wall = t0.elapsed().as_secs_f64();
-        let share = (cpu1.saturating_sub(cpu0)).as_secs_f64() / wall * 100.0;
+        let share = cpu_s / wall_s * 100.0;
         let pp = if host_time { (awake_pct - share).max(0.0) } else { 0.0 };
         let note = format!(
             "the demo process used {share:.0} % of a host core while it was measured, awake {awake_pct:.0} % of the \
