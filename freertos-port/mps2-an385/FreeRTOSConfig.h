@@ -72,7 +72,17 @@ void mps2_idle_sleep( uint32_t expected_idle_ticks );
 /* freertos-cpu-usage keeps each task's ID in uxTaskNumber, which needs this. */
 #define configUSE_TRACE_FACILITY                   1
 #define configUSE_STATS_FORMATTING_FUNCTIONS       0
-#define configGENERATE_RUN_TIME_STATS              0
+/* The kernel's own run-time stats (the shell's kernel_stats), in core cycles as the
+ * library's SysTick-extended clock counts them, to compare the two
+ * (tests/tests/e2e_qemu.rs). */
+#define configGENERATE_RUN_TIME_STATS              1
+#define configRUN_TIME_COUNTER_TYPE                uint64_t
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+uint64_t mps2_clock_cycles( void );
+#endif
+#define portCONFIGURE_TIMER_FOR_RUN_TIME_STATS()    do {} while( 0 )
+#define portGET_RUN_TIME_COUNTER_VALUE()            mps2_clock_cycles()
 
 /* ---- API functions ---------------------------------------------------------- */
 #define INCLUDE_vTaskPrioritySet                   1

@@ -158,6 +158,12 @@ int main( void )
     }
 
     demo_start();
+
+    if( mps2_semihosting_cmdline_has( "many-tasks" ) )
+    {
+        demo_add_waiting_tasks();
+    }
+
     vTaskStartScheduler();
 
     /* Only if the idle task could not be created. */

@@ -156,7 +156,12 @@ unsafe fn once_started(event: fn(&mut Engine, u32)) {
 /// # Safety
 /// Called by the hooks header from inside the kernel.
 #[no_mangle]
-pub unsafe extern "C" fn cpu_usage_hook_kernel_task(tcb: *mut c_void, id: u32, name: *const c_char, running: u32) -> u32 {
+pub unsafe extern "C" fn cpu_usage_hook_kernel_task(
+    tcb: *mut c_void,
+    id: u32,
+    name: *const c_char,
+    running: u32,
+) -> u32 {
     if tcb.is_null() {
         return id;
     }

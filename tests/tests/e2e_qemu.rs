@@ -197,6 +197,120 @@ fn critical_section_masks_only_what_the_kernel_masks() {
     console.exit(20);
 }
 
+// ---- Many tasks before the scheduler ----------------------------------------------------
+
+/// Windows of guest time the demo runs before the comparison: enough that the gap
+/// between the two views (below) is a small part of the run.
+const MANY_TASKS_WINDOWS: u64 = 5;
+
+/// The window the comparison is taken with, in ms: the library's since-start figures
+/// run to the end of its last completed window, the kernel's to the instant of
+/// `kernel_stats`, so at most this much of the run is in one and not the other.
+const MANY_TASKS_WINDOW_MS: u64 = 10;
+
+/// The demo started with the semihosting argument `many-tasks`: 100 more tasks, which
+/// only wait, are created after the demo's own and before the scheduler starts, so
+/// every one of the 32 IDs is taken when `vTaskStartScheduler()` creates the idle task
+/// (FreeRTOS's own full demos create 80 to 90 tasks that way). The idle task must have
+/// an ID and line of its own, and idle and load must agree with the kernel's own
+/// run-time stats (`configGENERATE_RUN_TIME_STATS`, counted in core cycles as the
+/// library's clock counts them), both taken at one instant by the demo's
+/// `kernel_stats`.
+///
+/// Where the two differ, and the bound that follows: the kernel charges an interrupt
+/// to the task it interrupted, the library to the interrupts line, so the kernel's
+/// idle share exceeds the library's idle + sleep by the interrupts that came while idle
+/// or asleep, at most the whole interrupts line; the library's run ends up to
+/// `MANY_TASKS_WINDOW_MS` earlier, moving every share by at most that part of the run;
+/// the kernel's figure is truncated to, the library's rounded to, a hundredth.
+#[test]
+fn idle_and_load_with_more_tasks_than_ids_on_qemu_mps2_an385() {
+    let mut cmd = qemu_demo_command();
+    let args: Vec<String> = cmd
+        .get_args()
+        .map(|a| {
+            let a = a.to_string_lossy();
+            if a.starts_with("enable=on") {
+                format!("{a},arg=demo.elf,arg=many-tasks")
+            } else {
+                a.into_owned()
+            }
+        })
+        .collect();
+    assert!(args.iter().any(|a| a.ends_with("arg=many-tasks")), "no -semihosting-config in {args:?}");
+    let mut many = Command::new(cmd.get_program());
+    many.args(&args).current_dir(repo_root());
+    cmd = many;
+    let mut console = Console::spawn("QEMU mps2-an385 many-tasks", cmd);
+    console.read_answer(60);
+    let window_of = |answer: &str| -> Option<u64> {
+        let json: serde_json::Value = serde_json::from_str(answer.lines().find(|l| l.starts_with('{'))?).ok()?;
+        json["window"].as_u64()
+    };
+    let limit = freertos_cpu_usage_tests::Deadline::after_secs(120);
+    loop {
+        let answer = console.command("show_cpu_usage -m", 20);
+        if window_of(&answer).is_some_and(|w| w >= MANY_TASKS_WINDOWS) {
+            break;
+        }
+        if limit.passed() {
+            console.fail(&format!("no window #{MANY_TASKS_WINDOWS} within 120 s: {answer}"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    console.command(&format!("show_cpu_usage -w {MANY_TASKS_WINDOW_MS}"), 20);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let answer = console.command("kernel_stats", 30);
+
+    // The kernel's rows: `ID  NAME  12.34%`, then `library: {...}`.
+    let kernel_idle = answer.lines().find_map(|l| {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        match words.as_slice() {
+            [id, "IDLE", pct] => Some((id.parse::<u64>().ok()?, pct.strip_suffix('%')?.parse::<f64>().ok()?)),
+            _ => None,
+        }
+    });
+    let Some((idle_id, kernel_idle_pct)) = kernel_idle else {
+        console.fail(&format!("`kernel_stats` lists no IDLE row:\n{answer}"));
+    };
+    let report = answer.lines().find_map(|l| l.strip_prefix("library: "));
+    let Some(report) = report.and_then(|r| serde_json::from_str::<serde_json::Value>(r).ok()) else {
+        console.fail(&format!("`kernel_stats` has no library report:\n{answer}"));
+    };
+    if let Err(e) = scenario::check_window(&report) {
+        console.fail(&format!("the library's since-start report: {e}\n{report}"));
+    }
+    if idle_id == 0 || report["idle"]["id"].as_u64() != Some(idle_id) {
+        console.fail(&format!(
+            "the idle task has ID {idle_id} for the kernel, the report's idle line is {}",
+            report["idle"]
+        ));
+    }
+    let pct = |key: &str| report[key].as_f64().unwrap_or(f64::NAN);
+    let (idle, sleep, isr, load) = (pct("idle_pct"), pct("sleep_pct"), pct("interrupts_pct"), pct("load_pct"));
+    let uptime_ms = report["uptime_us"].as_u64().unwrap_or(0) as f64 / 1000.0;
+    let bound = isr + 100.0 * MANY_TASKS_WINDOW_MS as f64 / uptime_ms + 0.02;
+    println!(
+        "many tasks: idle task ID {idle_id}; kernel idle {kernel_idle_pct:.2} %, library idle + sleep {:.2} % \
+         (interrupts {isr:.2} %), load {load:.2} % vs {:.2} %, over {uptime_ms:.0} ms; bound {bound:.2} pp; \
+         tasks without an ID now: {}",
+        idle + sleep,
+        100.0 - kernel_idle_pct,
+        report["slots"]["overflow_tasks"]
+    );
+    let diff = kernel_idle_pct - (idle + sleep);
+    if !(-bound..=bound).contains(&diff) || !((100.0 - kernel_idle_pct) - load).abs().le(&bound) {
+        console.fail(&format!(
+            "kernel idle {kernel_idle_pct:.2} %, library idle {idle:.2} + sleep {sleep:.2} %, load {load:.2} %: \
+             more than {bound:.2} pp apart\n{answer}"
+        ));
+    }
+    if report["slots"]["overflow_tasks"].as_u64().unwrap_or(0) < 70 {
+        console.fail(&format!("fewer tasks without an ID than the 100 waiting ones leave: {}", report["slots"]));
+    }
+    console.exit(20);
+}
+
 // ---- The minimal build, read through cpu_usage_snapshot ---------------------------------
 
 /// snapshot_main.c's workloads and their duties, in percent.
