@@ -36,7 +36,8 @@
 /* Nonzero when the console input comes from the host's stdin through semihosting. */
 static uint8_t console_scripted;
 
-const char *const port_name = "mps2-an385 (QEMU Cortex-M3)";
+/* Weak: mps2-an386, which runs this file on its Cortex-M4F, names itself (cm4f.c). */
+__attribute__( ( weak ) ) const char *const port_name = "mps2-an385 (QEMU Cortex-M3)";
 
 static const DemoPortCommand_t mps2_commands[] =
 {
