@@ -140,6 +140,12 @@ void port_exit( int status )
 
 /* ---- main() -------------------------------------------------------------------- */
 
+/* The board's own tasks, next to the demo's: none on the Cortex-M3; mps2-an386 adds
+ * its floating-point check (cm4f.c). */
+__attribute__( ( weak ) ) void mps2_board_start( void )
+{
+}
+
 int main( void )
 {
     /* Keep interrupts at or below the kernel's priority masked until the first task
@@ -159,6 +165,7 @@ int main( void )
     }
 
     demo_start();
+    mps2_board_start();
     vTaskStartScheduler();
 
     /* Only if the idle task could not be created. */
