@@ -1,6 +1,8 @@
 /*
  * FreeRTOSConfig.h for the demo on QEMU's mps2-an385 (Cortex-M3, 25 MHz, ARM_CM3 port,
- * heap_4). Values that exist for a reason other than "the usual default" say why.
+ * heap_4), and on mps2-an386 (Cortex-M4F, ARM_CM4F port), the same board with the
+ * same clock and interrupt priorities: nothing here depends on the core. Values that
+ * exist for a reason other than "the usual default" say why.
  */
 #ifndef FREERTOS_CONFIG_H
 #define FREERTOS_CONFIG_H

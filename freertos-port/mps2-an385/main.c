@@ -36,7 +36,8 @@
 /* Nonzero when the console input comes from the host's stdin through semihosting. */
 static uint8_t console_scripted;
 
-const char *const port_name = "mps2-an385 (QEMU Cortex-M3)";
+/* Weak: mps2-an386, which runs this file on its Cortex-M4F, names itself (cm4f.c). */
+__attribute__( ( weak ) ) const char *const port_name = "mps2-an385 (QEMU Cortex-M3)";
 
 static const DemoPortCommand_t mps2_commands[] =
 {
@@ -139,6 +140,12 @@ void port_exit( int status )
 
 /* ---- main() -------------------------------------------------------------------- */
 
+/* The board's own tasks, next to the demo's: none on the Cortex-M3; mps2-an386 adds
+ * its floating-point check (cm4f.c). */
+__attribute__( ( weak ) ) void mps2_board_start( void )
+{
+}
+
 int main( void )
 {
     /* Keep interrupts at or below the kernel's priority masked until the first task
@@ -164,6 +171,7 @@ int main( void )
         demo_add_waiting_tasks();
     }
 
+    mps2_board_start();
     vTaskStartScheduler();
 
     /* Only if the idle task could not be created. */

@@ -92,6 +92,14 @@
 
 #ifndef __ASSEMBLER__
 
+/* startup.c: the core's set-up, first thing in Reset_Handler, before .data and .bss
+ * (a weak no-op on the Cortex-M3; mps2-an386/cm4f.c enables the FPU). */
+void mps2_core_init( void );
+
+/* main.c: the board's own tasks, created after the demo's (a weak no-op on the
+ * Cortex-M3; mps2-an386/cm4f.c adds its floating-point check). */
+void mps2_board_start( void );
+
 /* uart.c: polled output works from any context, before or after the scheduler. */
 void mps2_uart_init( void );
 void mps2_uart_putc( char c );

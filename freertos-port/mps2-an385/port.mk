@@ -50,18 +50,24 @@ MPS2_SEMIHOSTING := -semihosting-config enable=on,target=native
 # One instruction = 2^5 ns of virtual time, never paced to the host clock.
 MPS2_ICOUNT := -icount shift=5,align=off,sleep=off
 
+# The three commands for any MPS2 board running these board files ($(1): its QEMU and
+# machine, as MPS2_QEMU; mps2-an386 uses them too).
 # Interactive: the console is UART0 on the terminal (or a pipe).
-mps2-an385_QEMU_CMD = $(MPS2_QEMU) -serial stdio $(MPS2_SEMIHOSTING) -kernel $(QEMU_ELF)
+mps2_qemu_cmd = $(1) -serial stdio $(MPS2_SEMIHOSTING) -kernel $(QEMU_ELF)
 # The same with -icount: guest timing no longer depends on host speed, but UART input
 # still arrives whenever QEMU's I/O thread delivers it, so the output is reproducible
 # only if it does not depend on when each input byte arrived.
-mps2-an385_QEMU_CMD_ICOUNT = $(MPS2_QEMU) -serial stdio $(MPS2_SEMIHOSTING) $(MPS2_ICOUNT) -kernel $(QEMU_ELF)
+mps2_qemu_cmd_icount = $(1) -serial stdio $(MPS2_SEMIHOSTING) $(MPS2_ICOUNT) -kernel $(QEMU_ELF)
 # Deterministic, for checked output: -icount, and the console reads stdin through
 # semihosting (main.c "scripted"), so every input byte arrives at the same guest
 # instruction in every run; end of stdin ends the run like on the POSIX port. Stdin
 # must reach end-of-file (a pipe or a file, not a terminal). The serial port writes
 # to stdout without reading stdin; append=on keeps a redirect to a file intact.
-mps2-an385_QEMU_CMD_SCRIPT = $(MPS2_QEMU) -chardev file,id=mps2-uart0,path=/dev/stdout,append=on \
+mps2_qemu_cmd_script = $(1) -chardev file,id=mps2-uart0,path=/dev/stdout,append=on \
     -serial chardev:mps2-uart0 \
     $(MPS2_SEMIHOSTING),arg=$(notdir $(QEMU_ELF)),arg=console=semihosting \
     $(MPS2_ICOUNT) -kernel $(QEMU_ELF)
+
+mps2-an385_QEMU_CMD = $(call mps2_qemu_cmd,$(MPS2_QEMU))
+mps2-an385_QEMU_CMD_ICOUNT = $(call mps2_qemu_cmd_icount,$(MPS2_QEMU))
+mps2-an385_QEMU_CMD_SCRIPT = $(call mps2_qemu_cmd_script,$(MPS2_QEMU))

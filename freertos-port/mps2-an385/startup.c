@@ -1,5 +1,6 @@
 /*
- * startup.c - vector table, reset and fault handlers for mps2-an385 (Cortex-M3).
+ * startup.c - vector table, reset and fault handlers for mps2-an385 (Cortex-M3), and
+ * for mps2-an386 (Cortex-M4F), which has the same board and its own mps2_core_init().
  *
  * QEMU loads the ELF and starts the core from the table at address 0 (initial SP,
  * then the reset vector), like the hardware. C is enough for all of it: the M-profile
@@ -98,8 +99,16 @@ _Static_assert( ( MPS2_IRQ_MASK_CHECK_ABOVE > MPS2_IRQ_TIMER0 + 1u ) &&
                 ( MPS2_IRQ_MASK_CHECK_AT == MPS2_EXTERNAL_IRQS - 1u ),
                 "the IRQ table above assumes the mask check's IRQs are the last two" );
 
+/* What the core needs before any C code may use it. Nothing on the Cortex-M3; a board
+ * whose core has more (mps2-an386's FPU) defines its own. */
+__attribute__( ( weak ) ) void mps2_core_init( void )
+{
+}
+
 void Reset_Handler( void )
 {
+    mps2_core_init();
+
     const uint32_t * src = __data_load;
 
     for( uint32_t * dst = __data_start; dst < __data_end; )

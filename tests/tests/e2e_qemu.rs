@@ -103,6 +103,22 @@ qemu_demos! {
             irq: Some(MPS2_TIMER0),
         },
     },
+    // The same board with a Cortex-M4F, hard float (freertos-port/mps2-an386): the same
+    // board files, clock and TIMER0, so the same figures.
+    demo_on_qemu_mps2_an386 => Board {
+        name: "mps2-an386",
+        image: "build/mps2-an386/demo.elf",
+        image_var: "CPU_USAGE_QEMU_AN386_ELF",
+        port: Port {
+            reply_secs: 20,
+            boot_secs: 30,
+            total_secs: 120,
+            duty_tolerance_pp: DUTY_TOLERANCE_PP,
+            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
+            host_time: false,
+            irq: Some(MPS2_TIMER0),
+        },
+    },
 }
 
 /// The demo's conversation with `board` under QEMU.
