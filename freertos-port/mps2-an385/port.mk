@@ -51,11 +51,12 @@ MPS2_CFLAGS = $(MPS2_ARCH) -Os -g -std=gnu11 -ffunction-sections -fdata-sections
     -I $(KERNEL_DIR)/include -I $(KERNEL_DIR)/portable/GCC/ARM_CM3
 # Our own code (port files and demo); the kernel is built without them.
 MPS2_WARN := -Wall -Wextra -Werror
-MPS2_LDSCRIPT := $(MPS2_DIR)/mps2-an385.ld
+# The board's MEMORY; it INCLUDEs the sections every MPS2 board shares, found with -L.
+MPS2_LDSCRIPT := $(MPS2_DIR)/mps2-an385.ld $(MPS2_DIR)/mps2-sections.ld
 # -nostartfiles: startup.c is the startup code (vector table, Reset_Handler).
 # --no-warn-execstack: newlib's assembly objects lack a .note.GNU-stack section, which
 # binutils >= 2.39 reports; there is no such thing as an executable stack here.
-MPS2_LDFLAGS := $(MPS2_ARCH) -T $(MPS2_LDSCRIPT) -nostartfiles -Wl,--gc-sections --specs=nano.specs \
+MPS2_LDFLAGS := $(MPS2_ARCH) -T $(MPS2_DIR)/mps2-an385.ld -L $(MPS2_DIR) -nostartfiles -Wl,--gc-sections --specs=nano.specs \
     -Wl,--no-warn-execstack
 
 MPS2_KERNEL_SRC := tasks.c queue.c list.c stream_buffer.c event_groups.c timers.c \
