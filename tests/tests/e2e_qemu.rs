@@ -1,14 +1,17 @@
-//! The demo on QEMU's mps2-an385 (Cortex-M3), end to end: the same conversation and
-//! checks as on the POSIX simulator (`scenario`), with a tighter duty tolerance; and
-//! what the library's critical section masks on this core (`irqmask`). Then the
-//! minimal build (no shell) in a firmware of its own, read through
-//! `cpu_usage_snapshot` (`freertos-port/mps2-an385/snapshot_main.c`).
+//! The demo on every QEMU port, end to end: the same conversation and checks as on the
+//! POSIX simulator (`scenario`), with a tighter duty tolerance, one test per board of
+//! the table `qemu_demos!` below. On the MPS2 boards (mps2-an385, Cortex-M3;
+//! mps2-an505, Cortex-M33) also what the library's critical section masks on the core
+//! (`irqmask`); on mps2-an385 the minimal build (no shell) in a firmware of its own,
+//! read through `cpu_usage_snapshot` (`freertos-port/mps2-an385/snapshot_main.c`).
 //!
-//! The images are `build/mps2-an385/demo.elf` and `snapshot.elf` (built by `make
-//! qemu-image`), or the files named by `CPU_USAGE_QEMU_ELF` and
-//! `CPU_USAGE_QEMU_SNAPSHOT_ELF`. The QEMU command line is taken from
-//! `freertos-port/mps2-an385/port.mk` (`QEMU_CMD_ICOUNT`), so it cannot drift from
-//! what `make qemu` runs. A missing image or QEMU is a failure, never a skip.
+//! The images are `build/<board>/demo.elf` (and mps2-an385's `snapshot.elf`), built by
+//! `make qemu-image`, or the files named by the board's environment variable
+//! (`CPU_USAGE_QEMU_ELF` for mps2-an385's demo, `CPU_USAGE_QEMU_AN505_ELF` for
+//! mps2-an505's, `CPU_USAGE_QEMU_SNAPSHOT_ELF` for mps2-an385's snapshot.elf). The QEMU command line is the board's `QEMU_CMD_ICOUNT`, from its
+//! `freertos-port/<board>/port.mk` through `freertos-port/qemu.mk`, so it cannot drift
+//! from what `make qemu TARGET=<board>` runs. A missing image or QEMU is a failure,
+//! never a skip.
 //!
 //! Why `QEMU_CMD_ICOUNT` and not `QEMU_CMD_SCRIPT`: the scripted console reads stdin
 //! through semihosting, which stops the whole guest until the host has a byte, so
@@ -47,47 +50,117 @@ const DUTY_TOLERANCE_PP: f64 = 1.0;
 /// instructions, so the figure is the same in every run: measured 30.11 %.
 const TICK30_TOLERANCE_PP: f64 = 1.0;
 
-/// The demo's TIMER0 interrupt (freertos-port/mps2-an385/irq_load.c): 500 Hz, each
-/// busy for 2500 counts of the timer's own 25 MHz clock, 5.00 % of the time. The
-/// interrupts line also holds what each handler does around that work (the library's
-/// enter and exit, clearing the timer, the loop's last turn: about 1.5 µs, 0.08 pp),
-/// and the comparison is against a window without TIMER0 whose tick and UART
-/// interrupts may differ a little: measured +5.15 to +5.18 pp. Under `-icount` the
-/// timer, the core and the library's clock count the same guest time, so 1 pp is a
-/// wide bound.
-const IRQ: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
+/// The MPS2 demos' TIMER0 interrupt (freertos-port/mps2-an385/irq_load.c): 500 Hz, each
+/// busy for 100 µs of the timer's own clock, the system clock (2500 counts of 25 MHz on
+/// mps2-an385, 2000 of 20 MHz on mps2-an505), 5.00 % of the time. The interrupts line
+/// also holds what each handler does around that work (the library's enter and exit,
+/// clearing the timer, the loop's last turn: about 1.5 µs, 0.08 pp), and the comparison
+/// is against a window without TIMER0 whose tick and UART interrupts may differ a
+/// little: measured +5.15 to +5.18 pp on mps2-an385, +5.21 to +5.22 pp on mps2-an505
+/// (the same instructions take 25 % longer at 20 MHz). Under `-icount` the timer, the
+/// core and the library's clock count the same guest time, so 1 pp is a wide bound.
+const MPS2_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
 
-/// `QEMU_CMD_ICOUNT` of port.mk for `elf`, split into words.
-fn qemu_command(elf: &std::path::Path) -> Vec<String> {
+/// A QEMU port's end-to-end run of the demo: one entry of the table `qemu_demos!`.
+struct Board {
+    /// The board: its directory `freertos-port/<name>/` and `make qemu TARGET=<name>`.
+    name: &'static str,
+    /// Its demo image, from the repository root.
+    image: &'static str,
+    /// The environment variable that names another image instead.
+    image_var: &'static str,
+    /// What the scenario expects of the port: time limits, tolerances (explained by
+    /// the constants they come from) and its peripheral interrupt load, if any.
+    port: Port,
+}
+
+/// The table of boards: `test_name => Board { .. },` makes the test `test_name`, the
+/// demo's conversation with that board under QEMU (`scenario::run`).
+macro_rules! qemu_demos {
+    ($($test:ident => $board:expr,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                demo_on(&$board);
+            }
+        )*
+    };
+}
+
+qemu_demos! {
+    demo_on_qemu_mps2_an385 => Board {
+        name: "mps2-an385",
+        image: "build/mps2-an385/demo.elf",
+        image_var: "CPU_USAGE_QEMU_ELF",
+        port: Port {
+            reply_secs: 20,
+            boot_secs: 30,
+            // About 25 guest windows; the guest runs faster than the host's clock
+            // here, so this takes well under 25 s.
+            total_secs: 120,
+            duty_tolerance_pp: DUTY_TOLERANCE_PP,
+            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
+            host_time: false,
+            irq: Some(MPS2_TIMER0),
+            // QEMU's DWT cycle counter does not count, so the library falls back to
+            // the SysTick-extended count at the core clock.
+            clock: ("systick", 25_000_000),
+        },
+    },
+    demo_on_qemu_mps2_an505 => Board {
+        name: "mps2-an505",
+        image: "build/mps2-an505/demo.elf",
+        image_var: "CPU_USAGE_QEMU_AN505_ELF",
+        port: Port {
+            reply_secs: 20,
+            boot_secs: 30,
+            // As on mps2-an385: about 25 guest windows, faster than the host's clock.
+            total_secs: 120,
+            duty_tolerance_pp: DUTY_TOLERANCE_PP,
+            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
+            host_time: false,
+            irq: Some(MPS2_TIMER0),
+            // The Cortex-M33's DWT does not count under QEMU either: SysTick-extended,
+            // at the IoT Kit's 20 MHz.
+            clock: ("systick", 20_000_000),
+        },
+    },
+}
+
+/// The demo's conversation with `board` under QEMU.
+fn demo_on(board: &Board) {
+    let mut console =
+        Console::spawn(&format!("QEMU {}", board.name), qemu_image_command(board.name, board.image_var, board.image));
+    scenario::run(&mut console, board.port);
+}
+
+/// `QEMU_CMD_ICOUNT` of `board` (its port.mk, read through qemu.mk) for `elf`, split
+/// into words.
+fn qemu_command(board: &str, elf: &std::path::Path) -> Vec<String> {
     let mut make = Command::new("make");
     make.current_dir(repo_root()).args([
         "-s",
         "--no-print-directory",
         "-f",
-        "freertos-port/mps2-an385/port.mk",
+        "freertos-port/qemu.mk",
         "--eval",
         "cu-print-qemu-cmd: ; @printf '%s\\n' $(QEMU_CMD_ICOUNT)",
         "cu-print-qemu-cmd",
     ]);
-    make.arg(format!("MPS2_QEMU_ELF={}", elf.display()));
-    let out = run(make, 60).unwrap_or_else(|e| panic!("cannot ask port.mk for QEMU_CMD_ICOUNT: {e}"));
-    assert!(out.status.success(), "make could not print QEMU_CMD_ICOUNT ({}):\n{}", out.status, out.stderr);
+    make.arg(format!("TARGET={board}")).arg(format!("QEMU_ELF={}", elf.display()));
+    let out = run(make, 60).unwrap_or_else(|e| panic!("cannot ask qemu.mk for {board}'s QEMU_CMD_ICOUNT: {e}"));
+    assert!(out.status.success(), "make could not print {board}'s QEMU_CMD_ICOUNT ({}):\n{}", out.status, out.stderr);
     let words: Vec<String> = out.stdout.split_whitespace().map(str::to_string).collect();
     assert!(
-        words.first().is_some_and(|w| w.starts_with("qemu-system-arm")) && words.iter().any(|w| w == "-icount"),
-        "QEMU_CMD_ICOUNT of port.mk is not a qemu-system-arm command with -icount: {words:?}"
+        words.first().is_some_and(|w| w.starts_with("qemu-system-")) && words.iter().any(|w| w == "-icount"),
+        "QEMU_CMD_ICOUNT of {board} is not a QEMU command with -icount: {words:?}"
     );
     words
 }
 
-/// The QEMU command for the demo image, checked to exist and to be runnable.
-fn qemu_demo_command() -> Command {
-    qemu_image_command("CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf")
-}
-
-/// The QEMU command for the image named by environment variable `var`, else
+/// `board`'s QEMU command for the image named by environment variable `var`, else
 /// `default`, checked to exist and to be runnable.
-fn qemu_image_command(var: &str, default: &str) -> Command {
+fn qemu_image_command(board: &str, var: &str, default: &str) -> Command {
     let elf = path_from_env(var, default);
     assert!(
         elf.is_file(),
@@ -95,7 +168,7 @@ fn qemu_image_command(var: &str, default: &str) -> Command {
          or point {var} at one",
         elf.display()
     );
-    let words = qemu_command(&elf);
+    let words = qemu_command(board, &elf);
     let qemu_found = run(
         {
             let mut c = Command::new(&words[0]);
@@ -106,7 +179,7 @@ fn qemu_image_command(var: &str, default: &str) -> Command {
     );
     assert!(
         qemu_found.as_ref().is_ok_and(|f| f.status.success()),
-        "{} is not runnable ({:?}): install qemu-system-arm (scripts/setup.sh does)",
+        "{} is not runnable ({:?}): install it (scripts/setup.sh does)",
         words[0],
         qemu_found.err()
     );
@@ -114,28 +187,6 @@ fn qemu_image_command(var: &str, default: &str) -> Command {
     let mut cmd = Command::new(&words[0]);
     cmd.args(&words[1..]).current_dir(repo_root());
     cmd
-}
-
-#[test]
-fn demo_on_qemu_mps2_an385() {
-    let mut console = Console::spawn("QEMU mps2-an385", qemu_demo_command());
-    scenario::run(
-        &mut console,
-        Port {
-            reply_secs: 20,
-            boot_secs: 30,
-            // About 25 guest windows; the guest runs faster than the host's clock
-            // here, so this takes well under 25 s.
-            total_secs: 120,
-            duty_tolerance_pp: DUTY_TOLERANCE_PP,
-            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
-            host_time: false,
-            irq: Some(IRQ),
-            // QEMU's DWT cycle counter does not count, so the library falls back to
-            // the SysTick-extended count at the core clock.
-            clock: ("systick", 25_000_000),
-        },
-    );
 }
 
 /// The library's critical section holds off the interrupts the kernel's critical
@@ -147,7 +198,21 @@ fn demo_on_qemu_mps2_an385() {
 /// (priority 0x80) ran 0`.
 #[test]
 fn critical_section_masks_only_what_the_kernel_masks() {
-    let mut console = Console::spawn("QEMU mps2-an385", qemu_demo_command());
+    irqmask_on("mps2-an385", "CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf");
+}
+
+/// The same on the Cortex-M33 (ARMv8-M Mainline, Secure state): the library's section
+/// raises the Secure BASEPRI as the ARM_CM33_NTZ port's do. IRQ30 and IRQ31 are
+/// reserved lines of the AN505's IoT Kit, which no device drives.
+#[test]
+fn critical_section_masks_only_what_the_kernel_masks_on_cortex_m33() {
+    irqmask_on("mps2-an505", "CPU_USAGE_QEMU_AN505_ELF", "build/mps2-an505/demo.elf");
+}
+
+/// `irqmask` on `board`'s demo image (see `qemu_image_command`) must answer that only
+/// the IRQ above configMAX_SYSCALL_INTERRUPT_PRIORITY ran inside the section.
+fn irqmask_on(board: &str, image_var: &str, image: &str) {
+    let mut console = Console::spawn(&format!("QEMU {board}"), qemu_image_command(board, image_var, image));
     console.read_answer(30);
     let answer = console.command("irqmask", 20);
     let expected = [
@@ -353,7 +418,7 @@ impl SnapshotOutput {
 ///   tasks and said there were 5 (not an error: the documented truncation).
 #[test]
 fn minimal_build_through_cpu_usage_snapshot_on_qemu() {
-    let cmd = qemu_image_command("CPU_USAGE_QEMU_SNAPSHOT_ELF", "build/mps2-an385/snapshot.elf");
+    let cmd = qemu_image_command("mps2-an385", "CPU_USAGE_QEMU_SNAPSHOT_ELF", "build/mps2-an385/snapshot.elf");
     // About 0.7 s of guest time, under a second on the host.
     let finished = run(cmd, 60).unwrap_or_else(|e| panic!("snapshot.elf under QEMU: {e}"));
     let out = SnapshotOutput::new(finished.stdout);
