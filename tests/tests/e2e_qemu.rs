@@ -56,7 +56,7 @@ const TICK30_TOLERANCE_PP: f64 = 1.0;
 /// also holds what each handler does around that work (the library's enter and exit,
 /// clearing the timer, the loop's last turn: about 1.5 µs, 0.08 pp), and the comparison
 /// is against a window without TIMER0 whose tick and UART interrupts may differ a
-/// little: measured +5.15 to +5.18 pp on mps2-an385, +5.17 to +5.22 pp on mps2-an505.
+/// little: measured +5.15 to +5.18 pp on mps2-an385, +5.15 to +5.26 pp on mps2-an505.
 /// Under `-icount` the timer, the core and the library's clock count the same guest
 /// time, so 1 pp is a wide bound.
 const MPS2_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
