@@ -1,5 +1,5 @@
 /*
- * main.c - the mps2-an385 side of demo/demo.h, the way out of QEMU, and main() of
+ * main.c - the MPS2 boards' side of demo/demo.h, the way out of QEMU, and main() of
  * demo.elf. The kernel's application hooks and the port's fatal paths are in
  * kernel_hooks.c, which the minimal build's example (snapshot_main.c) links too.
  *
@@ -36,8 +36,7 @@
 /* Nonzero when the console input comes from the host's stdin through semihosting. */
 static uint8_t console_scripted;
 
-/* Weak: mps2-an386, which runs this file on its Cortex-M4F, names itself (cm4f.c). */
-__attribute__( ( weak ) ) const char *const port_name = "mps2-an385 (QEMU Cortex-M3)";
+const char *const port_name = MPS2_PORT_NAME;
 
 static const DemoPortCommand_t mps2_commands[] =
 {

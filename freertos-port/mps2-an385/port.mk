@@ -41,8 +41,11 @@ mps2-an385_SNAPSHOT_SRC := $(addprefix freertos-port/mps2-an385/,startup.c snaps
 mps2-an385_LDSCRIPT := freertos-port/mps2-an385/mps2-an385.ld
 # newlib-nano. --no-warn-execstack: newlib's assembly objects lack a .note.GNU-stack
 # section, which binutils >= 2.39 reports; there is no such thing as an executable stack
-# here.
-mps2-an385_LDFLAGS := --specs=nano.specs -Wl,--no-warn-execstack
+# here. -L: the linker script gives the board's MEMORY and INCLUDEs the sections every
+# MPS2 board shares, mps2-sections.ld, from this directory.
+mps2-an385_LDFLAGS := --specs=nano.specs -Wl,--no-warn-execstack -L freertos-port/mps2-an385
+MPS2_SECTIONS_LD := freertos-port/mps2-an385/mps2-sections.ld
+$(addprefix $(BUILD)/mps2-an385/,demo.elf demo-nolib.elf snapshot.elf): $(MPS2_SECTIONS_LD)
 mps2-an385_RUST_TARGET := thumbv7m-none-eabi
 
 MPS2_QEMU := qemu-system-arm -M mps2-an385 -cpu cortex-m3 -display none -monitor none

@@ -26,11 +26,6 @@
 #include "FreeRTOS.h"
 #include "task.h"
 
-/* Coprocessor Access Control (ARMv7-M ARM, B3.2.20): CP10 and CP11, the FPU, in bits
- * 20..23; 0xF = full access from privileged and unprivileged code. */
-#define SCB_CPACR                   MPS2_REG( 0xE000ED88u )
-#define SCB_CPACR_CP10_CP11_FULL    ( 0xFu << 20 )
-
 #if !defined( __ARM_FP )
 #error "mps2-an386 is the hard-float port: build it with -mfpu=fpv4-sp-d16 -mfloat-abi=hard"
 #endif
@@ -41,18 +36,6 @@
 /* Above the workloads (which burn the CPU), so the two wake and meet on time; with
  * the shell, which is mostly blocked. */
 #define FPU_CHECK_PRIORITY     ( tskIDLE_PRIORITY + 2u )
-
-const char *const port_name = "mps2-an386 (QEMU Cortex-M4F, hard float)";
-
-/* Replaces startup.c's weak no-op; runs first in Reset_Handler. Nothing here may use
- * the FPU, and nothing else may before the barriers: the write must be complete (DSB)
- * and the instructions after it fetched with the new access (ISB). */
-void mps2_core_init( void )
-{
-    SCB_CPACR |= SCB_CPACR_CP10_CP11_FULL;
-    __asm volatile ( "dsb\n"
-                     "isb" ::: "memory" );
-}
 
 /* s0..s31 = pattern, pattern + 1, ...; PendSV pended and taken with all of them live;
  * then the number of registers that no longer hold their value. In one asm statement

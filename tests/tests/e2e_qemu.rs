@@ -1,14 +1,14 @@
 //! The demo on every QEMU port, end to end: the same conversation and checks as on the
 //! POSIX simulator (`scenario`), with a tighter duty tolerance, one test per board of
-//! the table `qemu_demos!` below. On mps2-an385 (Cortex-M3) also what the library's
-//! critical section masks on this core (`irqmask`), and the minimal build (no shell)
-//! in a firmware of its own, read through `cpu_usage_snapshot`
-//! (`freertos-port/mps2-an385/snapshot_main.c`).
+//! the table `qemu_demos!` below. On the MPS2 boards (mps2-an385, Cortex-M3;
+//! mps2-an505, Cortex-M33) also what the library's critical section masks on the core
+//! (`irqmask`); on mps2-an385 the minimal build (no shell) in a firmware of its own,
+//! read through `cpu_usage_snapshot` (`freertos-port/mps2-an385/snapshot_main.c`).
 //!
 //! The images are `build/<board>/demo.elf` (and mps2-an385's `snapshot.elf`), built by
 //! `make qemu-image`, or the files named by the board's environment variable
-//! (`CPU_USAGE_QEMU_ELF` for mps2-an385's demo, `CPU_USAGE_QEMU_SNAPSHOT_ELF` for its
-//! snapshot.elf). The QEMU command line is the board's `QEMU_CMD_ICOUNT`, from its
+//! (`CPU_USAGE_QEMU_ELF` for mps2-an385's demo, `CPU_USAGE_QEMU_AN505_ELF` for
+//! mps2-an505's, `CPU_USAGE_QEMU_SNAPSHOT_ELF` for mps2-an385's snapshot.elf). The QEMU command line is the board's `QEMU_CMD_ICOUNT`, from its
 //! `freertos-port/<board>/port.mk` through `freertos-port/qemu.mk`, so it cannot drift
 //! from what `make qemu TARGET=<board>` runs. A missing image or QEMU is a failure,
 //! never a skip.
@@ -50,14 +50,15 @@ const DUTY_TOLERANCE_PP: f64 = 1.0;
 /// instructions, so the figure is the same in every run: measured 30.11 %.
 const TICK30_TOLERANCE_PP: f64 = 1.0;
 
-/// The mps2-an385 demo's TIMER0 interrupt (freertos-port/mps2-an385/irq_load.c): 500 Hz, each
-/// busy for 2500 counts of the timer's own 25 MHz clock, 5.00 % of the time. The
-/// interrupts line also holds what each handler does around that work (the library's
-/// enter and exit, clearing the timer, the loop's last turn: about 1.5 µs, 0.08 pp),
-/// and the comparison is against a window without TIMER0 whose tick and UART
-/// interrupts may differ a little: measured +5.15 to +5.18 pp. Under `-icount` the
-/// timer, the core and the library's clock count the same guest time, so 1 pp is a
-/// wide bound.
+/// The MPS2 demos' TIMER0 interrupt (freertos-port/mps2-an385/irq_load.c): 500 Hz, each
+/// busy for 100 µs of the timer's own clock, the system clock (2500 counts of 25 MHz on
+/// mps2-an385, 2000 of 20 MHz on mps2-an505), 5.00 % of the time. The interrupts line
+/// also holds what each handler does around that work (the library's enter and exit,
+/// clearing the timer, the loop's last turn: about 1.5 µs, 0.08 pp), and the comparison
+/// is against a window without TIMER0 whose tick and UART interrupts may differ a
+/// little: measured +5.15 to +5.18 pp on mps2-an385, +5.15 to +5.26 pp on mps2-an505.
+/// Under `-icount` the timer, the core and the library's clock count the same guest
+/// time, so 1 pp is a wide bound.
 const MPS2_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
 
 /// A QEMU port's end-to-end run of the demo: one entry of the table `qemu_demos!`.
@@ -101,6 +102,27 @@ qemu_demos! {
             tick30_tolerance_pp: TICK30_TOLERANCE_PP,
             host_time: false,
             irq: Some(MPS2_TIMER0),
+            // QEMU's DWT cycle counter does not count, so the library falls back to
+            // the SysTick-extended count at the core clock.
+            clock: ("systick", 25_000_000),
+        },
+    },
+    demo_on_qemu_mps2_an505 => Board {
+        name: "mps2-an505",
+        image: "build/mps2-an505/demo.elf",
+        image_var: "CPU_USAGE_QEMU_AN505_ELF",
+        port: Port {
+            reply_secs: 20,
+            boot_secs: 30,
+            // As on mps2-an385: about 25 guest windows, faster than the host's clock.
+            total_secs: 120,
+            duty_tolerance_pp: DUTY_TOLERANCE_PP,
+            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
+            host_time: false,
+            irq: Some(MPS2_TIMER0),
+            // The Cortex-M33's DWT does not count under QEMU either: SysTick-extended,
+            // at the IoT Kit's 20 MHz.
+            clock: ("systick", 20_000_000),
         },
     },
     // The same board with a Cortex-M4F, hard float (freertos-port/mps2-an386): the same
@@ -117,6 +139,7 @@ qemu_demos! {
             tick30_tolerance_pp: TICK30_TOLERANCE_PP,
             host_time: false,
             irq: Some(MPS2_TIMER0),
+            clock: ("systick", 25_000_000),
         },
     },
 }
@@ -150,11 +173,6 @@ fn qemu_command(board: &str, elf: &std::path::Path) -> Vec<String> {
         "QEMU_CMD_ICOUNT of {board} is not a QEMU command with -icount: {words:?}"
     );
     words
-}
-
-/// The mps2-an385 demo image's QEMU command, checked to exist and to be runnable.
-fn qemu_demo_command() -> Command {
-    qemu_image_command("mps2-an385", "CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf")
 }
 
 /// `board`'s QEMU command for the image named by environment variable `var`, else
@@ -197,7 +215,21 @@ fn qemu_image_command(board: &str, var: &str, default: &str) -> Command {
 /// (priority 0x80) ran 0`.
 #[test]
 fn critical_section_masks_only_what_the_kernel_masks() {
-    let mut console = Console::spawn("QEMU mps2-an385", qemu_demo_command());
+    irqmask_on("mps2-an385", "CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf");
+}
+
+/// The same on the Cortex-M33 (ARMv8-M Mainline, Secure state): the library's section
+/// raises the Secure BASEPRI as the ARM_CM33_NTZ port's do. IRQ30 and IRQ31 are
+/// reserved lines of the AN505's IoT Kit, which no device drives.
+#[test]
+fn critical_section_masks_only_what_the_kernel_masks_on_cortex_m33() {
+    irqmask_on("mps2-an505", "CPU_USAGE_QEMU_AN505_ELF", "build/mps2-an505/demo.elf");
+}
+
+/// `irqmask` on `board`'s demo image (see `qemu_image_command`) must answer that only
+/// the IRQ above configMAX_SYSCALL_INTERRUPT_PRIORITY ran inside the section.
+fn irqmask_on(board: &str, image_var: &str, image: &str) {
+    let mut console = Console::spawn(&format!("QEMU {board}"), qemu_image_command(board, image_var, image));
     console.read_answer(30);
     let answer = console.command("irqmask", 20);
     let expected = [
@@ -241,7 +273,7 @@ const MANY_TASKS_WINDOW_MS: u64 = 10;
 /// the kernel's figure is truncated to, the library's rounded to, a hundredth.
 #[test]
 fn idle_and_load_with_more_tasks_than_ids_on_qemu_mps2_an385() {
-    let mut cmd = qemu_demo_command();
+    let mut cmd = qemu_image_command("mps2-an385", "CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf");
     let args: Vec<String> = cmd
         .get_args()
         .map(|a| {
