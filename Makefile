@@ -10,6 +10,7 @@
 #   make lib-cm3 the library for Cortex-M3:  target/thumbv7m-none-eabi/release/...
 #   make lib-cm3-minimal
 #                its minimal build (no shell): target/minimal/thumbv7m-none-eabi/release/...
+#   make lib-rv32 the library for RISC-V RV32: target/riscv32imac-unknown-none-elf/release/...
 #   make header  regenerate include/freertos_cpu_usage.h
 #   make size    what each build of the library costs a Cortex-M3 image; writes FOOTPRINT
 #   make soak    100,000 task creations through the ID pool, every window checked
@@ -28,6 +29,7 @@ LIB_CM3 := target/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
 # The minimal build (--no-default-features) in a target directory of its own, so that it
 # and LIB_CM3 do not rebuild each other.
 LIB_CM3_MINIMAL := target/minimal/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
+LIB_RV32 := target/riscv32imac-unknown-none-elf/release/libfreertos_cpu_usage.a
 # Committed footprint figures; `make test` fails when the library grows past them.
 FOOTPRINT := freertos-port/mps2-an385/footprint.txt
 
@@ -42,7 +44,7 @@ include freertos-port/mps2-an385/port.mk
 include bench/bench.mk
 include top/top.mk
 
-.PHONY: all setup lib lib-cm3 lib-cm3-minimal header sim qemu-image run qemu size test test-build soak miri fuzz clean
+.PHONY: all setup lib lib-cm3 lib-cm3-minimal lib-rv32 header sim qemu-image run qemu size test test-build soak miri fuzz clean
 
 all: sim qemu-image
 
@@ -62,6 +64,10 @@ lib-cm3-minimal:
 	$(CARGO) build --release --target thumbv7m-none-eabi --no-default-features --target-dir target/minimal
 	scripts/localize-libc.sh $(LIB_CM3_MINIMAL)
 
+lib-rv32:
+	$(CARGO) build --release --features trace --target riscv32imac-unknown-none-elf
+	scripts/localize-libc.sh $(LIB_RV32)
+
 # The archives are rebuilt by cargo, which knows their sources; make only asks. The
 # empty recipes make make look at the files' times again after cargo ran.
 $(LIB): lib
@@ -69,6 +75,8 @@ $(LIB): lib
 $(LIB_CM3): lib-cm3
 	@:
 $(LIB_CM3_MINIMAL): lib-cm3-minimal
+	@:
+$(LIB_RV32): lib-rv32
 	@:
 
 header: lib
@@ -117,7 +125,12 @@ test: setup
 	@# Hard-float Cortex-M4F/M7 and Cortex-M33 (the firmware's float ABI picks the target).
 	$(CARGO) clippy --release --target thumbv7em-none-eabihf --features trace -- -D warnings
 	$(CARGO) clippy --release --target thumbv8m.main-none-eabihf --features trace -- -D warnings
+	@# RISC-V RV32 (riscv32imac; riscv32imc: no atomic read-modify-write either).
+	$(CARGO) clippy --release --target riscv32imac-unknown-none-elf --features trace -- -D warnings
+	$(CARGO) clippy --release --target riscv32imac-unknown-none-elf --no-default-features -- -D warnings
+	$(CARGO) clippy --release --target riscv32imc-unknown-none-elf --features trace -- -D warnings
 	scripts/check-no-panic.sh $(LIB_CM3) $(BUILD)/no-panic/exports.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
+	scripts/check-no-panic.sh $(LIB_RV32) $(BUILD)/no-panic/exports-rv32.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	scripts/footprint.sh check $(BUILD)/mps2-an385/demo.elf $(BUILD)/mps2-an385/demo-nolib.elf $(FOOTPRINT)
 
 soak: setup

@@ -218,14 +218,24 @@
     #define CPU_USAGE_MAX_SYSCALL_PRIORITY    ( ( uint32_t ) 0 )
 #endif
 
+/* RISC-V (FreeRTOS's GCC/RISC-V port, which requires configMTIME_BASE_ADDRESS): the
+ * machine timer's mtime, the library's default clock there, at configCPU_CLOCK_HZ (the
+ * rate the port counts its tick in); 0 where there is none. It takes the place of the
+ * interrupt mask above, which that port does not have. */
+#ifdef configMTIME_BASE_ADDRESS
+    #define CPU_USAGE_PORT_SETTING    ( ( uint32_t ) ( configMTIME_BASE_ADDRESS ) )
+#else
+    #define CPU_USAGE_PORT_SETTING    CPU_USAGE_MAX_SYSCALL_PRIORITY
+#endif
+
 /* Tells the library the idle task's ID (for the idle and load lines), the CPU clock
- * (for the default clock on Cortex-M) and the kernel's interrupt mask (above). Windows
- * start here. */
+ * (for the default clock on bare metal) and the kernel's interrupt mask or, on RISC-V,
+ * the machine timer's address (above). Windows start here. */
 #define traceSTARTING_SCHEDULER( xIdleTaskHandles )                                         \
     do {                                                                                    \
         cpu_usage_hook_scheduler_start( ( uint32_t ) ( xIdleTaskHandles )[ 0 ]->uxTaskNumber, \
                                         CPU_USAGE_CPU_CLOCK_HZ,                             \
-                                        CPU_USAGE_MAX_SYSCALL_PRIORITY );                   \
+                                        CPU_USAGE_PORT_SETTING );                           \
     } while( 0 )
 
 /* One library call with interrupts masked up to configMAX_SYSCALL_INTERRUPT_PRIORITY.
