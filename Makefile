@@ -41,6 +41,7 @@ KERNEL_DIR ?= $(shell $(CARGO) metadata --format-version 1 2>/dev/null \
 
 include freertos-port/posix/port.mk
 include freertos-port/mps2-an385/port.mk
+include freertos-port/riscv-virt/port.mk
 include bench/bench.mk
 include top/top.mk
 
@@ -106,7 +107,7 @@ size: setup qemu-image
 	@scripts/footprint.sh verdicts $(FOOTPRINT)
 
 # Everything the tests run, built first so the test runners find it.
-test-build: $(POSIX_SIMS) qemu-image
+test-build: $(POSIX_SIMS) qemu-image riscv-virt
 
 test: setup
 	@$(MAKE) --no-print-directory test-build
