@@ -12,7 +12,8 @@
  * called with mstatus.MIE clear (the port does not nest traps), where
  * CPU_USAGE_ISR_ENTER() and portYIELD_FROM_ISR() (or CPU_USAGE_ISR_EXIT()) may
  * bracket the work. Here each interrupt is bracketed as a whole, the PLIC's claim and
- * completion included, so the "interrupts" line holds the tick, the UART and the RTC.
+ * completion included, so the "interrupts" line holds the tick, the UART, the RTC and
+ * the software interrupt of the 'irqmask' check.
  *
  * portYIELD_FROM_ISR() on this port calls the library's exit and then
  * vTaskSwitchContext() directly: portASM.S restores whichever task is current when
@@ -83,6 +84,11 @@ void freertos_risc_v_application_interrupt_handler( uint32_t mcause )
     else if( mcause == MCAUSE_MACHINE_EXTERNAL )
     {
         woken = ( BaseType_t ) plic_dispatch();
+    }
+    else if( mcause == MCAUSE_MACHINE_SOFTWARE )
+    {
+        virt_msip_isr();
+        woken = pdFALSE;
     }
     else
     {

@@ -28,6 +28,7 @@
 #define VIRT_MTIMECMP_BASE             ( VIRT_CLINT_BASE + 0x4000u )
 #define VIRT_MTIME_BASE                ( VIRT_CLINT_BASE + 0xBFF8u )
 #define VIRT_MTIME_HZ                  10000000u
+#define VIRT_MSIP0                     VIRT_REG32( VIRT_CLINT_BASE ) /* hart 0's software interrupt */
 
 /* ---- PLIC (context 0: hart 0 in machine mode) ------------------------------------ */
 #define VIRT_PLIC_BASE                 0x0C000000u
@@ -76,6 +77,7 @@
 
 /* ---- mcause ----------------------------------------------------------------------- */
 #define MCAUSE_INTERRUPT               ( 1u << 31 )
+#define MCAUSE_MACHINE_SOFTWARE        ( MCAUSE_INTERRUPT | 3u )
 #define MCAUSE_MACHINE_TIMER           ( MCAUSE_INTERRUPT | 7u )
 #define MCAUSE_MACHINE_EXTERNAL        ( MCAUSE_INTERRUPT | 11u )
 
@@ -121,6 +123,10 @@ uint32_t port_time_us( void );
 /* irq_load.c: the RTC interrupt load (PLIC source 11) and its shell command. */
 void virt_rtc_isr( void );
 void virt_irq_load_command( int argc, char ** argv );
+
+/* mask_check.c: the shell command 'irqmask', and the software interrupt it pends. */
+void virt_mask_check_command( int argc, char ** argv );
+void virt_msip_isr( void );
 
 /* interrupts.c: the PLIC set-up. */
 void virt_plic_enable( uint32_t irq );

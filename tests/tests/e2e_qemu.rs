@@ -527,8 +527,8 @@ fn riscv_qemu_command(elf: &std::path::Path) -> Vec<String> {
     words
 }
 
-#[test]
-fn demo_on_qemu_riscv_virt() {
+/// The QEMU command for the riscv-virt demo image, checked to exist and to be runnable.
+fn riscv_demo_command() -> Command {
     let elf = path_from_env("CPU_USAGE_QEMU_RISCV_ELF", "build/riscv-virt/demo.elf");
     assert!(
         elf.is_file(),
@@ -553,7 +553,12 @@ fn demo_on_qemu_riscv_virt() {
     );
     let mut cmd = Command::new(&words[0]);
     cmd.args(&words[1..]).current_dir(repo_root());
-    let mut console = Console::spawn("QEMU riscv-virt", cmd);
+    cmd
+}
+
+#[test]
+fn demo_on_qemu_riscv_virt() {
+    let mut console = Console::spawn("QEMU riscv-virt", riscv_demo_command());
     scenario::run(
         &mut console,
         Port {
@@ -566,4 +571,30 @@ fn demo_on_qemu_riscv_virt() {
             irq: Some(RISCV_IRQ),
         },
     );
+}
+
+/// On RISC-V the library's critical section clears mstatus.MIE and puts back what it
+/// found: the port's `irqmask` command (freertos-port/riscv-virt/mask_check.c) pends the
+/// machine software interrupt from inside the section, once from a task and once inside
+/// a kernel critical section. The interrupt must wait for the end of the library's
+/// section in the first case, and for the end of the kernel's in the second: a release
+/// that always set MIE would let it run there, and the second line would read `after it
+/// MIE 1, ran 1`.
+#[test]
+fn riscv_critical_section_restores_mstatus_mie() {
+    let mut console = Console::spawn("QEMU riscv-virt", riscv_demo_command());
+    console.read_answer(30);
+    let answer = console.command("irqmask", 20);
+    let expected = [
+        "irqmask: from a task: in the library's section MIE 0, msip ran 0; after it MIE 1, ran 1; at the end ran 1",
+        "irqmask: inside taskENTER_CRITICAL: in the library's section MIE 0, msip ran 0; after it MIE 0, ran 0; \
+         at the end ran 1",
+        "irqmask: ok: the section clears mstatus.MIE and puts back what it found",
+    ];
+    for line in expected {
+        if !answer.lines().any(|l| l == line) {
+            console.fail(&format!("`irqmask` did not answer {line:?}"));
+        }
+    }
+    console.exit(20);
 }
