@@ -41,7 +41,7 @@ RVV_LDFLAGS := $(RVV_LINK_ARCH) --specs=picolibc.specs -T $(RVV_LDSCRIPT) -nosta
 
 RVV_KERNEL_SRC := tasks.c queue.c list.c stream_buffer.c event_groups.c timers.c \
     portable/GCC/RISC-V/port.c portable/GCC/RISC-V/portASM.S portable/MemMang/heap_4.c
-RVV_PORT_SRC := start.S main.c interrupts.c clock.c uart.c irq_load.c mask_check.c kernel_hooks.c exit.c
+RVV_PORT_SRC := start.S main.c interrupts.c clock.c uart.c irq_load.c mask_check.c mcycle.c kernel_hooks.c exit.c
 RVV_DEMO_SRC = $(wildcard demo/*.c)
 
 rvv_obj = $(patsubst %.S,%.o,$(patsubst %.c,%.o,$(1)))

@@ -128,6 +128,9 @@ void virt_irq_load_command( int argc, char ** argv );
 void virt_mask_check_command( int argc, char ** argv );
 void virt_msip_isr( void );
 
+/* mcycle.c: the shell command 'mcycle [use]' (the library's other clock). */
+void virt_mcycle_command( int argc, char ** argv );
+
 /* interrupts.c: the PLIC set-up. */
 void virt_plic_enable( uint32_t irq );
 void virt_plic_disable( uint32_t irq );

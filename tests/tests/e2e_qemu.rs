@@ -598,3 +598,77 @@ fn riscv_critical_section_restores_mstatus_mie() {
     }
     console.exit(20);
 }
+
+/// The last completed window of the riscv-virt demo as `show_cpu_usage -m` reports it,
+/// checked for exact bookkeeping; `None` before the first one.
+fn riscv_last_window(console: &mut Console) -> Option<serde_json::Value> {
+    let answer = console.command("show_cpu_usage -m", 20);
+    let Some(line) = answer.lines().find(|l| l.starts_with('{')) else {
+        console.fail(&format!("no JSON line in the answer to show_cpu_usage -m: {answer:?}"));
+    };
+    let json: serde_json::Value =
+        serde_json::from_str(line).unwrap_or_else(|e| console.fail(&format!("invalid JSON ({e}): {line}")));
+    if json.get("error").is_some() {
+        return None;
+    }
+    if let Err(e) = scenario::check_window(&json) {
+        console.fail(&format!("window report: {e}\n{line}"));
+    }
+    Some(json)
+}
+
+/// The library's other clock on RISC-V, mcycle through `cpu_usage_clock_mcycle`, gives
+/// the same figures as the default (mtime). The port's `mcycle use` measures mcycle's
+/// rate against mtime and sets it as the library's clock: under `-icount` QEMU's mcycle
+/// counts nanoseconds of guest time, so the rate must come out at exactly 1 GHz (a
+/// 100 ms measurement rounded to a whole MHz), every window must be 10^9 counts long
+/// and add up exactly, and the workloads' shares, averaged over three windows, must
+/// be within the demo's duty tolerance (`DUTY_TOLERANCE_PP`: the clock is finer, the
+/// physics the same).
+#[test]
+fn riscv_mcycle_clock_gives_the_same_figures() {
+    let mut console = Console::spawn("QEMU riscv-virt", riscv_demo_command());
+    console.read_answer(30);
+    let answer = console.command("mcycle use", 20);
+    if !answer.lines().any(|l| l == "clock: mcycle at 1000000000 Hz: ok") {
+        console.fail(&format!("`mcycle use` did not set a 1 GHz mcycle clock: {answer:?}"));
+    }
+
+    // cpu_usage_set_clock() restarts the windows: the first one after it that is
+    // reported, and the two after it, all count with mcycle.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let mut windows: Vec<serde_json::Value> = Vec::new();
+    while windows.len() < 3 {
+        if std::time::Instant::now() > deadline {
+            console.fail("three windows with the mcycle clock did not complete within 120 s");
+        }
+        if let Some(w) = riscv_last_window(&mut console) {
+            let newer = windows.last().is_none_or(|last| w["window"].as_u64() > last["window"].as_u64());
+            if w["clock"] == "custom" && newer {
+                if w["clock_hz"] != 1_000_000_000u64 || w["window_counts"] != 1_000_000_000u64 {
+                    console.fail(&format!("a window with the mcycle clock is not 10^9 counts of 1 GHz: {w}"));
+                }
+                windows.push(w);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    for (name, duty) in scenario::WORKLOADS {
+        let shares: Vec<f64> = windows
+            .iter()
+            .map(|w| {
+                w["tasks"]
+                    .as_array()
+                    .and_then(|t| t.iter().find(|t| t["name"] == name))
+                    .and_then(|t| t["usage_pct"].as_f64())
+                    .unwrap_or(f64::NAN)
+            })
+            .collect();
+        let mean = shares.iter().sum::<f64>() / shares.len() as f64;
+        println!("mcycle clock: {name} {mean:.2} % averaged over {shares:?} (duty {duty} ± {DUTY_TOLERANCE_PP} pp)");
+        if (mean - duty).abs() > DUTY_TOLERANCE_PP || mean.is_nan() {
+            console.fail(&format!("with the mcycle clock {name} is at {mean:.2} % ({shares:?}), not {duty} %"));
+        }
+    }
+    console.exit(20);
+}
