@@ -11,9 +11,9 @@
 //!   frequency. Nothing in the kernel's configuration tells `mcycle`'s.
 //! - `mtime` runs at a fixed rate while the core sleeps in `wfi` or changes its clock;
 //!   `mcycle` stops with the core's clock on many cores, so a window of sleep would
-//!   shrink to nothing. Under QEMU, `mcycle` counts host CPU ticks unless `-icount` is
-//!   given (then instructions), so its rate is not even the same in two runs, whereas
-//!   `virt`'s `mtime` is 10 MHz of guest time in both cases.
+//!   shrink to nothing. Under QEMU 7.2, `mcycle` counts the host's CPU ticks, or with
+//!   `-icount` nanoseconds of guest time: neither is a rate the firmware can name in
+//!   advance, whereas `virt`'s `mtime` is 10 MHz of guest time in both cases.
 //! - The price is resolution: `mtime` often runs slower than the core (10 MHz on
 //!   QEMU's `virt`, 32768 Hz on the FE310). Where that is too coarse and the core
 //!   does not stop its clock, the firmware passes `cpu_usage_clock_mcycle` and the core
