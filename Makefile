@@ -3,14 +3,18 @@
 #   make run     set up what is missing, build the library and the POSIX simulator,
 #                start it with its shell on this terminal
 #   make test    set up what is missing, build everything, run every test
-#   make qemu    the same demo on an emulated Cortex-M3 (QEMU mps2-an385)
+#   make qemu    the same demo on an emulated Cortex-M3 (QEMU mps2-an385); make qemu
+#                TARGET=<board> on any QEMU port (freertos-port/<board>/)
 #   make top     the simulator with the live viewer cpu-usage-top (top/top.mk: top-qemu,
 #                top-install)
 #   make lib     the library for this host:  target/release/libfreertos_cpu_usage.a
 #   make lib-cm3 the library for Cortex-M3:  target/thumbv7m-none-eabi/release/...
+#                (make lib-<rust target>: the same for any target a QEMU port uses)
 #   make lib-cm3-minimal
 #                its minimal build (no shell): target/minimal/thumbv7m-none-eabi/release/...
+#                (make lib-<rust target>-minimal)
 #   make lib-rv32 the library for RISC-V RV32: target/riscv32imac-unknown-none-elf/release/...
+#   make qemu-image  every QEMU port's images (make <board>: one port's)
 #   make header  regenerate include/freertos_cpu_usage.h
 #   make size    what each build of the library costs a Cortex-M3 image; writes FOOTPRINT
 #   make soak    100,000 task creations through the ID pool, every window checked
@@ -20,7 +24,9 @@
 #   make fuzz    each fuzz target for FUZZ_SECONDS (default 180): fuzz/README.md
 #   make clean
 #
-# Both ports' build rules live beside their sources, in freertos-port/<port>/port.mk.
+# The QEMU ports are built by one description, freertos-port/qemu.mk (which also finds
+# the FreeRTOS kernel); each port lists its own files and flags in
+# freertos-port/<board>/port.mk. The POSIX simulator's rules: freertos-port/posix/port.mk.
 
 BUILD ?= build
 CARGO ?= cargo
@@ -33,15 +39,11 @@ LIB_RV32 := target/riscv32imac-unknown-none-elf/release/libfreertos_cpu_usage.a
 # Committed footprint figures; `make test` fails when the library grows past them.
 FOOTPRINT := freertos-port/mps2-an385/footprint.txt
 
-# The FreeRTOS kernel comes from the freertos-next crate's sources in Cargo's registry
-# (a dependency of the tests/ crate); `cargo metadata` fetches it if needed.
-KERNEL_DIR ?= $(shell $(CARGO) metadata --format-version 1 2>/dev/null \
-	| grep -o '"manifest_path":"[^"]*/freertos-next-[^"/]*/Cargo.toml"' \
-	| sed -n '1s|^"manifest_path":"\(.*\)/Cargo.toml"$$|\1/FreeRTOS-Kernel|p')
+# The included files define rules of their own; `make` alone still means `make all`.
+.DEFAULT_GOAL := all
 
+include freertos-port/qemu.mk
 include freertos-port/posix/port.mk
-include freertos-port/mps2-an385/port.mk
-include freertos-port/riscv-virt/port.mk
 include bench/bench.mk
 include top/top.mk
 
@@ -55,43 +57,31 @@ setup:
 lib:
 	$(CARGO) build --release --features trace
 
-# The archive's copies of C library routines (compiler-builtins' memcpy, memset...)
-# are made local, so the firmware keeps its own (scripts/localize-libc.sh).
-lib-cm3:
-	$(CARGO) build --release --features trace --target thumbv7m-none-eabi
-	scripts/localize-libc.sh $(LIB_CM3)
+# The bare-metal archives' rules are qemu.mk's (lib-<rust target>): the archive's
+# copies of C library routines (compiler-builtins' memcpy, memset...) are made local
+# there, so the firmware keeps its own (scripts/localize-libc.sh).
+lib-cm3: lib-thumbv7m-none-eabi
+lib-cm3-minimal: lib-thumbv7m-none-eabi-minimal
+lib-rv32: lib-riscv32imac-unknown-none-elf
 
-lib-cm3-minimal:
-	$(CARGO) build --release --target thumbv7m-none-eabi --no-default-features --target-dir target/minimal
-	scripts/localize-libc.sh $(LIB_CM3_MINIMAL)
-
-lib-rv32:
-	$(CARGO) build --release --features trace --target riscv32imac-unknown-none-elf
-	scripts/localize-libc.sh $(LIB_RV32)
-
-# The archives are rebuilt by cargo, which knows their sources; make only asks. The
-# empty recipes make make look at the files' times again after cargo ran.
+# The archive is rebuilt by cargo, which knows its sources; make only asks. The empty
+# recipe makes make look at the file's time again after cargo ran.
 $(LIB): lib
-	@:
-$(LIB_CM3): lib-cm3
-	@:
-$(LIB_CM3_MINIMAL): lib-cm3-minimal
-	@:
-$(LIB_RV32): lib-rv32
 	@:
 
 header: lib
 
 sim: $(BUILD)/posix/freertos-sim
 
-qemu-image: $(BUILD)/mps2-an385/demo.elf $(BUILD)/mps2-an385/demo-nolib.elf $(BUILD)/mps2-an385/snapshot.elf
+qemu-image: $(QEMU_IMAGES)
 
 run: setup
 	@$(MAKE) --no-print-directory sim
 	$(BUILD)/posix/freertos-sim
 
+# TARGET (default mps2-an385) names the board; QEMU_ELF another of its images.
 qemu: setup
-	@$(MAKE) --no-print-directory $(BUILD)/mps2-an385/demo.elf
+	@$(MAKE) --no-print-directory $(QEMU_ELF)
 	$(QEMU_CMD)
 
 size: setup qemu-image
@@ -107,7 +97,7 @@ size: setup qemu-image
 	@scripts/footprint.sh verdicts $(FOOTPRINT)
 
 # Everything the tests run, built first so the test runners find it.
-test-build: $(POSIX_SIMS) qemu-image riscv-virt
+test-build: $(POSIX_SIMS) qemu-image
 
 test: setup
 	@$(MAKE) --no-print-directory test-build

@@ -210,8 +210,9 @@
  * BASEPRI (M3, M4, M7, M33, M35P, M55, M85) it raises BASEPRI to this, as the kernel's
  * critical sections do, so interrupts above it still run. 0 means "no such priority":
  * the library then masks every interrupt (PRIMASK), as it also does on cores without
- * BASEPRI (M0, M0+, M23) and before the scheduler starts. Ports without it (POSIX,
- * RISC-V) pass 0; elsewhere the value is passed on and only a BASEPRI build uses it. */
+ * BASEPRI (M0, M0+, M23) and before the scheduler starts. Ports without it pass 0
+ * (POSIX), or the machine timer's address in its place (RISC-V: below); elsewhere the
+ * value is passed on and only a BASEPRI build uses it. */
 #ifdef configMAX_SYSCALL_INTERRUPT_PRIORITY
     #define CPU_USAGE_MAX_SYSCALL_PRIORITY    ( ( uint32_t ) ( configMAX_SYSCALL_INTERRUPT_PRIORITY ) )
 #else
@@ -228,11 +229,33 @@
     #define CPU_USAGE_PORT_SETTING    CPU_USAGE_MAX_SYSCALL_PRIORITY
 #endif
 
+/* The idle task and the timer service task, which vTaskStartScheduler() creates after
+ * every task of the application, keep an ID of their own however many tasks came
+ * before them: one that landed in the overflow bucket gets one of the IDs the library
+ * keeps for them until the scheduler starts, stored in its TCB here. */
+#define CPU_USAGE_KERNEL_TASK_( xHandle )                                                   \
+    do {                                                                                    \
+        TaskHandle_t xCpuUsageTask = ( xHandle );                                           \
+        xCpuUsageTask->uxTaskNumber = ( UBaseType_t )                                       \
+            cpu_usage_hook_kernel_task( ( void * ) xCpuUsageTask,                           \
+                                        ( uint32_t ) xCpuUsageTask->uxTaskNumber,           \
+                                        xCpuUsageTask->pcTaskName,                          \
+                                        ( uint32_t ) ( xCpuUsageTask == pxCurrentTCB ) );   \
+    } while( 0 )
+
+#if defined( configUSE_TIMERS ) && ( configUSE_TIMERS == 1 )
+    #define CPU_USAGE_TIMER_TASK_()    CPU_USAGE_KERNEL_TASK_( xTimerGetTimerDaemonTaskHandle() )
+#else
+    #define CPU_USAGE_TIMER_TASK_()    do {} while( 0 )
+#endif
+
 /* Tells the library the idle task's ID (for the idle and load lines), the CPU clock
  * (for the default clock on bare metal) and the kernel's interrupt mask or, on RISC-V,
  * the machine timer's address (above). Windows start here. */
 #define traceSTARTING_SCHEDULER( xIdleTaskHandles )                                         \
     do {                                                                                    \
+        CPU_USAGE_KERNEL_TASK_( ( xIdleTaskHandles )[ 0 ] );                                \
+        CPU_USAGE_TIMER_TASK_();                                                            \
         cpu_usage_hook_scheduler_start( ( uint32_t ) ( xIdleTaskHandles )[ 0 ]->uxTaskNumber, \
                                         CPU_USAGE_CPU_CLOCK_HZ,                             \
                                         CPU_USAGE_PORT_SETTING );                           \

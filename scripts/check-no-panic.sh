@@ -16,7 +16,8 @@ set -euo pipefail
 lib=$1 out=$2
 shift 2
 
-machine=$(readelf -h "$lib" 2>/dev/null | sed -n 's/^ *Machine: *//p' | head -n 1)
+# (awk reads all of readelf's output: an early exit would fail the pipe.)
+machine=$(readelf -h "$lib" 2>/dev/null | awk '/^ *Machine:/ && m == "" { sub(/^ *Machine: */, ""); m = $0 } END { print m }')
 case "$machine" in
     ARM)
         cc=(arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb) nm=arm-none-eabi-nm libc=(-lc -lgcc)

@@ -8,42 +8,43 @@
 # the toolchain's C library also defines local to the archive: the library's own
 # calls then go to the firmware's C library, like everybody else's.
 #
-#   localize-libc.sh LIBRARY.a [GCC FLAGS...]
+#   localize-libc.sh LIBRARY.a [GCC FLAGS...]   (default flags: -mcpu=cortex-m3 -mthumb)
 #
-# The archive's ELF header picks the toolchain: Arm (newlib of arm-none-eabi-gcc;
-# default flags -mcpu=cortex-m3 -mthumb) or RISC-V (Debian's picolibc for
-# riscv64-unknown-elf-gcc, and llvm-objcopy; default flags -march=rv32imac -mabi=ilp32,
-# which pick the multilib of riscv32imac-unknown-none-elf).
+# LOCALIZE_CC names the firmware's C compiler (default arm-none-eabi-gcc); its binutils
+# are the ones with the same prefix (riscv64-unknown-elf-gcc: riscv64-unknown-elf-nm...).
+# The C library is the one the flags select: newlib's libc.a where GCC finds it itself,
+# or picolibc's (--specs=picolibc.specs), which only the link command knows.
+#
+# A RISC-V archive is rewritten with llvm-objcopy: GNU objcopy (binutils 2.40) refuses
+# the ULEB128 relocations LLVM puts in compiler-builtins' RISC-V objects, which
+# llvm-objcopy copies as they are.
 set -euo pipefail
 lib=$1
 shift
 flags=("$@")
+[ ${#flags[@]} -gt 0 ] || flags=(-mcpu=cortex-m3 -mthumb)
 
-machine=$(readelf -h "$lib" 2>/dev/null | sed -n 's/^ *Machine: *//p' | head -n 1)
-case "$machine" in
-    ARM)
-        tool=arm-none-eabi objcopy=arm-none-eabi-objcopy
-        [ ${#flags[@]} -gt 0 ] || flags=(-mcpu=cortex-m3 -mthumb)
-        libc=$(arm-none-eabi-gcc "${flags[@]}" -print-file-name=libc.a)
-        [ -f "$libc" ] || { echo "localize-libc: no libc.a for ${flags[*]} (install libnewlib-arm-none-eabi)" >&2; exit 1; } ;;
-    RISC-V)
-        tool=riscv64-unknown-elf
-        # GNU objcopy (binutils 2.40) refuses the ULEB128 relocations LLVM puts in
-        # compiler-builtins' RISC-V objects; llvm-objcopy copies them as they are.
-        objcopy=llvm-objcopy
-        [ ${#flags[@]} -gt 0 ] || flags=(-march=rv32imac -mabi=ilp32)
-        libc=/usr/lib/picolibc/riscv64-unknown-elf/lib/$(riscv64-unknown-elf-gcc "${flags[@]}" -print-multi-directory)/libc.a
-        [ -f "$libc" ] || { echo "localize-libc: no $libc for ${flags[*]} (install picolibc-riscv64-unknown-elf)" >&2; exit 1; } ;;
-    *)
-        echo "localize-libc: $lib is neither an Arm nor a RISC-V archive (machine: '$machine')" >&2
-        exit 1 ;;
-esac
+cc=${LOCALIZE_CC:-arm-none-eabi-gcc}
+tools=${cc%gcc}
+libc=$("$cc" "${flags[@]}" -print-file-name=libc.a)
+if [ ! -f "$libc" ]; then
+    # The libc.a a link with these flags opens (picolibc's is on the command line the
+    # specs file adds): an empty link traced.
+    libc=$("$cc" "${flags[@]}" -nostartfiles -Wl,-e,0 -Wl,--trace -o /dev/null -x c /dev/null -lc 2>/dev/null |
+        grep -m 1 '/libc\.a$' || true)
+fi
+[ -f "$libc" ] || { echo "localize-libc: no libc.a for $cc ${flags[*]} (install its C library, e.g. libnewlib-arm-none-eabi)" >&2; exit 1; }
+
+# (awk reads all of readelf's output: an early exit would fail the pipe.)
+machine=$(readelf -h "$lib" 2>/dev/null | awk '/^ *Machine:/ && m == "" { sub(/^ *Machine: */, ""); m = $0 } END { print m }')
+objcopy=${tools}objcopy
+[ "$machine" != "RISC-V" ] || objcopy=llvm-objcopy
 
 # Functions the archive defines for others to use (readelf: nm cannot read the members
 # that carry LLVM bitcode), and those the C library defines.
-ours=$("$tool-readelf" -sW "$lib" 2>/dev/null |
+ours=$("${tools}readelf" -sW "$lib" 2>/dev/null |
     awk '$4 == "FUNC" && $5 != "LOCAL" && $7 != "UND" { print $8 }' | sort -u)
-theirs=$("$tool-nm" -g --defined-only "$libc" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
+theirs=$("${tools}nm" -g --defined-only "$libc" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
 both=$(comm -12 <(echo "$ours") <(echo "$theirs"))
 [ -n "$both" ] || exit 0
 args=()

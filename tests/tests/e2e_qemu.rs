@@ -1,14 +1,17 @@
-//! The demo on QEMU's mps2-an385 (Cortex-M3), end to end: the same conversation and
-//! checks as on the POSIX simulator (`scenario`), with a tighter duty tolerance; and
-//! what the library's critical section masks on this core (`irqmask`). Then the
-//! minimal build (no shell) in a firmware of its own, read through
-//! `cpu_usage_snapshot` (`freertos-port/mps2-an385/snapshot_main.c`).
+//! The demo on every QEMU port, end to end: the same conversation and checks as on the
+//! POSIX simulator (`scenario`), with a tighter duty tolerance, one test per board of
+//! the table `qemu_demos!` below. On mps2-an385 (Cortex-M3) also what the library's
+//! critical section masks on this core (`irqmask`), and the minimal build (no shell)
+//! in a firmware of its own, read through `cpu_usage_snapshot`
+//! (`freertos-port/mps2-an385/snapshot_main.c`).
 //!
-//! The images are `build/mps2-an385/demo.elf` and `snapshot.elf` (built by `make
-//! qemu-image`), or the files named by `CPU_USAGE_QEMU_ELF` and
-//! `CPU_USAGE_QEMU_SNAPSHOT_ELF`. The QEMU command line is taken from
-//! `freertos-port/mps2-an385/port.mk` (`QEMU_CMD_ICOUNT`), so it cannot drift from
-//! what `make qemu` runs. A missing image or QEMU is a failure, never a skip.
+//! The images are `build/<board>/demo.elf` (and mps2-an385's `snapshot.elf`), built by
+//! `make qemu-image`, or the files named by the board's environment variable
+//! (`CPU_USAGE_QEMU_ELF` for mps2-an385's demo, `CPU_USAGE_QEMU_SNAPSHOT_ELF` for its
+//! snapshot.elf). The QEMU command line is the board's `QEMU_CMD_ICOUNT`, from its
+//! `freertos-port/<board>/port.mk` through `freertos-port/qemu.mk`, so it cannot drift
+//! from what `make qemu TARGET=<board>` runs. A missing image or QEMU is a failure,
+//! never a skip.
 //!
 //! Why `QEMU_CMD_ICOUNT` and not `QEMU_CMD_SCRIPT`: the scripted console reads stdin
 //! through semihosting, which stops the whole guest until the host has a byte, so
@@ -47,7 +50,7 @@ const DUTY_TOLERANCE_PP: f64 = 1.0;
 /// instructions, so the figure is the same in every run: measured 30.11 %.
 const TICK30_TOLERANCE_PP: f64 = 1.0;
 
-/// The demo's TIMER0 interrupt (freertos-port/mps2-an385/irq_load.c): 500 Hz, each
+/// The mps2-an385 demo's TIMER0 interrupt (freertos-port/mps2-an385/irq_load.c): 500 Hz, each
 /// busy for 2500 counts of the timer's own 25 MHz clock, 5.00 % of the time. The
 /// interrupts line also holds what each handler does around that work (the library's
 /// enter and exit, clearing the timer, the loop's last turn: about 1.5 µs, 0.08 pp),
@@ -55,39 +58,116 @@ const TICK30_TOLERANCE_PP: f64 = 1.0;
 /// interrupts may differ a little: measured +5.15 to +5.18 pp. Under `-icount` the
 /// timer, the core and the library's clock count the same guest time, so 1 pp is a
 /// wide bound.
-const IRQ: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
+const MPS2_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
 
-/// `QEMU_CMD_ICOUNT` of port.mk for `elf`, split into words.
-fn qemu_command(elf: &std::path::Path) -> Vec<String> {
+/// The riscv-virt demo's RTC alarm interrupt (freertos-port/riscv-virt/irq_load.c):
+/// 500 Hz, each busy for 1000 counts of mtime (the library's clock), 5.00 % of the time.
+/// The interrupts line also holds what each one costs around that work: FreeRTOS's trap
+/// entry and exit (31 registers saved and restored), the PLIC's claim and completion,
+/// re-arming the alarm and the library's enter and exit, about 120 instructions of
+/// 32 ns under `-icount` (0.2 pp at 500 Hz); measured +5.19 pp. The RTC counts guest
+/// time there (`-rtc clock=vm`), like mtime, so 1 pp is a wide bound.
+const RISCV_RTC: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
+
+/// A QEMU port's end-to-end run of the demo: one entry of the table `qemu_demos!`.
+struct Board {
+    /// The board: its directory `freertos-port/<name>/` and `make qemu TARGET=<name>`.
+    name: &'static str,
+    /// Its demo image, from the repository root.
+    image: &'static str,
+    /// The environment variable that names another image instead.
+    image_var: &'static str,
+    /// What the scenario expects of the port: time limits, tolerances (explained by
+    /// the constants they come from) and its peripheral interrupt load, if any.
+    port: Port,
+}
+
+/// The table of boards: `test_name => Board { .. },` makes the test `test_name`, the
+/// demo's conversation with that board under QEMU (`scenario::run`).
+macro_rules! qemu_demos {
+    ($($test:ident => $board:expr,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                demo_on(&$board);
+            }
+        )*
+    };
+}
+
+qemu_demos! {
+    demo_on_qemu_mps2_an385 => Board {
+        name: "mps2-an385",
+        image: "build/mps2-an385/demo.elf",
+        image_var: "CPU_USAGE_QEMU_ELF",
+        port: Port {
+            reply_secs: 20,
+            boot_secs: 30,
+            // About 25 guest windows; the guest runs faster than the host's clock
+            // here, so this takes well under 25 s.
+            total_secs: 120,
+            duty_tolerance_pp: DUTY_TOLERANCE_PP,
+            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
+            host_time: false,
+            irq: Some(MPS2_TIMER0),
+        },
+    },
+    demo_on_qemu_riscv_virt => Board {
+        name: "riscv-virt",
+        image: "build/riscv-virt/demo.elf",
+        image_var: "CPU_USAGE_QEMU_RISCV_ELF",
+        port: Port {
+            reply_secs: 20,
+            boot_secs: 30,
+            // As on mps2-an385: about 25 guest windows, faster than the host's clock.
+            total_secs: 120,
+            duty_tolerance_pp: DUTY_TOLERANCE_PP,
+            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
+            host_time: false,
+            irq: Some(RISCV_RTC),
+        },
+    },
+}
+
+/// The demo's conversation with `board` under QEMU.
+fn demo_on(board: &Board) {
+    let mut console =
+        Console::spawn(&format!("QEMU {}", board.name), qemu_image_command(board.name, board.image_var, board.image));
+    scenario::run(&mut console, board.port);
+}
+
+/// `QEMU_CMD_ICOUNT` of `board` (its port.mk, read through qemu.mk) for `elf`, split
+/// into words.
+fn qemu_command(board: &str, elf: &std::path::Path) -> Vec<String> {
     let mut make = Command::new("make");
     make.current_dir(repo_root()).args([
         "-s",
         "--no-print-directory",
         "-f",
-        "freertos-port/mps2-an385/port.mk",
+        "freertos-port/qemu.mk",
         "--eval",
         "cu-print-qemu-cmd: ; @printf '%s\\n' $(QEMU_CMD_ICOUNT)",
         "cu-print-qemu-cmd",
     ]);
-    make.arg(format!("MPS2_QEMU_ELF={}", elf.display()));
-    let out = run(make, 60).unwrap_or_else(|e| panic!("cannot ask port.mk for QEMU_CMD_ICOUNT: {e}"));
-    assert!(out.status.success(), "make could not print QEMU_CMD_ICOUNT ({}):\n{}", out.status, out.stderr);
+    make.arg(format!("TARGET={board}")).arg(format!("QEMU_ELF={}", elf.display()));
+    let out = run(make, 60).unwrap_or_else(|e| panic!("cannot ask qemu.mk for {board}'s QEMU_CMD_ICOUNT: {e}"));
+    assert!(out.status.success(), "make could not print {board}'s QEMU_CMD_ICOUNT ({}):\n{}", out.status, out.stderr);
     let words: Vec<String> = out.stdout.split_whitespace().map(str::to_string).collect();
     assert!(
-        words.first().is_some_and(|w| w.starts_with("qemu-system-arm")) && words.iter().any(|w| w == "-icount"),
-        "QEMU_CMD_ICOUNT of port.mk is not a qemu-system-arm command with -icount: {words:?}"
+        words.first().is_some_and(|w| w.starts_with("qemu-system-")) && words.iter().any(|w| w == "-icount"),
+        "QEMU_CMD_ICOUNT of {board} is not a QEMU command with -icount: {words:?}"
     );
     words
 }
 
-/// The QEMU command for the demo image, checked to exist and to be runnable.
+/// The mps2-an385 demo image's QEMU command, checked to exist and to be runnable.
 fn qemu_demo_command() -> Command {
-    qemu_image_command("CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf")
+    qemu_image_command("mps2-an385", "CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf")
 }
 
-/// The QEMU command for the image named by environment variable `var`, else
+/// `board`'s QEMU command for the image named by environment variable `var`, else
 /// `default`, checked to exist and to be runnable.
-fn qemu_image_command(var: &str, default: &str) -> Command {
+fn qemu_image_command(board: &str, var: &str, default: &str) -> Command {
     let elf = path_from_env(var, default);
     assert!(
         elf.is_file(),
@@ -95,7 +175,7 @@ fn qemu_image_command(var: &str, default: &str) -> Command {
          or point {var} at one",
         elf.display()
     );
-    let words = qemu_command(&elf);
+    let words = qemu_command(board, &elf);
     let qemu_found = run(
         {
             let mut c = Command::new(&words[0]);
@@ -106,7 +186,7 @@ fn qemu_image_command(var: &str, default: &str) -> Command {
     );
     assert!(
         qemu_found.as_ref().is_ok_and(|f| f.status.success()),
-        "{} is not runnable ({:?}): install qemu-system-arm (scripts/setup.sh does)",
+        "{} is not runnable ({:?}): install it (scripts/setup.sh does)",
         words[0],
         qemu_found.err()
     );
@@ -114,25 +194,6 @@ fn qemu_image_command(var: &str, default: &str) -> Command {
     let mut cmd = Command::new(&words[0]);
     cmd.args(&words[1..]).current_dir(repo_root());
     cmd
-}
-
-#[test]
-fn demo_on_qemu_mps2_an385() {
-    let mut console = Console::spawn("QEMU mps2-an385", qemu_demo_command());
-    scenario::run(
-        &mut console,
-        Port {
-            reply_secs: 20,
-            boot_secs: 30,
-            // About 25 guest windows; the guest runs faster than the host's clock
-            // here, so this takes well under 25 s.
-            total_secs: 120,
-            duty_tolerance_pp: DUTY_TOLERANCE_PP,
-            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
-            host_time: false,
-            irq: Some(IRQ),
-        },
-    );
 }
 
 /// The library's critical section holds off the interrupts the kernel's critical
@@ -350,7 +411,7 @@ impl SnapshotOutput {
 ///   tasks and said there were 5 (not an error: the documented truncation).
 #[test]
 fn minimal_build_through_cpu_usage_snapshot_on_qemu() {
-    let cmd = qemu_image_command("CPU_USAGE_QEMU_SNAPSHOT_ELF", "build/mps2-an385/snapshot.elf");
+    let cmd = qemu_image_command("mps2-an385", "CPU_USAGE_QEMU_SNAPSHOT_ELF", "build/mps2-an385/snapshot.elf");
     // About 0.7 s of guest time, under a second on the host.
     let finished = run(cmd, 60).unwrap_or_else(|e| panic!("snapshot.elf under QEMU: {e}"));
     let out = SnapshotOutput::new(finished.stdout);
@@ -495,82 +556,10 @@ fn check_snapshot_window(out: &SnapshotOutput, w: &SnapshotWindow<'_>, clock_hz:
 
 // ---- RISC-V: the demo on QEMU's virt machine -----------------------------------------
 
-/// The demo's RTC alarm interrupt on riscv-virt (freertos-port/riscv-virt/irq_load.c):
-/// 500 Hz, each busy for 1000 counts of mtime (the library's clock), 5.00 % of the time.
-/// The interrupts line also holds what each one costs around that work: FreeRTOS's trap
-/// entry and exit (31 registers saved and restored), the PLIC's claim and completion,
-/// re-arming the alarm and the library's enter and exit, about 120 instructions of
-/// 32 ns under `-icount` (0.2 pp at 500 Hz); measured +5.19 pp. The RTC counts guest
-/// time there (`-rtc clock=vm`), like mtime, so 1 pp is a wide bound.
-const RISCV_IRQ: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
-
-/// `RVV_QEMU_CMD_ICOUNT` of freertos-port/riscv-virt/port.mk for `elf`, split into words.
-fn riscv_qemu_command(elf: &std::path::Path) -> Vec<String> {
-    let mut make = Command::new("make");
-    make.current_dir(repo_root()).args([
-        "-s",
-        "--no-print-directory",
-        "-f",
-        "freertos-port/riscv-virt/port.mk",
-        "--eval",
-        "cu-print-qemu-cmd: ; @printf '%s\\n' $(RVV_QEMU_CMD_ICOUNT)",
-        "cu-print-qemu-cmd",
-    ]);
-    make.arg(format!("RVV_QEMU_ELF={}", elf.display()));
-    let out = run(make, 60).unwrap_or_else(|e| panic!("cannot ask port.mk for RVV_QEMU_CMD_ICOUNT: {e}"));
-    assert!(out.status.success(), "make could not print RVV_QEMU_CMD_ICOUNT ({}):\n{}", out.status, out.stderr);
-    let words: Vec<String> = out.stdout.split_whitespace().map(str::to_string).collect();
-    assert!(
-        words.first().is_some_and(|w| w.starts_with("qemu-system-riscv32")) && words.iter().any(|w| w == "-icount"),
-        "RVV_QEMU_CMD_ICOUNT of port.mk is not a qemu-system-riscv32 command with -icount: {words:?}"
-    );
-    words
-}
 
 /// The QEMU command for the riscv-virt demo image, checked to exist and to be runnable.
 fn riscv_demo_command() -> Command {
-    let elf = path_from_env("CPU_USAGE_QEMU_RISCV_ELF", "build/riscv-virt/demo.elf");
-    assert!(
-        elf.is_file(),
-        "the QEMU image {} does not exist: build it with `make riscv-virt` (or `make test-build`), or point \
-         CPU_USAGE_QEMU_RISCV_ELF at one",
-        elf.display()
-    );
-    let words = riscv_qemu_command(&elf);
-    let found = run(
-        {
-            let mut c = Command::new(&words[0]);
-            c.arg("--version");
-            c
-        },
-        30,
-    );
-    assert!(
-        found.as_ref().is_ok_and(|f| f.status.success()),
-        "{} is not runnable ({:?}): install qemu-system-misc (scripts/setup.sh does)",
-        words[0],
-        found.err()
-    );
-    let mut cmd = Command::new(&words[0]);
-    cmd.args(&words[1..]).current_dir(repo_root());
-    cmd
-}
-
-#[test]
-fn demo_on_qemu_riscv_virt() {
-    let mut console = Console::spawn("QEMU riscv-virt", riscv_demo_command());
-    scenario::run(
-        &mut console,
-        Port {
-            reply_secs: 20,
-            boot_secs: 30,
-            total_secs: 120,
-            duty_tolerance_pp: DUTY_TOLERANCE_PP,
-            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
-            host_time: false,
-            irq: Some(RISCV_IRQ),
-        },
-    );
+    qemu_image_command("riscv-virt", "CPU_USAGE_QEMU_RISCV_ELF", "build/riscv-virt/demo.elf")
 }
 
 /// On RISC-V the library's critical section clears mstatus.MIE and puts back what it
