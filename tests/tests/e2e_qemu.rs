@@ -3,7 +3,9 @@
 //! the table `qemu_demos!` below. On mps2-an385 (Cortex-M3) also what the library's
 //! critical section masks on this core (`irqmask`), and the minimal build (no shell)
 //! in a firmware of its own, read through `cpu_usage_snapshot`
-//! (`freertos-port/mps2-an385/snapshot_main.c`).
+//! (`freertos-port/mps2-an385/snapshot_main.c`). On riscv-virt (RV32) also what the
+//! critical section does to `mstatus.MIE` (`irqmask`), and the figures with the
+//! library's other clock there, `mcycle` (`mcycle use`).
 //!
 //! The images are `build/<board>/demo.elf` (and mps2-an385's `snapshot.elf`), built by
 //! `make qemu-image`, or the files named by the board's environment variable
@@ -554,8 +556,7 @@ fn check_snapshot_window(out: &SnapshotOutput, w: &SnapshotWindow<'_>, clock_hz:
     });
 }
 
-// ---- RISC-V: the demo on QEMU's virt machine -----------------------------------------
-
+// ---- RISC-V: the critical section and the mcycle clock on QEMU's virt machine -------
 
 /// The QEMU command for the riscv-virt demo image, checked to exist and to be runnable.
 fn riscv_demo_command() -> Command {
