@@ -29,8 +29,8 @@
 #define configMTIMECMP_BASE_ADDRESS                ( VIRT_MTIMECMP_BASE )
 
 /* Tickless idle, the application's way (2), as on mps2-an385: when no task is due for
- * two ticks or more, the idle task waits for the next interrupt (kernel_hooks.c) with
- * the machine timer left running, and the library shows that time as "sleep". */
+ * two ticks or more, the idle task waits in WFI for the next interrupt (kernel_hooks.c)
+ * with the machine timer left running, and the library shows that time as "sleep". */
 #define configUSE_TICKLESS_IDLE                    2
 #ifndef __ASSEMBLER__
 void virt_idle_sleep( uint32_t expected_idle_ticks );

@@ -66,9 +66,10 @@ const MPS2_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_p
 /// 500 Hz, each busy for 1000 counts of mtime (the library's clock), 5.00 % of the time.
 /// The interrupts line also holds what each one costs around that work: FreeRTOS's trap
 /// entry and exit (31 registers saved and restored), the PLIC's claim and completion,
-/// re-arming the alarm and the library's enter and exit, about 120 instructions of
-/// 32 ns under `-icount` (0.2 pp at 500 Hz); measured +5.19 pp. The RTC counts guest
-/// time there (`-rtc clock=vm`), like mtime, so 1 pp is a wide bound.
+/// re-arming the alarm and the library's enter and exit, some 150 instructions of 32 ns
+/// under `-icount` (0.2 to 0.3 pp at 500 Hz), and the comparison is against a window
+/// whose UART interrupts may differ a little: measured +5.18 to +5.27 pp. The RTC counts
+/// guest time there (`-rtc clock=vm`), like mtime, so 1 pp is a wide bound.
 const RISCV_RTC: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
 
 /// A QEMU port's end-to-end run of the demo: one entry of the table `qemu_demos!`.
