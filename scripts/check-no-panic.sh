@@ -5,7 +5,11 @@
 # dropping everything they cannot reach (--gc-sections): if any panic machinery is
 # left, some path from the C API can panic.
 #
-#   check-no-panic.sh LIBRARY.a OUT.elf HEADER.h...
+#   [GCC_ARCH="-mcpu=cortex-m0 -mthumb"] check-no-panic.sh LIBRARY.a OUT.elf HEADER.h...
+#
+# GCC_ARCH: the core the archive was built for, so that the C library and libgcc it
+# links against are that core's (default: -mcpu=cortex-m3 -mthumb for an Arm archive,
+# -march=rv32imac -mabi=ilp32 --specs=picolibc.specs for a RISC-V one).
 #
 # Give it the archive of the largest build (every feature) and both headers: the API
 # header and the hooks header, which declares the traced hooks. The archive's own ELF
@@ -20,13 +24,14 @@ shift 2
 machine=$(readelf -h "$lib" 2>/dev/null | awk '/^ *Machine:/ && m == "" { sub(/^ *Machine: */, ""); m = $0 } END { print m }')
 case "$machine" in
     ARM)
-        cc=(arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb) nm=arm-none-eabi-nm libc=(-lc -lgcc)
+        read -r -a arch <<<"${GCC_ARCH:--mcpu=cortex-m3 -mthumb}"
+        cc=(arm-none-eabi-gcc "${arch[@]}") nm=arm-none-eabi-nm libc=(-lc -lgcc)
         headers=$(cat "$@" | sed '/^#if defined(__riscv)$/,/^#endif$/d') ;;
     RISC-V)
         # The multilib of riscv32imac-unknown-none-elf (GCC 12 picks none for
         # rv32imac_zicsr) and picolibc, its C library.
-        cc=(riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32 --specs=picolibc.specs)
-        nm=riscv64-unknown-elf-nm libc=(-lc -lgcc)
+        read -r -a arch <<<"${GCC_ARCH:--march=rv32imac -mabi=ilp32 --specs=picolibc.specs}"
+        cc=(riscv64-unknown-elf-gcc "${arch[@]}") nm=riscv64-unknown-elf-nm libc=(-lc -lgcc)
         headers=$(cat "$@") ;;
     *)
         echo "no-panic: $lib is neither an Arm nor a RISC-V archive (machine: '$machine')" >&2
