@@ -24,7 +24,7 @@
 
 /* The machine timer of the CLINT (riscv_virt.h). The port's own set-up is replaced by
  * clock.c's, and the chip header is RISCV_no_extensions (port.mk), so the tick
- * interrupt reaches interrupts.c, where the library sees it: kernel_hooks.c says why. */
+ * interrupt reaches interrupts.c, where the library sees it: clock.c says why. */
 #define configMTIME_BASE_ADDRESS                   ( VIRT_MTIME_BASE )
 #define configMTIMECMP_BASE_ADDRESS                ( VIRT_MTIMECMP_BASE )
 
