@@ -210,12 +210,23 @@
  * BASEPRI (M3, M4, M7, M33, M35P, M55, M85) it raises BASEPRI to this, as the kernel's
  * critical sections do, so interrupts above it still run. 0 means "no such priority":
  * the library then masks every interrupt (PRIMASK), as it also does on cores without
- * BASEPRI (M0, M0+, M23) and before the scheduler starts. Ports without it (POSIX,
- * RISC-V) pass 0; elsewhere the value is passed on and only a BASEPRI build uses it. */
+ * BASEPRI (M0, M0+, M23) and before the scheduler starts. Ports without it pass 0
+ * (POSIX), or the machine timer's address in its place (RISC-V: below); elsewhere the
+ * value is passed on and only a BASEPRI build uses it. */
 #ifdef configMAX_SYSCALL_INTERRUPT_PRIORITY
     #define CPU_USAGE_MAX_SYSCALL_PRIORITY    ( ( uint32_t ) ( configMAX_SYSCALL_INTERRUPT_PRIORITY ) )
 #else
     #define CPU_USAGE_MAX_SYSCALL_PRIORITY    ( ( uint32_t ) 0 )
+#endif
+
+/* RISC-V (FreeRTOS's GCC/RISC-V port, which requires configMTIME_BASE_ADDRESS): the
+ * machine timer's mtime, the library's default clock there, at configCPU_CLOCK_HZ (the
+ * rate the port counts its tick in); 0 where there is none. It takes the place of the
+ * interrupt mask above, which that port does not have. */
+#ifdef configMTIME_BASE_ADDRESS
+    #define CPU_USAGE_PORT_SETTING    ( ( uint32_t ) ( configMTIME_BASE_ADDRESS ) )
+#else
+    #define CPU_USAGE_PORT_SETTING    CPU_USAGE_MAX_SYSCALL_PRIORITY
 #endif
 
 /* The idle task and the timer service task, which vTaskStartScheduler() creates after
@@ -239,15 +250,15 @@
 #endif
 
 /* Tells the library the idle task's ID (for the idle and load lines), the CPU clock
- * (for the default clock on Cortex-M) and the kernel's interrupt mask (above). Windows
- * start here. */
+ * (for the default clock on bare metal) and the kernel's interrupt mask or, on RISC-V,
+ * the machine timer's address (above). Windows start here. */
 #define traceSTARTING_SCHEDULER( xIdleTaskHandles )                                         \
     do {                                                                                    \
         CPU_USAGE_KERNEL_TASK_( ( xIdleTaskHandles )[ 0 ] );                                \
         CPU_USAGE_TIMER_TASK_();                                                            \
         cpu_usage_hook_scheduler_start( ( uint32_t ) ( xIdleTaskHandles )[ 0 ]->uxTaskNumber, \
                                         CPU_USAGE_CPU_CLOCK_HZ,                             \
-                                        CPU_USAGE_MAX_SYSCALL_PRIORITY );                   \
+                                        CPU_USAGE_PORT_SETTING );                           \
     } while( 0 )
 
 /* One library call with interrupts masked up to configMAX_SYSCALL_INTERRUPT_PRIORITY.

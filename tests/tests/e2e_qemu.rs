@@ -3,7 +3,11 @@
 //! the table `qemu_demos!` below. On the MPS2 boards (mps2-an385, Cortex-M3;
 //! mps2-an505, Cortex-M33) also what the library's critical section masks on the core
 //! (`irqmask`); on mps2-an385 the minimal build (no shell) in a firmware of its own,
-//! read through `cpu_usage_snapshot` (`freertos-port/mps2-an385/snapshot_main.c`).
+//! read through `cpu_usage_snapshot` (`freertos-port/mps2-an385/snapshot_main.c`), and
+//! the idle and load lines against the kernel's own statistics with more tasks than
+//! IDs. On riscv-virt (RV32) also what the critical section does to `mstatus.MIE`
+//! (`irqmask`), and the figures with the library's other clock there, `mcycle`
+//! (`mcycle use`).
 //!
 //! The images are `build/<board>/demo.elf` (and mps2-an385's `snapshot.elf`), built by
 //! `make qemu-image`, or the files named by the board's environment variable
@@ -60,6 +64,16 @@ const TICK30_TOLERANCE_PP: f64 = 1.0;
 /// Under `-icount` the timer, the core and the library's clock count the same guest
 /// time, so 1 pp is a wide bound.
 const MPS2_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
+
+/// The riscv-virt demo's RTC alarm interrupt (freertos-port/riscv-virt/irq_load.c):
+/// 500 Hz, each busy for 1000 counts of mtime (the library's clock), 5.00 % of the time.
+/// The interrupts line also holds what each one costs around that work: FreeRTOS's trap
+/// entry and exit (31 registers saved and restored), the PLIC's claim and completion,
+/// re-arming the alarm and the library's enter and exit, some 150 instructions of 32 ns
+/// under `-icount` (0.2 to 0.3 pp at 500 Hz), and the comparison is against a window
+/// whose UART interrupts may differ a little: measured +5.18 to +5.27 pp. The RTC counts
+/// guest time there (`-rtc clock=vm`), like mtime, so 1 pp is a wide bound.
+const RISCV_RTC: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
 
 /// A QEMU port's end-to-end run of the demo: one entry of the table `qemu_demos!`.
 struct Board {
@@ -140,6 +154,24 @@ qemu_demos! {
             host_time: false,
             irq: Some(MPS2_TIMER0),
             clock: ("systick", 25_000_000),
+        },
+    },
+    demo_on_qemu_riscv_virt => Board {
+        name: "riscv-virt",
+        image: "build/riscv-virt/demo.elf",
+        image_var: "CPU_USAGE_QEMU_RISCV_ELF",
+        port: Port {
+            reply_secs: 20,
+            boot_secs: 30,
+            // As on mps2-an385: about 25 guest windows, faster than the host's clock.
+            total_secs: 120,
+            duty_tolerance_pp: DUTY_TOLERANCE_PP,
+            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
+            host_time: false,
+            irq: Some(RISCV_RTC),
+            // The machine timer's mtime at configCPU_CLOCK_HZ, which on FreeRTOS's
+            // RISC-V port is mtime's rate: QEMU virt's 10 MHz.
+            clock: ("mtime", 10_000_000),
         },
     },
 }
@@ -690,4 +722,111 @@ fn check_snapshot_window(out: &SnapshotOutput, w: &SnapshotWindow<'_>, clock_hz:
             s.line
         )
     });
+}
+
+// ---- RISC-V: the critical section and the mcycle clock on QEMU's virt machine -------
+
+/// The QEMU command for the riscv-virt demo image, checked to exist and to be runnable.
+fn riscv_demo_command() -> Command {
+    qemu_image_command("riscv-virt", "CPU_USAGE_QEMU_RISCV_ELF", "build/riscv-virt/demo.elf")
+}
+
+/// On RISC-V the library's critical section clears mstatus.MIE and puts back what it
+/// found: the port's `irqmask` command (freertos-port/riscv-virt/mask_check.c) pends the
+/// machine software interrupt from inside the section, once from a task and once inside
+/// a kernel critical section. The interrupt must wait for the end of the library's
+/// section in the first case, and for the end of the kernel's in the second: a release
+/// that always set MIE would let it run there, and the second line would read `after it
+/// MIE 1, ran 1`.
+#[test]
+fn riscv_critical_section_restores_mstatus_mie() {
+    let mut console = Console::spawn("QEMU riscv-virt", riscv_demo_command());
+    console.read_answer(30);
+    let answer = console.command("irqmask", 20);
+    let expected = [
+        "irqmask: from a task: in the library's section MIE 0, msip ran 0; after it MIE 1, ran 1; at the end ran 1",
+        "irqmask: inside taskENTER_CRITICAL: in the library's section MIE 0, msip ran 0; after it MIE 0, ran 0; \
+         at the end ran 1",
+        "irqmask: ok: the section clears mstatus.MIE and puts back what it found",
+    ];
+    for line in expected {
+        if !answer.lines().any(|l| l == line) {
+            console.fail(&format!("`irqmask` did not answer {line:?}"));
+        }
+    }
+    console.exit(20);
+}
+
+/// The last completed window of the riscv-virt demo as `show_cpu_usage -m` reports it,
+/// checked for exact bookkeeping; `None` before the first one.
+fn riscv_last_window(console: &mut Console) -> Option<serde_json::Value> {
+    let answer = console.command("show_cpu_usage -m", 20);
+    let Some(line) = answer.lines().find(|l| l.starts_with('{')) else {
+        console.fail(&format!("no JSON line in the answer to show_cpu_usage -m: {answer:?}"));
+    };
+    let json: serde_json::Value =
+        serde_json::from_str(line).unwrap_or_else(|e| console.fail(&format!("invalid JSON ({e}): {line}")));
+    if json.get("error").is_some() {
+        return None;
+    }
+    if let Err(e) = scenario::check_window(&json) {
+        console.fail(&format!("window report: {e}\n{line}"));
+    }
+    Some(json)
+}
+
+/// The library's other clock on RISC-V, mcycle through `cpu_usage_clock_mcycle`, gives
+/// the same figures as the default (mtime). The port's `mcycle use` measures mcycle's
+/// rate against mtime and sets it as the library's clock: under `-icount` QEMU's mcycle
+/// counts nanoseconds of guest time, so the rate must come out at exactly 1 GHz (a
+/// 100 ms measurement rounded to a whole MHz), every window must be 10^9 counts long
+/// and add up exactly, and the workloads' shares, averaged over three windows, must
+/// be within the demo's duty tolerance (`DUTY_TOLERANCE_PP`: the clock is finer, the
+/// physics the same).
+#[test]
+fn riscv_mcycle_clock_gives_the_same_figures() {
+    let mut console = Console::spawn("QEMU riscv-virt", riscv_demo_command());
+    console.read_answer(30);
+    let answer = console.command("mcycle use", 20);
+    if !answer.lines().any(|l| l == "clock: mcycle at 1000000000 Hz: ok") {
+        console.fail(&format!("`mcycle use` did not set a 1 GHz mcycle clock: {answer:?}"));
+    }
+
+    // cpu_usage_set_clock() restarts the windows: the first one after it that is
+    // reported, and the two after it, all count with mcycle.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let mut windows: Vec<serde_json::Value> = Vec::new();
+    while windows.len() < 3 {
+        if std::time::Instant::now() > deadline {
+            console.fail("three windows with the mcycle clock did not complete within 120 s");
+        }
+        if let Some(w) = riscv_last_window(&mut console) {
+            let newer = windows.last().is_none_or(|last| w["window"].as_u64() > last["window"].as_u64());
+            if w["clock"] == "custom" && newer {
+                if w["clock_hz"] != 1_000_000_000u64 || w["window_counts"] != 1_000_000_000u64 {
+                    console.fail(&format!("a window with the mcycle clock is not 10^9 counts of 1 GHz: {w}"));
+                }
+                windows.push(w);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    for (name, duty) in scenario::WORKLOADS {
+        let shares: Vec<f64> = windows
+            .iter()
+            .map(|w| {
+                w["tasks"]
+                    .as_array()
+                    .and_then(|t| t.iter().find(|t| t["name"] == name))
+                    .and_then(|t| t["usage_pct"].as_f64())
+                    .unwrap_or(f64::NAN)
+            })
+            .collect();
+        let mean = shares.iter().sum::<f64>() / shares.len() as f64;
+        println!("mcycle clock: {name} {mean:.2} % averaged over {shares:?} (duty {duty} ± {DUTY_TOLERANCE_PP} pp)");
+        if (mean - duty).abs() > DUTY_TOLERANCE_PP || mean.is_nan() {
+            console.fail(&format!("with the mcycle clock {name} is at {mean:.2} % ({shares:?}), not {duty} %"));
+        }
+    }
+    console.exit(20);
 }
