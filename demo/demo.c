@@ -42,6 +42,12 @@
 #include "freertos_cpu_usage.h"
 #include "demo.h"
 
+/* The library's ID of a task (the hooks header's; without the library, as the kernel
+ * keeps it). */
+#ifndef CPU_USAGE_TASK_ID
+    #define CPU_USAGE_TASK_ID( xTask )    ( ( uint32_t ) uxTaskGetTaskNumber( xTask ) )
+#endif
+
 /* ---- Tunables (a port may override them from FreeRTOSConfig.h) ---------------- */
 
 #ifndef demoWORK_STACK_WORDS
@@ -1167,7 +1173,7 @@ static UBaseType_t prvCollectTasks( DemoTaskRow_t ** ppxRows,
 
             for( ux = 0U; ux < uxRows; ux++ )
             {
-                pxRows[ ux ].ulId = ( uint32_t ) uxTaskGetTaskNumber( pxStatus[ ux ].xHandle );
+                pxRows[ ux ].ulId = CPU_USAGE_TASK_ID( pxStatus[ ux ].xHandle );
                 pxRows[ ux ].eState = pxStatus[ ux ].eCurrentState;
                 pxRows[ ux ].uxPriority = pxStatus[ ux ].uxCurrentPriority;
                 pxRows[ ux ].uxStackFree = pxStatus[ ux ].usStackHighWaterMark;
