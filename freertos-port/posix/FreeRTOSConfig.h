@@ -69,8 +69,13 @@ void vPosixIdleSleep( uint64_t ullExpectedIdleTicks );
 #define configUSE_COUNTING_SEMAPHORES              1
 #define configQUEUE_REGISTRY_SIZE                  0
 
-/* No software timers: the demo needs none, and a daemon task would only add a row. */
-#define configUSE_TIMERS                           0
+/* Software timers: the demo uses none, but most firmware does, and the timer service
+ * task is, with the idle task, the one vTaskStartScheduler() creates after every task
+ * of the application (the library keeps an ID for each: `--many-tasks` shows it). */
+#define configUSE_TIMERS                           1
+#define configTIMER_TASK_PRIORITY                  ( configMAX_PRIORITIES - 1 )
+#define configTIMER_QUEUE_LENGTH                   4
+#define configTIMER_TASK_STACK_DEPTH               configMINIMAL_STACK_SIZE
 
 #define INCLUDE_vTaskDelete                        1
 #define INCLUDE_vTaskDelay                         1

@@ -131,9 +131,7 @@ mod cs {
             // SAFETY: atomically reads mstatus and clears MIE (machine mode, where the
             // library runs); not `nomem`, so that no access of the section is moved
             // before it.
-            unsafe {
-                core::arch::asm!("csrrci {}, mstatus, 8", out(reg) mstatus, options(nostack, preserves_flags))
-            };
+            unsafe { core::arch::asm!("csrrci {}, mstatus, 8", out(reg) mstatus, options(nostack, preserves_flags)) };
             u16::from(mstatus & MSTATUS_MIE != 0)
         }
 

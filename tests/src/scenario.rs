@@ -250,9 +250,10 @@ pub fn parse_tasks(answer: &str) -> Result<(Vec<TaskRow>, u64), String> {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             [n, "tasks"] => total = Some(n.parse::<u64>().map_err(|e| format!("{line:?}: {e}"))?),
-            [id, name, _state, _prio, _stack] => {
+            // "id name... state prio stack": a name may hold spaces ("Tmr Svc").
+            [id, name @ .., _state, _prio, _stack] if !name.is_empty() => {
                 if let Ok(id) = id.parse::<u64>() {
-                    rows.push(TaskRow { id, name: name.to_string() });
+                    rows.push(TaskRow { id, name: name.join(" ") });
                 }
             }
             _ => {}
@@ -927,12 +928,12 @@ mod tests {
 
     #[test]
     fn tasks_answer_is_parsed() {
-        let answer = "  id  name             state      prio  stack free (words)\n   0  churn-661        blocked       1    251\n   1  work10           blocked       1    507\n   6  IDLE             ready         0    251\n3 tasks\n";
+        let answer = "  id  name             state      prio  stack free (words)\n   0  churn-661        blocked       1    251\n   1  work10           blocked       1    507\n   6  IDLE             ready         0    251\n   7  Tmr Svc          blocked       4    230\n4 tasks\n";
         let (rows, total) = parse_tasks(answer).unwrap();
-        assert_eq!(total, 3);
+        assert_eq!(total, 4);
         let ids: Vec<u64> = rows.iter().map(|r| r.id).collect();
-        assert_eq!(ids, [0, 1, 6]);
-        assert_eq!(rows[1].name, "work10");
+        assert_eq!(ids, [0, 1, 6, 7]);
+        assert_eq!((rows[1].name.as_str(), rows[3].name.as_str()), ("work10", "Tmr Svc"));
     }
 
     #[test]

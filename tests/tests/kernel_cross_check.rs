@@ -11,9 +11,10 @@
 //!
 //! The demo runs with `--many-tasks`: after its own tasks, 100 that only wait are
 //! created before the scheduler starts, as FreeRTOS's full demos do, so every one of
-//! the 32 IDs is taken when `vTaskStartScheduler()` creates the idle task. The idle
-//! task must still have an ID and line of its own, agreeing with the kernel's figure,
-//! and the load must be the kernel's 100 % minus idle.
+//! the 32 IDs is taken when `vTaskStartScheduler()` creates the idle task and the timer
+//! service task. Both must still have an ID of their own, the idle task its line,
+//! agreeing with the kernel's figure, and the load must be the kernel's 100 % minus
+//! idle.
 //!
 //! After about 4 s a checker task suspends the scheduler and takes both views at the
 //! same instant: every live task's `ulRunTimeCounter` with the ID the library stored
@@ -34,8 +35,9 @@
 //!   first switch-out to the first task that runs (`ulTaskSwitchedInTime` starts at
 //!   0). That fixed offset (the time the demo takes to create its tasks) would land on
 //!   whichever task runs first, so the checker is given the highest priority to be
-//!   that task: it sleeps at once and stays under 1 % of the run, and the printed
-//!   difference for it shows the offset. Every other task starts from the same
+//!   that task, with the timer service task (the kernel starts with one of the two):
+//!   both block at once and stay under 1 % of the run, and the printed difference for
+//!   the one that ran first shows the offset. Every other task starts from the same
 //!   instant in both.
 //! - Where each ends: the library's since-start figures run to the end of its last
 //!   completed window, the kernel's to the snapshot. The checker sets windows of
@@ -277,6 +279,12 @@ fn check_idle_and_load(t: &mut Tally, snapshot: &Snapshot, report: &Value) {
     match report["idle"]["id"].as_u64() {
         Some(id) if id == idle.id => t.passed += 1,
         other => t.fail(format!("the report's idle line is {other:?}, the idle task's ID is {}", idle.id)),
+    }
+    // The timer service task, created with it after every other, has its own ID too.
+    match snapshot.tasks.iter().find(|k| k.name == "Tmr Svc") {
+        Some(timer) if timer.id != 0 && timer.id != idle.id => t.passed += 1,
+        Some(timer) => t.fail(format!("the timer service task has ID {}", timer.id)),
+        None => t.fail("the kernel lists no timer service task (configUSE_TIMERS 1)".to_string()),
     }
     let idle_share = idle.run_time as f64 / snapshot.total_run_time as f64;
     let kernel_load = 100.0 * (1.0 - idle_share);

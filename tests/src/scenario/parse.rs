@@ -164,11 +164,11 @@ pub fn parse_snapshot(answer: &str) -> Result<Snapshot, String> {
             summary = Some(parse_snapshot_summary(line).ok_or_else(|| bad(line))?);
         } else if let Some(r) = line.strip_prefix("load avg 1 s ") {
             load_avg = Some(parse_load_avg(r).ok_or_else(|| bad(line))?);
-        } else if let [id, name, usage, switches, longest, "ms", flags @ ..] = words.as_slice() {
+        } else if let Some((id, name, [usage, switches, longest, "ms", flags @ ..])) = named_row(&words) {
             let row = || -> Option<SnapRow> {
                 Some(SnapRow {
-                    id: id.parse().ok()?,
-                    name: name.to_string(),
+                    id,
+                    name: name.clone(),
                     usage: pct_cell(usage)?,
                     switches: switches.parse().ok()?,
                     longest_us: millis_to_us(longest)?,
@@ -336,8 +336,8 @@ pub fn parse_table(answer: &str) -> Result<Table, String> {
             table.deleted = Some((count, Usage::parse(usage).ok_or_else(bad)?));
             continue;
         }
-        let Some(id) = words.first().and_then(|w| w.parse::<u64>().ok()) else { continue };
-        let row = table_row(id, &words).ok_or_else(bad)?;
+        let Some((id, name, cells)) = named_row(&words) else { continue };
+        let row = table_row(id, name, cells).ok_or_else(bad)?;
         if after_rule {
             table.idle = Some(row);
             continue;
@@ -352,18 +352,25 @@ pub fn parse_table(answer: &str) -> Result<Table, String> {
     Ok(table)
 }
 
-fn table_row(id: u64, words: &[&str]) -> Option<TableRow> {
-    let name = words.get(1)?.to_string();
-    let usage = Usage::parse(words.get(2)?)?;
+/// A task line's ID, its name (which may hold spaces, as the kernel's "Tmr Svc" does:
+/// the words up to the first usage cell) and the cells from its usage on.
+fn named_row<'a, 'b>(words: &'b [&'a str]) -> Option<(u64, String, &'b [&'a str])> {
+    let id = words.first()?.parse::<u64>().ok()?;
+    let usage_at = (2..words.len()).find(|&i| words[i].ends_with('%') || words[i] == "0")?;
+    Some((id, words[1..usage_at].join(" "), &words[usage_at..]))
+}
+
+fn table_row(id: u64, name: String, cells: &[&str]) -> Option<TableRow> {
+    let usage = Usage::parse(cells.first()?)?;
     // With -l: runs, then the longest run ("0", or "1.234 ms").
-    let runs = words.get(3).and_then(|w| w.parse::<u64>().ok());
-    let longest_us = match (runs, words.get(4).copied(), words.get(5).copied()) {
+    let runs = cells.get(1).and_then(|w| w.parse::<u64>().ok());
+    let longest_us = match (runs, cells.get(2).copied(), cells.get(3).copied()) {
         (None, _, _) => None,
         (Some(_), Some("0"), _) => Some(0),
         (Some(_), Some(ms), Some("ms")) => Some(millis_to_us(ms)?),
         _ => return None,
     };
-    Some(TableRow { id, name, usage, runs, longest_us, deleted: words.contains(&"deleted") })
+    Some(TableRow { id, name, usage, runs, longest_us, deleted: cells.contains(&"deleted") })
 }
 
 #[cfg(test)]
@@ -385,6 +392,15 @@ mod tests {
         assert_eq!(parse_alert("watchdog: load > 50.00% for 2 windows; slice > 5000 us"), None);
         assert_eq!(parse_alert("watchdog: load off; slice off"), None);
         assert!(parse_alert("watchdog: slice 12.3 ms > 5.000 ms by task 3 \"x\" in window #7").unwrap().is_err());
+    }
+
+    #[test]
+    fn names_with_spaces_are_read() {
+        let answer = "CPU usage, window #3: 1000.000 ms, clock monotonic 15625000 Hz\n  ID  TASK               USAGE      RUNS      LONGEST\n   8  Tmr Svc                0         0            0\n   9  (no name)          1.50%         2     0.250 ms  deleted\n";
+        let t = parse_table(answer).unwrap();
+        assert_eq!(t.tasks.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["Tmr Svc", "(no name)"]);
+        assert_eq!((t.tasks[0].usage, t.tasks[0].runs), (Usage::Zero, Some(0)));
+        assert_eq!((t.tasks[1].longest_us, t.tasks[1].deleted), (Some(250), true));
     }
 
     #[test]
