@@ -60,11 +60,11 @@ MPS2_LDFLAGS := $(MPS2_ARCH) -T $(MPS2_LDSCRIPT) -nostartfiles -Wl,--gc-sections
 
 MPS2_KERNEL_SRC := tasks.c queue.c list.c stream_buffer.c event_groups.c timers.c \
     portable/GCC/ARM_CM3/port.c portable/MemMang/heap_4.c
-MPS2_PORT_SRC := startup.c main.c kernel_hooks.c uart.c clock.c irq_load.c mask_check.c semihosting.c \
-    syscalls.c
+MPS2_PORT_SRC := startup.c main.c commands.c kernel_hooks.c uart.c uart_text.c clock.c irq_load.c mask_check.c \
+    semihosting.c syscalls.c
 # snapshot.elf: the board without the demo (startup.c leaves the demo's IRQs to the
 # fault report when irq_load.c and mask_check.c are not linked).
-MPS2_SNAPSHOT_SRC := startup.c snapshot_main.c kernel_hooks.c uart.c clock.c semihosting.c syscalls.c
+MPS2_SNAPSHOT_SRC := startup.c snapshot_main.c kernel_hooks.c uart.c uart_text.c clock.c semihosting.c syscalls.c
 MPS2_DEMO_SRC = $(wildcard demo/*.c)
 
 # Objects of one variant ($(1) = lib or nolib).
