@@ -39,6 +39,7 @@ KERNEL_DIR ?= $(shell $(CARGO) metadata --format-version 1 2>/dev/null \
 
 include freertos-port/posix/port.mk
 include freertos-port/mps2-an385/port.mk
+include freertos-port/microbit/port.mk
 include bench/bench.mk
 include top/top.mk
 

@@ -12,7 +12,8 @@
  *   uart_text.c     text and numbers over board_uart_putc()
  * A board (freertos-port/<board>/) provides the rest: the functions marked "board"
  * below, port_time_us(), port_name and port_commands (demo.h), its vector table and
- * startup, and its FreeRTOSConfig.h. Its own header includes this one.
+ * startup, and its FreeRTOSConfig.h (whose portSUPPRESS_TICKS_AND_SLEEP() may be
+ * board_idle_sleep() and configASSERT() board_assert_failed()). Its own header includes this one.
  */
 #ifndef BOARD_H
 #define BOARD_H
@@ -35,6 +36,10 @@
 #define BOARD_EXIT_SCHEDULER_RETURNED   105
 
 #ifndef __ASSEMBLER__
+
+/* Board: everything main() needs set up first (the console UART, port_time_us()'s
+ * timer), with interrupts masked, before the kernel runs. */
+void board_init( void );
 
 /* Board: the console UART. Output is polled and works from any context (faults,
  * asserts, before the scheduler); tx_full is nonzero while the transmitter cannot take

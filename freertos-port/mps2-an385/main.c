@@ -136,7 +136,7 @@ int main( void )
      * ISR must not run before there is a task to wake. */
     portDISABLE_INTERRUPTS();
 
-    board_uart_init();
+    board_init();
 
     if( board_semihosting_cmdline_has( "console=semihosting" ) && board_semihosting_stdin_open() )
     {
