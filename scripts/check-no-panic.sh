@@ -5,7 +5,10 @@
 # dropping everything they cannot reach (--gc-sections): if any panic machinery is
 # left, some path from the C API can panic.
 #
-#   check-no-panic.sh LIBRARY.a OUT.elf HEADER.h...
+#   [GCC_ARCH="-mcpu=cortex-m0 -mthumb"] check-no-panic.sh LIBRARY.a OUT.elf HEADER.h...
+#
+# GCC_ARCH: the core the archive was built for (default -mcpu=cortex-m3 -mthumb), so
+# that the C library and libgcc it links against are that core's.
 #
 # Give it the archive of the largest build (every feature) and both headers: the API
 # header and the hooks header, which declares the traced hooks.
@@ -20,7 +23,8 @@ for f in $exports; do keep+=("-Wl,-u,$f"); done
 
 mkdir -p "$(dirname "$out")"
 # (newlib after the archive: the archive leaves memcpy and its kin to the C library.)
-arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -nostdlib -nostartfiles -Wl,--gc-sections \
+read -r -a arch <<<"${GCC_ARCH:--mcpu=cortex-m3 -mthumb}"
+arm-none-eabi-gcc "${arch[@]}" -nostdlib -nostartfiles -Wl,--gc-sections \
     -Wl,-e,0 -Wl,--no-warn-execstack "${keep[@]}" -o "$out" "$lib" -lc -lgcc
 
 symbols=$(arm-none-eabi-nm -C "$out")

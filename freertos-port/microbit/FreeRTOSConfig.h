@@ -49,10 +49,10 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 
 /* The demo's task stacks (demo.c), in words, from what each was measured to use
  * (README.md): the shell's holds the library's report formatter, 2.3 KiB deep. */
-#define demoWORK_STACK_WORDS                       ( 96 )
+#define demoWORK_STACK_WORDS                       ( 80 )
 #define demoCHURN_STACK_WORDS                      ( 128 )
-#define demoCHILD_STACK_WORDS                      ( 80 )
-#define demoSHELL_STACK_WORDS                      ( 768 )
+#define demoCHILD_STACK_WORDS                      ( 64 )
+#define demoSHELL_STACK_WORDS                      ( 800 )
 
 /* ---- Kernel features -------------------------------------------------------- */
 #define configUSE_MUTEXES                          1

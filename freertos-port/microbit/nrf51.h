@@ -89,6 +89,9 @@ static inline void nrf51_nvic_set_priority( uint32_t irq, uint8_t priority )
     NVIC_IPR( irq ) = ( NVIC_IPR( irq ) & ~( 0xFFu << shift ) ) | ( ( uint32_t ) priority << shift );
 }
 
+/* startup.c: bytes at the bottom of the main stack never used since reset. */
+uint32_t microbit_main_stack_unused( void );
+
 /* clock.c: starts port_time_us()'s timer. */
 void microbit_clock_init( void );
 

@@ -32,7 +32,7 @@ MICROBIT_OBJS := $(addprefix $(MICROBIT_OUT)/kernel/,$(MICROBIT_KERNEL_SRC:.c=.o
 microbit: $(MICROBIT_OUT)/demo.elf
 
 lib-cm0:
-	$(CARGO) build --release --target thumbv6m-none-eabi
+	$(CARGO) build --release --features trace --target thumbv6m-none-eabi
 	scripts/localize-libc.sh $(LIB_CM0) $(MICROBIT_ARCH)
 $(LIB_CM0): lib-cm0
 	@:

@@ -22,6 +22,7 @@ extern uint32_t __data_start[];
 extern uint32_t __data_end[];
 extern uint32_t __bss_start[];
 extern uint32_t __bss_end[];
+extern uint32_t __stack_limit[];
 extern uint8_t __ram_start[];
 extern uint8_t __ram_end[];
 
@@ -91,9 +92,22 @@ _Static_assert( ( NRF51_IRQ_UART0 > 0u ) && ( NRF51_IRQ_TIMER0 > NRF51_IRQ_UART0
                 ( NRF51_IRQ_TIMER0 < NRF51_EXTERNAL_IRQS - 1u ),
                 "the IRQ table above assumes 0 < UART0 < TIMER0 - 1 < 31" );
 
+/* Paints the main stack below the reset handler's frame, so that 'mem' (commands.c)
+ * can tell how deep it has ever been. */
+#define MAIN_STACK_PAINT         0xA5A5A5A5u
+#define MAIN_STACK_PAINT_SPARE   64u /* bytes left alone under the current SP */
+
 void Reset_Handler( void )
 {
     const uint32_t * src = __data_load;
+    uint32_t sp;
+
+    __asm volatile ( "mov %0, sp" : "=r" ( sp ) );
+
+    for( uint32_t * p = __stack_limit; ( uint32_t ) p < sp - MAIN_STACK_PAINT_SPARE; p++ )
+    {
+        *p = MAIN_STACK_PAINT;
+    }
 
     for( uint32_t * dst = __data_start; dst < __data_end; )
     {
@@ -107,6 +121,18 @@ void Reset_Handler( void )
 
     ( void ) main();
     board_fatal( "main returned", BOARD_EXIT_SCHEDULER_RETURNED );
+}
+
+uint32_t microbit_main_stack_unused( void )
+{
+    const uint32_t * p = __stack_limit;
+
+    while( ( p < __stack_top ) && ( *p == MAIN_STACK_PAINT ) )
+    {
+        p++;
+    }
+
+    return ( uint32_t ) ( ( const uint8_t * ) p - ( const uint8_t * ) __stack_limit );
 }
 
 static void put_reg( const char * name, uint32_t value )
