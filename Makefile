@@ -3,13 +3,17 @@
 #   make run     set up what is missing, build the library and the POSIX simulator,
 #                start it with its shell on this terminal
 #   make test    set up what is missing, build everything, run every test
-#   make qemu    the same demo on an emulated Cortex-M3 (QEMU mps2-an385)
+#   make qemu    the same demo on an emulated Cortex-M3 (QEMU mps2-an385); make qemu
+#                TARGET=<board> on any QEMU port (freertos-port/<board>/)
 #   make top     the simulator with the live viewer cpu-usage-top (top/top.mk: top-qemu,
 #                top-install)
 #   make lib     the library for this host:  target/release/libfreertos_cpu_usage.a
 #   make lib-cm3 the library for Cortex-M3:  target/thumbv7m-none-eabi/release/...
+#                (make lib-<rust target>: the same for any target a QEMU port uses)
 #   make lib-cm3-minimal
 #                its minimal build (no shell): target/minimal/thumbv7m-none-eabi/release/...
+#                (make lib-<rust target>-minimal)
+#   make qemu-image  every QEMU port's images (make <board>: one port's)
 #   make header  regenerate include/freertos_cpu_usage.h
 #   make size    what each build of the library costs a Cortex-M3 image; writes FOOTPRINT
 #   make soak    100,000 task creations through the ID pool, every window checked
@@ -19,7 +23,9 @@
 #   make fuzz    each fuzz target for FUZZ_SECONDS (default 180): fuzz/README.md
 #   make clean
 #
-# Both ports' build rules live beside their sources, in freertos-port/<port>/port.mk.
+# The QEMU ports are built by one description, freertos-port/qemu.mk (which also finds
+# the FreeRTOS kernel); each port lists its own files and flags in
+# freertos-port/<board>/port.mk. The POSIX simulator's rules: freertos-port/posix/port.mk.
 
 BUILD ?= build
 CARGO ?= cargo
@@ -31,15 +37,11 @@ LIB_CM3_MINIMAL := target/minimal/thumbv7m-none-eabi/release/libfreertos_cpu_usa
 # Committed footprint figures; `make test` fails when the library grows past them.
 FOOTPRINT := freertos-port/mps2-an385/footprint.txt
 
-# The FreeRTOS kernel comes from the freertos-next crate's sources in Cargo's registry
-# (a dependency of the tests/ crate); `cargo metadata` fetches it if needed.
-KERNEL_DIR ?= $(shell $(CARGO) metadata --format-version 1 2>/dev/null \
-	| grep -o '"manifest_path":"[^"]*/freertos-next-[^"/]*/Cargo.toml"' \
-	| sed -n '1s|^"manifest_path":"\(.*\)/Cargo.toml"$$|\1/FreeRTOS-Kernel|p')
+# The included files define rules of their own; `make` alone still means `make all`.
+.DEFAULT_GOAL := all
 
+include freertos-port/qemu.mk
 include freertos-port/posix/port.mk
-include freertos-port/mps2-an385/port.mk
-include freertos-port/microbit/port.mk
 include bench/bench.mk
 include top/top.mk
 
@@ -53,37 +55,30 @@ setup:
 lib:
 	$(CARGO) build --release --features trace
 
-# The archive's copies of C library routines (compiler-builtins' memcpy, memset...)
-# are made local, so the firmware keeps its own (scripts/localize-libc.sh).
-lib-cm3:
-	$(CARGO) build --release --features trace --target thumbv7m-none-eabi
-	scripts/localize-libc.sh $(LIB_CM3)
+# The bare-metal archives' rules are qemu.mk's (lib-<rust target>): the archive's
+# copies of C library routines (compiler-builtins' memcpy, memset...) are made local
+# there, so the firmware keeps its own (scripts/localize-libc.sh).
+lib-cm3: lib-thumbv7m-none-eabi
+lib-cm3-minimal: lib-thumbv7m-none-eabi-minimal
 
-lib-cm3-minimal:
-	$(CARGO) build --release --target thumbv7m-none-eabi --no-default-features --target-dir target/minimal
-	scripts/localize-libc.sh $(LIB_CM3_MINIMAL)
-
-# The archives are rebuilt by cargo, which knows their sources; make only asks. The
-# empty recipes make make look at the files' times again after cargo ran.
+# The archive is rebuilt by cargo, which knows its sources; make only asks. The empty
+# recipe makes make look at the file's time again after cargo ran.
 $(LIB): lib
-	@:
-$(LIB_CM3): lib-cm3
-	@:
-$(LIB_CM3_MINIMAL): lib-cm3-minimal
 	@:
 
 header: lib
 
 sim: $(BUILD)/posix/freertos-sim
 
-qemu-image: $(BUILD)/mps2-an385/demo.elf $(BUILD)/mps2-an385/demo-nolib.elf $(BUILD)/mps2-an385/snapshot.elf
+qemu-image: $(QEMU_IMAGES)
 
 run: setup
 	@$(MAKE) --no-print-directory sim
 	$(BUILD)/posix/freertos-sim
 
+# TARGET (default mps2-an385) names the board; QEMU_ELF another of its images.
 qemu: setup
-	@$(MAKE) --no-print-directory $(BUILD)/mps2-an385/demo.elf
+	@$(MAKE) --no-print-directory $(QEMU_ELF)
 	$(QEMU_CMD)
 
 size: setup qemu-image
@@ -119,6 +114,10 @@ test: setup
 	$(CARGO) clippy --release --target thumbv7em-none-eabihf --features trace -- -D warnings
 	$(CARGO) clippy --release --target thumbv8m.main-none-eabihf --features trace -- -D warnings
 	scripts/check-no-panic.sh $(LIB_CM3) $(BUILD)/no-panic/exports.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
+	@# Cortex-M0 (microbit's archive): no CLZ or divide instruction, so the compiler
+	@# runtime's calls must not bring panic paths with them either.
+	GCC_ARCH="$(microbit_ARCH)" scripts/check-no-panic.sh $(call RUST_LIB,thumbv6m-none-eabi) \
+		$(BUILD)/no-panic/exports-cm0.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	scripts/footprint.sh check $(BUILD)/mps2-an385/demo.elf $(BUILD)/mps2-an385/demo-nolib.elf $(FOOTPRINT)
 
 soak: setup

@@ -1959,6 +1959,33 @@ static void prvCreateOrAssert( BaseType_t xResult )
 }
 /*-----------------------------------------------------------*/
 
+static void prvWaitingTask( void * pvParameters )
+{
+    ( void ) pvParameters;
+
+    for( ; ; )
+    {
+        ( void ) ulTaskNotifyTake( pdTRUE, portMAX_DELAY );
+    }
+}
+/*-----------------------------------------------------------*/
+
+void demo_add_waiting_tasks( void )
+{
+    char cName[ 8 ] = "wait";
+    uint32_t x;
+
+    for( x = 0U; x < DEMO_WAITING_TASKS; x++ )
+    {
+        cName[ 4 ] = ( char ) ( '0' + ( ( x / 100U ) % 10U ) );
+        cName[ 5 ] = ( char ) ( '0' + ( ( x / 10U ) % 10U ) );
+        cName[ 6 ] = ( char ) ( '0' + ( x % 10U ) );
+        prvCreateOrAssert( xTaskCreate( prvWaitingTask, cName, configMINIMAL_STACK_SIZE, NULL,
+                                        tskIDLE_PRIORITY + 1U, NULL ) );
+    }
+}
+/*-----------------------------------------------------------*/
+
 void demo_start( void )
 {
     size_t x;

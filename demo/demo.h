@@ -54,6 +54,14 @@ extern const size_t port_command_count;
 /* Create the demo's tasks. Call once, before vTaskStartScheduler(). */
 void demo_start(void);
 
+/* Tasks that only wait, as many as FreeRTOS's own full demos create before their
+ * scheduler starts: more than the library's default 32 IDs, so that the idle and timer
+ * tasks, which vTaskStartScheduler() creates last, find every ID taken (they get IDs
+ * the library keeps for them). Call after demo_start(), before vTaskStartScheduler();
+ * the ports do when started with "many-tasks" (POSIX: --many-tasks). */
+#define DEMO_WAITING_TASKS 100U
+void demo_add_waiting_tasks(void);
+
 /* Console output for port commands (shell task only): text, and a decimal number
  * right-aligned in a field of width characters (0: no padding). */
 void demo_print(const char *s);

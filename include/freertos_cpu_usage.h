@@ -364,6 +364,20 @@ void cpu_usage_hook_sleep_begin(void);
 void cpu_usage_hook_sleep_end(void);
 
 /**
+ * `traceSTARTING_SCHEDULER`, for the idle task and the timer service task, before
+ * `cpu_usage_hook_scheduler_start`: returns the ID the task keeps, which the hooks
+ * header stores in its TCB. A task that got an ID at creation keeps it; one that
+ * shares the overflow bucket (the application created more tasks than IDs before
+ * the scheduler started) takes one of the IDs the library keeps for these two.
+ * `running` is non-zero for the task the scheduler starts with. `name` as for
+ * `cpu_usage_hook_task_create`.
+ *
+ * # Safety
+ * Called by the hooks header from inside the kernel.
+ */
+uint32_t cpu_usage_hook_kernel_task(void *tcb, uint32_t id, const char *name, uint32_t running);
+
+/**
  * `traceSTARTING_SCHEDULER`: the idle task's ID, `configCPU_CLOCK_HZ` for the
  * default clock of a bare-metal build, and `configMAX_SYSCALL_INTERRUPT_PRIORITY`
  * (0 where the port has none) for the critical section: from here on, on cores with

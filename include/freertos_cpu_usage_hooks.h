@@ -218,11 +218,33 @@
     #define CPU_USAGE_MAX_SYSCALL_PRIORITY    ( ( uint32_t ) 0 )
 #endif
 
+/* The idle task and the timer service task, which vTaskStartScheduler() creates after
+ * every task of the application, keep an ID of their own however many tasks came
+ * before them: one that landed in the overflow bucket gets one of the IDs the library
+ * keeps for them until the scheduler starts, stored in its TCB here. */
+#define CPU_USAGE_KERNEL_TASK_( xHandle )                                                   \
+    do {                                                                                    \
+        TaskHandle_t xCpuUsageTask = ( xHandle );                                           \
+        xCpuUsageTask->uxTaskNumber = ( UBaseType_t )                                       \
+            cpu_usage_hook_kernel_task( ( void * ) xCpuUsageTask,                           \
+                                        ( uint32_t ) xCpuUsageTask->uxTaskNumber,           \
+                                        xCpuUsageTask->pcTaskName,                          \
+                                        ( uint32_t ) ( xCpuUsageTask == pxCurrentTCB ) );   \
+    } while( 0 )
+
+#if defined( configUSE_TIMERS ) && ( configUSE_TIMERS == 1 )
+    #define CPU_USAGE_TIMER_TASK_()    CPU_USAGE_KERNEL_TASK_( xTimerGetTimerDaemonTaskHandle() )
+#else
+    #define CPU_USAGE_TIMER_TASK_()    do {} while( 0 )
+#endif
+
 /* Tells the library the idle task's ID (for the idle and load lines), the CPU clock
  * (for the default clock on Cortex-M) and the kernel's interrupt mask (above). Windows
  * start here. */
 #define traceSTARTING_SCHEDULER( xIdleTaskHandles )                                         \
     do {                                                                                    \
+        CPU_USAGE_KERNEL_TASK_( ( xIdleTaskHandles )[ 0 ] );                                \
+        CPU_USAGE_TIMER_TASK_();                                                            \
         cpu_usage_hook_scheduler_start( ( uint32_t ) ( xIdleTaskHandles )[ 0 ]->uxTaskNumber, \
                                         CPU_USAGE_CPU_CLOCK_HZ,                             \
                                         CPU_USAGE_MAX_SYSCALL_PRIORITY );                   \

@@ -12,24 +12,29 @@
 # library's own calls then go to the firmware's, like everybody else's.
 #
 #   localize-libc.sh LIBRARY.a [GCC FLAGS...]   (default flags: -mcpu=cortex-m3 -mthumb)
+#
+# LOCALIZE_CC names the firmware's C compiler (default arm-none-eabi-gcc); its binutils
+# are the ones with the same prefix (riscv64-unknown-elf-gcc: riscv64-unknown-elf-nm...).
 set -euo pipefail
 lib=$1
 shift
 flags=("$@")
 [ ${#flags[@]} -gt 0 ] || flags=(-mcpu=cortex-m3 -mthumb)
 
-libc=$(arm-none-eabi-gcc "${flags[@]}" -print-file-name=libc.a)
-[ -f "$libc" ] || { echo "localize-libc: no libc.a for ${flags[*]} (install libnewlib-arm-none-eabi)" >&2; exit 1; }
-libgcc=$(arm-none-eabi-gcc "${flags[@]}" -print-libgcc-file-name)
-[ -f "$libgcc" ] || { echo "localize-libc: no libgcc.a for ${flags[*]} (install gcc-arm-none-eabi)" >&2; exit 1; }
+cc=${LOCALIZE_CC:-arm-none-eabi-gcc}
+tools=${cc%gcc}
+libc=$("$cc" "${flags[@]}" -print-file-name=libc.a)
+[ -f "$libc" ] || { echo "localize-libc: no libc.a for $cc ${flags[*]} (install its C library, e.g. libnewlib-arm-none-eabi)" >&2; exit 1; }
+libgcc=$("$cc" "${flags[@]}" -print-libgcc-file-name)
+[ -f "$libgcc" ] || { echo "localize-libc: no libgcc.a for $cc ${flags[*]}" >&2; exit 1; }
 
 # Functions the archive defines for others to use (readelf: nm cannot read the members
 # that carry LLVM bitcode), and those the C library and libgcc define.
-ours=$(arm-none-eabi-readelf -sW "$lib" 2>/dev/null |
+ours=$("${tools}readelf" -sW "$lib" 2>/dev/null |
     awk '$4 == "FUNC" && $5 != "LOCAL" && $7 != "UND" { print $8 }' | sort -u)
-theirs=$(arm-none-eabi-nm -g --defined-only "$libc" "$libgcc" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
+theirs=$("${tools}nm" -g --defined-only "$libc" "$libgcc" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
 both=$(comm -12 <(echo "$ours") <(echo "$theirs"))
 [ -n "$both" ] || exit 0
 args=()
 for s in $both; do args+=("--localize-symbol=$s"); done
-arm-none-eabi-objcopy "${args[@]}" "$lib"
+"${tools}objcopy" "${args[@]}" "$lib"

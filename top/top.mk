@@ -26,7 +26,7 @@ top: setup
 top-qemu: setup
 	@$(MAKE) --no-print-directory $(BUILD)/mps2-an385/demo.elf top-build
 	@$(MPS2_QEMU) -serial tcp:127.0.0.1:$(TOP_QEMU_PORT),server=on,wait=off $(MPS2_SEMIHOSTING) \
-		-kernel $(MPS2_QEMU_ELF) & qemu=$$!; \
+		-kernel $(BUILD)/mps2-an385/demo.elf & qemu=$$!; \
 	trap 'kill $$qemu 2>/dev/null' EXIT INT TERM; \
 	$(TOP) --tcp 127.0.0.1:$(TOP_QEMU_PORT) $(TOP_ARGS)
 

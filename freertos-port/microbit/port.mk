@@ -1,67 +1,43 @@
-# freertos-port/microbit/port.mk - the demo on QEMU's microbit (nRF51822, Cortex-M0).
-# Temporary: its own compile rules until freertos-port/qemu.mk holds every QEMU port's.
+# freertos-port/microbit/port.mk - the demo on QEMU's microbit (nRF51822: Cortex-M0,
+# 16 MHz, 16 KiB of RAM).
 #
-# Provides $(BUILD)/microbit/demo.elf, microbit (phony), MICROBIT_QEMU_CMD,
-# MICROBIT_QEMU_CMD_ICOUNT, MICROBIT_QEMU_CMD_SCRIPT (as mps2-an385's QEMU_CMD*).
+# Read by freertos-port/qemu.mk, which builds every port from what its port.mk lists
+# (the variables are described at the top of qemu.mk). This board's image:
+#   $(BUILD)/microbit/demo.elf   kernel + ARM_CM0 port + demo + board files, linked with
+#                                the thumbv6m-none-eabi archive
+# and its QEMU commands, which run $(QEMU_ELF). The console, the scripted mode and the
+# exit statuses are mps2-an385's: the board lists that port's board-independent files
+# (main.c, kernel_hooks.c, semihosting.c, syscalls.c, uart_text.c; board.h is their
+# contract with a board) rather than keeping copies.
 
-MICROBIT_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+QEMU_PORTS += microbit
+
 MICROBIT_SHARED := freertos-port/mps2-an385
-MICROBIT_OUT := $(BUILD)/microbit
-LIB_CM0 ?= target/thumbv6m-none-eabi/release/libfreertos_cpu_usage.a
 
-MICROBIT_ARCH := -mcpu=cortex-m0 -mthumb
-MICROBIT_CFLAGS = $(MICROBIT_ARCH) -Os -g -std=gnu11 -ffunction-sections -fdata-sections -MMD -MP \
-    -I include -I demo -I $(MICROBIT_DIR) -I $(MICROBIT_SHARED) \
-    -I $(KERNEL_DIR)/include -I $(KERNEL_DIR)/portable/GCC/ARM_CM0
-MICROBIT_WARN := -Wall -Wextra -Werror
-MICROBIT_LDSCRIPT := $(MICROBIT_DIR)/microbit.ld
-MICROBIT_LDFLAGS := $(MICROBIT_ARCH) -T $(MICROBIT_LDSCRIPT) -nostartfiles -Wl,--gc-sections --specs=nano.specs \
-    -Wl,--no-warn-execstack
+microbit_CC := arm-none-eabi-gcc
+microbit_ARCH := -mcpu=cortex-m0 -mthumb
+# ARM_CM0 in V11 has its handlers in portasm.c (no MPU here: configENABLE_MPU 0).
+microbit_KERNEL_PORT := portable/GCC/ARM_CM0
+microbit_KERNEL_PORT_SRC := port.c portasm.c
+microbit_HEAP := heap_4
+microbit_INC := freertos-port/microbit $(MICROBIT_SHARED)
+microbit_SRC := $(addprefix freertos-port/microbit/,startup.c commands.c uart.c clock.c irq_load.c) \
+    $(addprefix $(MICROBIT_SHARED)/,main.c kernel_hooks.c semihosting.c syscalls.c uart_text.c)
+microbit_LDSCRIPT := freertos-port/microbit/microbit.ld
+# newlib-nano; --no-warn-execstack as for mps2-an385 (newlib's assembly objects).
+microbit_LDFLAGS := --specs=nano.specs -Wl,--no-warn-execstack
+microbit_RUST_TARGET := thumbv6m-none-eabi
 
-MICROBIT_KERNEL_SRC := tasks.c queue.c list.c stream_buffer.c event_groups.c timers.c \
-    portable/GCC/ARM_CM0/port.c portable/GCC/ARM_CM0/portasm.c portable/MemMang/heap_4.c
-MICROBIT_PORT_SRC := startup.c commands.c uart.c clock.c irq_load.c
-MICROBIT_SHARED_SRC := main.c kernel_hooks.c semihosting.c syscalls.c uart_text.c
-
-MICROBIT_OBJS := $(addprefix $(MICROBIT_OUT)/kernel/,$(MICROBIT_KERNEL_SRC:.c=.o)) \
-    $(addprefix $(MICROBIT_OUT)/port/,$(MICROBIT_PORT_SRC:.c=.o)) \
-    $(addprefix $(MICROBIT_OUT)/shared/,$(MICROBIT_SHARED_SRC:.c=.o)) \
-    $(patsubst demo/%.c,$(MICROBIT_OUT)/demo/%.o,$(wildcard demo/*.c))
-
-.PHONY: microbit lib-cm0
-microbit: $(MICROBIT_OUT)/demo.elf
-
-lib-cm0:
-	$(CARGO) build --release --features trace --target thumbv6m-none-eabi
-	scripts/localize-libc.sh $(LIB_CM0) $(MICROBIT_ARCH)
-$(LIB_CM0): lib-cm0
-	@:
-
-$(MICROBIT_OUT)/kernel/%.o: $(KERNEL_DIR)/%.c
-	@mkdir -p $(@D)
-	$(MPS2_CC) $(MICROBIT_CFLAGS) -c $< -o $@
-$(MICROBIT_OUT)/port/%.o: $(MICROBIT_DIR)/%.c
-	@mkdir -p $(@D)
-	$(MPS2_CC) $(MICROBIT_CFLAGS) $(MICROBIT_WARN) -c $< -o $@
-$(MICROBIT_OUT)/shared/%.o: $(MICROBIT_SHARED)/%.c
-	@mkdir -p $(@D)
-	$(MPS2_CC) $(MICROBIT_CFLAGS) $(MICROBIT_WARN) -c $< -o $@
-$(MICROBIT_OUT)/demo/%.o: demo/%.c
-	@mkdir -p $(@D)
-	$(MPS2_CC) $(MICROBIT_CFLAGS) $(MICROBIT_WARN) -c $< -o $@
-
-$(MICROBIT_OUT)/demo.elf: $(MICROBIT_OBJS) $(LIB_CM0) $(MICROBIT_LDSCRIPT)
-	$(MPS2_CC) $(MICROBIT_LDFLAGS) -Wl,-Map=$(@:.elf=.map) -o $@ $(MICROBIT_OBJS) $(LIB_CM0)
-
--include $(MICROBIT_OBJS:.o=.d)
-
-MICROBIT_QEMU_ELF ?= $(MICROBIT_OUT)/demo.elf
 MICROBIT_QEMU := qemu-system-arm -M microbit -display none -monitor none
 MICROBIT_SEMIHOSTING := -semihosting-config enable=on,target=native
+# One instruction = 2^5 ns of virtual time, never paced to the host clock.
 MICROBIT_ICOUNT := -icount shift=5,align=off,sleep=off
-MICROBIT_QEMU_CMD = $(MICROBIT_QEMU) -serial stdio $(MICROBIT_SEMIHOSTING) -kernel $(MICROBIT_QEMU_ELF)
-MICROBIT_QEMU_CMD_ICOUNT = $(MICROBIT_QEMU) -serial stdio $(MICROBIT_SEMIHOSTING) $(MICROBIT_ICOUNT) -kernel $(MICROBIT_QEMU_ELF)
-MICROBIT_QEMU_CMD_SCRIPT = $(MICROBIT_QEMU) -chardev file,id=microbit-uart0,path=/dev/stdout,append=on \
+
+# As mps2-an385's three: interactive (UART0 on the terminal), the same under -icount,
+# and scripted (stdin through semihosting, deterministic to the byte).
+microbit_QEMU_CMD = $(MICROBIT_QEMU) -serial stdio $(MICROBIT_SEMIHOSTING) -kernel $(QEMU_ELF)
+microbit_QEMU_CMD_ICOUNT = $(MICROBIT_QEMU) -serial stdio $(MICROBIT_SEMIHOSTING) $(MICROBIT_ICOUNT) -kernel $(QEMU_ELF)
+microbit_QEMU_CMD_SCRIPT = $(MICROBIT_QEMU) -chardev file,id=microbit-uart0,path=/dev/stdout,append=on \
     -serial chardev:microbit-uart0 \
-    $(MICROBIT_SEMIHOSTING),arg=$(notdir $(MICROBIT_QEMU_ELF)),arg=console=semihosting \
-    $(MICROBIT_ICOUNT) -kernel $(MICROBIT_QEMU_ELF)
+    $(MICROBIT_SEMIHOSTING),arg=$(notdir $(QEMU_ELF)),arg=console=semihosting \
+    $(MICROBIT_ICOUNT) -kernel $(QEMU_ELF)

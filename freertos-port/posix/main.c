@@ -24,6 +24,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/select.h>
 #include <time.h>
 #include <unistd.h>
@@ -322,13 +323,31 @@ void __wrap_vPortCancelThread( void * pxTaskToDelete )
 #endif /* __SANITIZE_ADDRESS__ */
 /*-----------------------------------------------------------*/
 
-int main( void )
+int main( int argc,
+          char ** argv )
 {
+    int i;
+
     #if ( configGENERATE_RUN_TIME_STATS == 1 )
         ullRunTimeBaseNs = prvMonotonicNs();
     #endif
 
     demo_start();
+
+    for( i = 1; i < argc; i++ )
+    {
+        if( strcmp( argv[ i ], "--many-tasks" ) == 0 )
+        {
+            demo_add_waiting_tasks();
+        }
+        else
+        {
+            fprintf( stderr, "usage: %s [--many-tasks]  (%u more tasks, waiting, before the scheduler starts)\n",
+                     argv[ 0 ], ( unsigned ) DEMO_WAITING_TASKS );
+            return EXIT_FAILURE;
+        }
+    }
+
     vTaskStartScheduler();
 
     /* Only reached if the scheduler could not start (no memory for the idle task). */

@@ -1,6 +1,8 @@
 # port.mk - builds the demo on FreeRTOS's POSIX port (a Linux process; tasks are pthreads).
 #
-# Included by the top-level Makefile; run from the repository root. Three variants,
+# Included by the top-level Makefile after freertos-port/qemu.mk, which finds the kernel
+# (KERNEL_DIR) and lists its sources (KERNEL_SRC) for every port, this one included;
+# run from the repository root. Three variants,
 # each in its own object directory:
 #
 #   $(BUILD)/posix/freertos-sim        the simulator
@@ -9,9 +11,9 @@
 #
 # $(POSIX_SIMS) lists all three. Each links $(LIB), which this fragment does not build.
 #
-# Inputs (all optional):
-#   KERNEL_DIR   FreeRTOS-Kernel directory of the freertos-next crate. Found with
-#                `cargo metadata` when not given.
+# Inputs (all optional but the first two, from qemu.mk):
+#   KERNEL_DIR   FreeRTOS-Kernel directory of the freertos-next crate
+#   KERNEL_SRC   the kernel's sources, from KERNEL_DIR
 #   LIB          the library archive (default target/release/libfreertos_cpu_usage.a)
 #   BUILD        output directory (default build)
 #   POSIX_CC     host C compiler (default cc); CC is left alone for cross builds
@@ -28,27 +30,11 @@ LIB ?= target/release/libfreertos_cpu_usage.a
 POSIX_CC ?= cc
 POSIX_EXTRA_CFLAGS ?=
 
-# The kernel sources live in cargo's registry, never in this repository. The crate's
-# manifest path ends in .../freertos-next-<version>/Cargo.toml; its kernel sits beside it.
-ifeq ($(origin KERNEL_DIR),undefined)
-KERNEL_DIR := $(shell cargo metadata --format-version 1 2>/dev/null \
-	| grep -o '"manifest_path":"[^"]*/freertos-next-[^"/]*/Cargo.toml"' \
-	| sed -n '1s|^"manifest_path":"\(.*\)/Cargo.toml"$$|\1/FreeRTOS-Kernel|p')
-else
-# Expanded once here: an includer's `KERNEL_DIR ?= $(shell cargo metadata ...)` is a
-# recursive variable and would run cargo again at every use below.
-KERNEL_DIR := $(KERNEL_DIR)
-endif
-
 POSIX_PORT_DIR := $(KERNEL_DIR)/portable/ThirdParty/GCC/Posix
 
+# The kernel's own list (qemu.mk), the C library's heap, the port's files.
 POSIX_KERNEL_SRCS := \
-	$(KERNEL_DIR)/tasks.c \
-	$(KERNEL_DIR)/queue.c \
-	$(KERNEL_DIR)/list.c \
-	$(KERNEL_DIR)/timers.c \
-	$(KERNEL_DIR)/event_groups.c \
-	$(KERNEL_DIR)/stream_buffer.c \
+	$(addprefix $(KERNEL_DIR)/,$(KERNEL_SRC)) \
 	$(KERNEL_DIR)/portable/MemMang/heap_3.c \
 	$(POSIX_PORT_DIR)/port.c \
 	$(POSIX_PORT_DIR)/utils/wait_for_event.c

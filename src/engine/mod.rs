@@ -63,6 +63,10 @@ pub(crate) const ISR: usize = MAX_TASKS + 2;
 pub(crate) const SLEEP: usize = MAX_TASKS + 3;
 const SLOTS: usize = MAX_TASKS + 4;
 
+/// IDs kept, until the scheduler starts, for the tasks the kernel creates then: the
+/// idle task and the timer service task (only the idle task's with a single ID).
+pub const KEPT_FOR_KERNEL: usize = if MAX_TASKS >= 2 { 2 } else { 1 };
+
 /// Largest window, in clock counts: elapsed times are compared modulo 2^32, and a
 /// window must close before its start could be mistaken for a later time.
 pub const MAX_WINDOW_COUNTS: u32 = 1 << 31;
@@ -475,6 +479,8 @@ pub struct Engine {
     sleep_task_run: u32,
     /// At least one window has completed since accounting (re)started.
     published: bool,
+    /// The scheduler has started: the IDs kept for its own tasks are free for all.
+    scheduling: bool,
     /// Tasks created and deleted, and restarts, so far (wrapping): with `gen`, what
     /// a reader's lines must be of (`Stamp`). (16 bits, in the padding after
     /// `published`: a report lasts far fewer than 65536 creates and deletes.)
@@ -486,8 +492,14 @@ pub struct Engine {
     refresh: u16,
     /// The idle task's ID, 0 until the scheduler starts.
     idle: u16,
-    alive: u16,
+    /// Tasks sharing the overflow bucket now; and those that shared it at any time
+    /// in the window under way and in the published one (the bucket's line is about
+    /// its window, not about the moment it is read).
     overflow_tasks: u16,
+    overflow_in_window: [u16; 2],
+    /// Tasks that shared the bucket at any time since accounting (re)started.
+    #[cfg(feature = "shell")]
+    overflow_since_start: u16,
     /// Since-boot time of tasks whose slots were taken by new tasks.
     #[cfg(feature = "shell")]
     retired: Sum64,
@@ -530,8 +542,11 @@ impl Engine {
             sleep_task_run: 0,
             refresh: 0,
             idle: 0,
-            alive: 0,
             overflow_tasks: 0,
+            overflow_in_window: [0; 2],
+            #[cfg(feature = "shell")]
+            overflow_since_start: 0,
+            scheduling: false,
             changes: 0,
             #[cfg(feature = "shell")]
             retired: Sum64([0; 2]),
@@ -569,6 +584,11 @@ impl Engine {
         }
         self.published = false;
         self.pub_len = 0;
+        self.overflow_in_window = [self.overflow_tasks; 2];
+        #[cfg(feature = "shell")]
+        {
+            self.overflow_since_start = self.overflow_tasks;
+        }
         self.last = now;
         self.win_start = now;
         self.run_start = now;
@@ -1000,6 +1020,7 @@ impl Engine {
         self.note_runs_going_on(end);
         self.close_watch(len);
         self.pub_len = len;
+        self.overflow_in_window = [self.overflow_tasks, self.overflow_in_window[0]];
         self.win_start = end;
         self.gen = self.gen.wrapping_add(1);
         self.published = true;
@@ -1116,14 +1137,15 @@ impl Engine {
         m.short_lived = m.mark == gen;
         m.mark = gen;
         m.state = State::Dead;
-        self.alive = self.alive.saturating_sub(1);
         self.pool.quarantine(slot.wrapping_sub(1) as u16, &mut self.meta);
     }
 
     // ---- Task lifecycle (not per switch; still O(1)) ----------------------------
 
     /// A task was created (`traceTASK_CREATE`): returns its ID, 0 if every ID is
-    /// taken (the task then shares the overflow bucket).
+    /// taken (the task then shares the overflow bucket). Until the scheduler starts,
+    /// the last [`KEPT_FOR_KERNEL`] IDs are kept for the idle and timer tasks, which
+    /// the kernel creates last ([`Engine::kernel_task`]).
     pub fn task_create(&mut self, now: u32, name: &[u8]) -> u32 {
         self.advance(now);
         self.changes = self.changes.wrapping_add(1);
@@ -1138,10 +1160,27 @@ impl Engine {
                 }
             }
         }
-        let Some(i) = self.pool.take() else {
-            self.overflow_tasks = self.overflow_tasks.saturating_add(1);
-            return OVERFLOW_ID;
-        };
+        match self.pool.take() {
+            Some(i) if self.scheduling || i < MAX_TASKS - KEPT_FOR_KERNEL => self.seat(i, name),
+            taken => {
+                if let Some(i) = taken {
+                    self.pool.put(i);
+                }
+                self.overflow_tasks = self.overflow_tasks.saturating_add(1);
+                self.overflow_in_window[0] = self.overflow_in_window[0].saturating_add(1);
+                #[cfg(feature = "shell")]
+                {
+                    self.overflow_since_start = self.overflow_since_start.saturating_add(1);
+                }
+                OVERFLOW_ID
+            }
+        }
+    }
+
+    /// Gives slot index `i`, just taken from the pool, to a new task called `name`:
+    /// returns its ID.
+    fn seat(&mut self, i: usize, name: &[u8]) -> u32 {
+        let gen = self.gen;
         let slot = i + 1;
         #[cfg(feature = "shell")]
         if let Some(a) = self.acct.get(slot) {
@@ -1158,8 +1197,39 @@ impl Engine {
             }
             *m = Meta { name: stored, mark: gen, state: State::Alive, short_lived: false, next: 0 };
         }
-        self.alive = self.alive.saturating_add(1);
         slot as u32
+    }
+
+    /// One of the kernel's own tasks (the idle task, the timer service task), with
+    /// the ID it got at creation, as the scheduler starts: returns the ID it keeps
+    /// from now on. One that landed in the overflow bucket, because the application
+    /// created more tasks than IDs before starting the scheduler, takes one of the
+    /// IDs kept for it, so the idle line and the load are always right.
+    /// `running`: the kernel has already switched it in (the first task to run), so
+    /// it is charged under its new ID from here.
+    pub fn kernel_task(&mut self, id: u32, name: &[u8], running: bool) -> u32 {
+        if id != OVERFLOW_ID || self.scheduling {
+            return id;
+        }
+        let Some(i) = self.pool.take() else { return id };
+        self.changes = self.changes.wrapping_add(1);
+        // It never ran there: as if it had had its ID from the start.
+        self.overflow_tasks = self.overflow_tasks.saturating_sub(1);
+        self.overflow_in_window[0] = self.overflow_in_window[0].saturating_sub(1);
+        #[cfg(feature = "shell")]
+        {
+            self.overflow_since_start = self.overflow_since_start.saturating_sub(1);
+        }
+        let id = self.seat(i, name);
+        if running {
+            let slot = id as u16;
+            if self.flags & (IN_ISR | ASLEEP) != 0 {
+                self.task = slot;
+            } else {
+                self.cur = slot;
+            }
+        }
+        id
     }
 
     /// A task was deleted (`traceTASK_DELETE`). Its time stays in the windows it ran
@@ -1188,10 +1258,11 @@ impl Engine {
         }
     }
 
-    /// The scheduler is starting; `idle_id` is the idle task's ID (not 0: the idle
-    /// task is created before any other can fill the pool).
+    /// The scheduler is starting; `idle_id` is the idle task's ID (never 0 after
+    /// [`Engine::kernel_task`]). Accounting restarts next ([`Engine::restart`]).
     pub fn scheduler_start(&mut self, idle_id: u32) {
         self.idle = u16::try_from(idle_id).unwrap_or(0);
+        self.scheduling = true;
     }
 
     // ---- For the event trace (`crate::trace`) -------------------------------------

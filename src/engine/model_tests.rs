@@ -174,6 +174,10 @@ struct Setup {
     start: u32,
     win_len: u32,
     idle: bool,
+    /// Tasks the application creates before the scheduler starts (and so before the
+    /// idle task): past the IDs there are, the idle task lands in the overflow
+    /// bucket and must leave it as the scheduler starts.
+    before: usize,
     /// No window change and no stall: every window has the same length, so the
     /// since-start peaks must be exact.
     steady: bool,
@@ -200,6 +204,8 @@ struct Model {
     free: BTreeSet<u32>,
     quarantine: VecDeque<(u32, usize)>,
     idle: u32,
+    /// The scheduler has started: the IDs kept for the kernel's tasks are for all.
+    scheduling: bool,
     /// Interrupt nesting depth, and whether a sleep is under way.
     isr_depth: u32,
     asleep: bool,
@@ -269,6 +275,7 @@ impl Model {
             free: (1..=CAP).collect(),
             quarantine: VecDeque::new(),
             idle: 0,
+            scheduling: false,
             isr_depth: 0,
             asleep: false,
             task_run: None,
@@ -510,7 +517,12 @@ impl Model {
                 self.free.insert(id);
             }
         }
-        let id = self.free.pop_first().unwrap_or(OVERFLOW_ID);
+        // Until the scheduler starts, the highest IDs wait for the kernel's tasks.
+        let kept = |id: u32| id as usize > MAX_TASKS - KEPT_FOR_KERNEL;
+        let id = match self.free.first() {
+            Some(&id) if self.scheduling || !kept(id) => self.free.pop_first().unwrap(),
+            _ => OVERFLOW_ID,
+        };
         if id != OVERFLOW_ID {
             // What the quarantine is for: no task that existed in the published window
             // or the one under way may have had this ID.
@@ -546,6 +558,25 @@ impl Model {
 
     fn live_overflow_tasks(&self) -> u32 {
         self.tasks.iter().filter(|t| t.id == OVERFLOW_ID && t.life == Life::Alive).count() as u32
+    }
+
+    /// Tasks in the overflow bucket at any time in window `k`.
+    fn overflow_in(&self, k: usize) -> u32 {
+        self.tasks.iter().filter(|t| t.id == OVERFLOW_ID && t.existed_in(k)).count() as u32
+    }
+
+    /// Tasks in the overflow bucket at any time since start.
+    fn overflow_ever(&self) -> u32 {
+        self.tasks.iter().filter(|t| t.id == OVERFLOW_ID).count() as u32
+    }
+
+    /// A kernel task `i` (idle, timer) as the scheduler starts: out of the overflow
+    /// bucket into an ID of its own, which the IDs kept for it guarantee.
+    fn kernel_task(&mut self, i: usize) -> u32 {
+        if self.tasks[i].id == OVERFLOW_ID && !self.scheduling {
+            self.tasks[i].id = self.free.pop_first().expect("an ID kept for the kernel's tasks");
+        }
+        self.tasks[i].id
     }
 
     fn kind(&self, id: u32) -> RowKind {
@@ -595,7 +626,7 @@ impl Model {
         let runs = |who| self.runs[k].get(&who).copied().unwrap_or_default();
         let mut lines = Vec::new();
         let overflow = fig(Who::Overflow);
-        if overflow != 0 || self.live_overflow_tasks() != 0 {
+        if overflow != 0 || self.overflow_in(k) != 0 {
             lines.push(self.line(Who::Overflow, RowKind::Overflow, overflow, runs(Who::Overflow), k));
         }
         for (id, i) in self.shown_in(k) {
@@ -629,7 +660,7 @@ impl Model {
             let (runs, window) = self.since_start(who);
             lines.push(self.line(who, kind, self.completed(who), runs, window));
         };
-        if self.completed(Who::Overflow) != 0 || self.live_overflow_tasks() != 0 {
+        if self.completed(Who::Overflow) != 0 || self.overflow_ever() != 0 {
             push(Who::Overflow, RowKind::Overflow);
         }
         let mut existing: Vec<(u32, usize)> = Vec::new();
@@ -824,11 +855,13 @@ fn setup() -> impl Strategy<Value = Setup> {
         1 => (any::<u32>(), any::<u32>()),
     ];
     let slice_watch = prop_oneof![Just(None), (0u32..3000).prop_map(Some), any::<u32>().prop_map(Some)];
-    (start, win_len, any::<bool>(), any::<bool>(), [keep.clone(), keep.clone(), keep], load_watch, slice_watch)
-        .prop_map(|(start, win_len, idle, steady, smooth, load_watch, slice_watch)| Setup {
+    let before = prop_oneof![3 => Just(0usize), 1 => 0..MAX_TASKS + 3];
+    (start, win_len, any::<bool>(), before, any::<bool>(), [keep.clone(), keep.clone(), keep], load_watch, slice_watch)
+        .prop_map(|(start, win_len, idle, before, steady, smooth, load_watch, slice_watch)| Setup {
             start,
             win_len,
             idle,
+            before,
             steady,
             smooth,
             load_watch,
@@ -863,10 +896,19 @@ impl Sim {
         let floor = m.start;
         let mut sim = Sim { e, m, steady: setup.steady, floor, window_sums: BTreeMap::new(), windows_read: 0 };
         sim.check();
+        for _ in 0..setup.before {
+            sim.create_at(sim.m.last, b"early");
+        }
         if setup.idle {
-            let id = sim.create_at(sim.m.last, b"IDLE");
+            let created = sim.create_at(sim.m.last, b"IDLE");
+            let id = sim.e.kernel_task(created, b"IDLE", false);
+            let i = sim.m.tasks.len() - 1;
+            assert_eq!(id, sim.m.kernel_task(i), "the idle task's ID as the scheduler starts");
+            assert_ne!(id, OVERFLOW_ID, "the idle task without an ID of its own");
             sim.e.scheduler_start(id);
             sim.m.idle = id;
+            sim.m.scheduling = true;
+            sim.hooked(None);
         }
         sim
     }
@@ -1148,6 +1190,7 @@ impl Sim {
                     assert_eq!(peak, (r.counts, s.length, p), "peak fields of {:?} {} in window {p}", r.kind, r.id);
                 }
                 assert_eq!(s.slots, m.slots());
+                assert_eq!(s.overflow_tasks, m.overflow_in(p), "tasks in the overflow bucket in window {p}");
                 assert_eq!(s.load_avg, m.load_avg, "smoothed loads");
                 // Each window is read once, right after the hook that closed it.
                 if self.windows_read == p {
@@ -1177,6 +1220,7 @@ impl Sim {
         }
         assert_eq!((s.other, s.deleted), (m.completed(Who::Other), deleted));
         assert_eq!(s.slots, m.slots());
+        assert_eq!(s.overflow_tasks, m.overflow_ever(), "tasks in the overflow bucket since start");
         assert_eq!(s.load_avg, m.load_avg, "smoothed loads");
 
         // Since start = the engine's own windows so far.
@@ -1216,11 +1260,13 @@ impl Sim {
         }
         let baseline = SlotStats { capacity: CAP, used: 0, quarantined: 0, free: CAP, overflow_tasks: 0 };
         assert_eq!(self.m.slots(), baseline);
+        // (Without a scheduler, the IDs kept for its tasks stay kept.)
+        let for_all = if self.m.scheduling { CAP } else { CAP - KEPT_FOR_KERNEL as u32 };
         let mut ids = BTreeSet::new();
-        for _ in 0..CAP {
+        for _ in 0..for_all {
             ids.insert(self.create_at(self.m.last, b"again"));
         }
-        assert_eq!(ids, (1..=CAP).collect::<BTreeSet<u32>>());
+        assert_eq!(ids, (1..=for_all).collect::<BTreeSet<u32>>());
         assert_eq!(self.create_at(self.m.last, b"one more"), OVERFLOW_ID);
     }
 }

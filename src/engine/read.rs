@@ -53,8 +53,11 @@ pub struct Header {
     /// Since start: counts of tasks whose IDs new tasks took (they come before every
     /// line, see "Positions"). 0 for a window.
     pub retired: u64,
-    /// Tasks sharing ID 0 now.
+    /// Tasks that shared ID 0 at any time in the window (since start: since
+    /// accounting started), those with time in its line and those without.
     pub overflow_tasks: u32,
+    /// Tasks sharing ID 0 now, as the ID pool's figures are of now.
+    pub overflow_now: u32,
     /// The idle task's ID, 0 until the scheduler starts.
     pub idle: u16,
     /// Load (everything but idle and sleep) smoothed over about 1 s, 10 s and 60 s,
@@ -115,7 +118,8 @@ impl Engine {
             window,
             length,
             retired,
-            overflow_tasks: u32::from(self.overflow_tasks),
+            overflow_tasks: u32::from(self.overflow_over(since_start)),
+            overflow_now: u32::from(self.overflow_tasks),
             idle: self.idle,
             load_avg: self.load_avg,
         })
@@ -137,7 +141,7 @@ impl Engine {
         let gen = self.gen;
         let Some(m) = self.meta.get(at.wrapping_sub(1)) else {
             // The bucket is shown while it has tasks or time; the summary lines always.
-            let shown = kind != RowKind::Overflow || row.counts != 0 || self.overflow_tasks != 0;
+            let shown = kind != RowKind::Overflow || row.counts != 0 || self.overflow_over(since_start) != 0;
             return Line { row, shown, seat: Seat::None };
         };
         let shown = match m.state {
@@ -223,6 +227,17 @@ impl Engine {
         Row { kind, ..Row::EMPTY }
     }
 
+    /// The tasks that shared the overflow bucket in the published window, or since
+    /// start.
+    fn overflow_over(&self, since_start: bool) -> u16 {
+        #[cfg(feature = "shell")]
+        if since_start {
+            return self.overflow_since_start;
+        }
+        let _ = since_start;
+        self.overflow_in_window[1]
+    }
+
     #[cfg(feature = "shell")]
     fn retired(&self) -> u64 {
         self.retired.get()
@@ -252,6 +267,8 @@ pub(crate) mod gather {
         pub rows: usize,
         pub rows_missing: usize,
         pub slots: SlotStats,
+        /// Tasks that shared the overflow bucket in the window, or since start.
+        pub overflow_tasks: u32,
         pub load_avg: [Smoothed; 3],
     }
 
@@ -274,6 +291,7 @@ pub(crate) mod gather {
                 window: h.map_or(self.gen, |h| h.window),
                 length: h.map_or(0, |h| h.length),
                 deleted: h.map_or(0, |h| h.retired),
+                overflow_tasks: h.map_or(0, |h| h.overflow_tasks),
                 load_avg: self.load_avg,
                 ..Summary::default()
             };

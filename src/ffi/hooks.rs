@@ -25,17 +25,8 @@ pub unsafe extern "C" fn cpu_usage_hook_task_create(tcb: *mut c_void, name: *con
     if tcb.is_null() {
         return OVERFLOW_ID;
     }
-    let mut copy = [0u8; NAME_LEN];
-    if !name.is_null() {
-        for (i, dst) in copy.iter_mut().enumerate() {
-            // SAFETY: within the bound the caller guarantees; stops at the NUL.
-            let b = unsafe { *name.cast::<u8>().add(i) };
-            if b == 0 {
-                break;
-            }
-            *dst = b;
-        }
-    }
+    // SAFETY: the caller's contract.
+    let copy = unsafe { name_of(name) };
     // SAFETY: a hook.
     let mut st = unsafe { state() };
     let now = st.now();
@@ -152,6 +143,48 @@ unsafe fn once_started(event: fn(&mut Engine, u32)) {
         let now = st.now();
         event(st.engine, now);
     }
+}
+
+/// `traceSTARTING_SCHEDULER`, for the idle task and the timer service task, before
+/// `cpu_usage_hook_scheduler_start`: returns the ID the task keeps, which the hooks
+/// header stores in its TCB. A task that got an ID at creation keeps it; one that
+/// shares the overflow bucket (the application created more tasks than IDs before
+/// the scheduler started) takes one of the IDs the library keeps for these two.
+/// `running` is non-zero for the task the scheduler starts with. `name` as for
+/// `cpu_usage_hook_task_create`.
+///
+/// # Safety
+/// Called by the hooks header from inside the kernel.
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_kernel_task(tcb: *mut c_void, id: u32, name: *const c_char, running: u32) -> u32 {
+    if tcb.is_null() {
+        return id;
+    }
+    // SAFETY: the caller's contract.
+    let copy = unsafe { name_of(name) };
+    // SAFETY: a hook.
+    let st = unsafe { state() };
+    st.engine.kernel_task(id, &copy, running != 0)
+}
+
+/// A task's name as the engine keeps it: up to `NAME_LEN` bytes, NUL-padded.
+///
+/// # Safety
+/// `name` is NULL, or points to at least `NAME_LEN` readable bytes or to a
+/// NUL-terminated string.
+unsafe fn name_of(name: *const c_char) -> [u8; NAME_LEN] {
+    let mut copy = [0u8; NAME_LEN];
+    if !name.is_null() {
+        for (i, dst) in copy.iter_mut().enumerate() {
+            // SAFETY: within the bound the caller guarantees; stops at the NUL.
+            let b = unsafe { *name.cast::<u8>().add(i) };
+            if b == 0 {
+                break;
+            }
+            *dst = b;
+        }
+    }
+    copy
 }
 
 /// `traceSTARTING_SCHEDULER`: the idle task's ID, `configCPU_CLOCK_HZ` for the

@@ -222,6 +222,8 @@ impl Source for Fake {
     }
 }
 
+/// A header whose window had `overflow_tasks` tasks in the shared bucket, one more
+/// than it has now (so that a report mixing the two shows it).
 fn header(length: u64, overflow_tasks: u32, idle: u16) -> Header {
     Header {
         stamp: Stamp::ZERO,
@@ -229,6 +231,7 @@ fn header(length: u64, overflow_tasks: u32, idle: u16) -> Header {
         length,
         retired: 0,
         overflow_tasks,
+        overflow_now: overflow_tasks.saturating_sub(1),
         idle,
         load_avg: [
             Smoothed { busy: 7_712 << 16, len: 10_000 << 16 },
@@ -253,7 +256,7 @@ fn sample() -> (Header, Vec<Line>) {
     ];
     let mut lines = lines_of(&rows, 13_547);
     lines[5].seat = Seat::Used;
-    (header(100_000, 2, 2), lines)
+    (header(100_000, 3, 2), lines)
 }
 
 fn render_with(opts: Options, header: &Header, lines: &[Line]) -> String {
@@ -282,7 +285,7 @@ fn window_table() {
     let expected = "\
 CPU usage, window #41: 1000.000 ms, clock test 100000 Hz
   ID  TASK               USAGE
-   0  (overflow)         0.20%  tasks without an ID: 2
+   0  (overflow)         0.20%  tasks without an ID in the window: 3
    1  work10            10.02%
    4  (no name)         45.00%
       (1 deleted)       <0.01%
@@ -293,7 +296,7 @@ CPU usage, window #41: 1000.000 ms, clock test 100000 Hz
       other             13.55%  kernel and unattributed
       load              70.00%  100% - idle - sleep
 load avg   1 s 77.12%  10 s 76.00%  60 s -
-IDs: 4 used, 1 quarantined, 27 free of 32
+IDs now: 4 used, 1 quarantined, 27 free of 32; tasks without one: 2
 ";
     assert_eq!(render(Options::default()), at_capacity(expected));
 }
@@ -303,7 +306,7 @@ fn window_table_with_runs_and_deleted_tasks() {
     let expected = "\
 CPU usage, window #41: 1000.000 ms, clock test 100000 Hz
   ID  TASK               USAGE      RUNS      LONGEST
-   0  (overflow)         0.20%         3     1.500 ms  tasks without an ID: 2
+   0  (overflow)         0.20%         3     1.500 ms  tasks without an ID in the window: 3
    1  work10            10.02%        12    25.000 ms
    3  churn-\"7\"?        <0.01%         1     0.030 ms  deleted
    4  (no name)         45.00%         7   123.450 ms
@@ -314,7 +317,7 @@ CPU usage, window #41: 1000.000 ms, clock test 100000 Hz
       other             13.55%  kernel and unattributed
       load              70.00%  100% - idle - sleep
 load avg   1 s 77.12%  10 s 76.00%  60 s -
-IDs: 4 used, 1 quarantined, 27 free of 32
+IDs now: 4 used, 1 quarantined, 27 free of 32; tasks without one: 2
 ";
     assert_eq!(render(flags("ld")), at_capacity(expected));
 }
@@ -324,7 +327,7 @@ fn window_json() {
     let expected = concat!(
         "{\"mode\":\"window\",\"window\":41,\"window_us\":1000000,\"window_counts\":100000,",
         "\"clock\":\"test\",\"clock_hz\":100000,",
-        "\"tasks\":[{\"id\":0,\"name\":\"(overflow)\",\"counts\":200,\"usage_pct\":0.20,\"deleted\":false,",
+        "\"tasks\":[{\"id\":0,\"name\":\"(overflow)\",\"counts\":200,\"usage_pct\":0.20,\"deleted\":false,\"tasks\":3,",
         "\"switches\":3,\"longest_slice_us\":1500},",
         "{\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false,",
         "\"switches\":12,\"longest_slice_us\":25000},",
@@ -367,7 +370,7 @@ fn cumulative_table_with_runs() {
     let expected = "\
 CPU usage since start: 1000.000 ms (41 windows), clock test 100000 Hz
   ID  TASK               USAGE      RUNS      LONGEST
-   0  (overflow)         0.20%         3     1.500 ms in #17  peak 0.30% in #3  tasks without an ID: 2
+   0  (overflow)         0.20%         3     1.500 ms in #17  peak 0.30% in #3  tasks without an ID since start: 3
    1  work10            10.02%        12    25.000 ms in #17  peak 45.00% in #3
    4  (no name)         45.00%         7   123.450 ms in #17  peak 99.99% in #3
       (deleted tasks)    0.01%
@@ -378,7 +381,7 @@ CPU usage since start: 1000.000 ms (41 windows), clock test 100000 Hz
       other             13.54%  kernel and unattributed
       load              70.00%  100% - idle - sleep
 load avg   1 s 77.12%  10 s 76.00%  60 s -
-IDs: 4 used, 1 quarantined, 27 free of 32
+IDs now: 4 used, 1 quarantined, 27 free of 32; tasks without one: 2
 ";
     let (header, lines) = since_start();
     assert_eq!(render_with(flags("cl"), &header, &lines), at_capacity(expected));
@@ -399,7 +402,7 @@ fn cumulative_json() {
     let expected = concat!(
         "{\"mode\":\"cumulative\",\"windows\":41,\"uptime_us\":1000000,\"uptime_counts\":100000,",
         "\"clock\":\"test\",\"clock_hz\":100000,",
-        "\"tasks\":[{\"id\":0,\"name\":\"(overflow)\",\"counts\":200,\"usage_pct\":0.20,\"deleted\":false,",
+        "\"tasks\":[{\"id\":0,\"name\":\"(overflow)\",\"counts\":200,\"usage_pct\":0.20,\"deleted\":false,\"tasks\":3,",
         "\"switches\":3,\"longest_slice_us\":1500,\"longest_slice_window\":17,\"peak_pct\":0.30,\"peak_window\":3},",
         "{\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false,",
         "\"switches\":12,\"longest_slice_us\":25000,\"longest_slice_window\":17,\"peak_pct\":45.00,\"peak_window\":3},",
@@ -430,7 +433,7 @@ fn sorted_by_usage_ties_by_id() {
         [
             "   4  (no name)         45.00%",
             "   1  work10            10.02%",
-            "   0  (overflow)         0.20%  tasks without an ID: 2",
+            "   0  (overflow)         0.20%  tasks without an ID in the window: 3",
             "   3  churn-\"7\"?        <0.01%  deleted",
         ]
     );
@@ -443,7 +446,7 @@ fn sorted_by_usage_ties_by_id() {
     let text = render_with(flags("sd"), &head, &lines);
     assert_eq!(
         task_lines(&text).join("\n"),
-        "   1  work10            45.00%\n   3  churn-\"7\"?        10.02%  deleted\n   4  (no name)         10.02%\n   0  (overflow)         0.20%  tasks without an ID: 2"
+        "   1  work10            45.00%\n   3  churn-\"7\"?        10.02%  deleted\n   4  (no name)         10.02%\n   0  (overflow)         0.20%  tasks without an ID in the window: 3"
     );
     // More tasks than a walk picks: every one once, busiest first.
     let rows: Vec<Row> = (1..=20u16).map(|id| task(id, "t", u64::from(id % 7) * 100)).collect();

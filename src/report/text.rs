@@ -399,7 +399,7 @@ impl Survey {
         let mut s = Survey {
             slots: SlotStats {
                 capacity: MAX_TASKS as u32,
-                overflow_tasks: header.overflow_tasks,
+                overflow_tasks: header.overflow_now,
                 ..SlotStats::default()
             },
             ..Survey::default()
@@ -792,7 +792,8 @@ impl Report<'_> {
                 out.share(pct_of(a.busy, a.len), a.busy != 0, 6);
             }
         }
-        out.put(b"\nIDs: ");
+        // The pool as it is now (the figures above are of the window or since start).
+        out.put(b"\nIDs now: ");
         let slots = self.survey.slots;
         out.int(u64::from(slots.used));
         out.put(b" used, ");
@@ -801,6 +802,8 @@ impl Report<'_> {
         out.int(u64::from(slots.free));
         out.put(b" free of ");
         out.int(u64::from(slots.capacity));
+        out.put(b"; tasks without one: ");
+        out.int(u64::from(slots.overflow_tasks));
         out.byte(b'\n');
         Ok(())
     }
@@ -882,6 +885,9 @@ fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header
         out.key_pct(b"usage_pct", share);
         out.key(b"deleted");
         out.put(if row.deleted { b"true" } else { b"false" });
+        if row.kind == RowKind::Overflow {
+            out.key_int(b"tasks", u64::from(header.overflow_tasks));
+        }
         task_tail(out, opts.cumulative, clock, row);
         return;
     }
@@ -893,7 +899,8 @@ fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header
         out.put(b"  deleted");
     }
     if row.kind == RowKind::Overflow {
-        out.put(b"  tasks without an ID: ");
+        // Of the window shown (or since start), not of the moment it is printed.
+        out.put(if opts.cumulative { b"  tasks without an ID since start: " } else { b"  tasks without an ID in the window: " });
         out.int(u64::from(header.overflow_tasks));
     }
     out.byte(b'\n');

@@ -8,7 +8,7 @@
 //! shell reads a pipe that never ends, so the process speaks only through [`say`], and
 //! ends through the demo's `port_exit` (the POSIX scheduler never returns).
 
-use std::ffi::c_int;
+use std::ffi::{c_char, c_int, CStr};
 use std::fs::File;
 use std::io::Write;
 use std::mem::ManuallyDrop;
@@ -25,8 +25,9 @@ pub mod kernel {
 #[link(name = "cu_cross_check", kind = "static")]
 extern "C" {
     /// freertos-port/posix/main.c's `main`, renamed by the build script: sets the
-    /// kernel's run-time counter base, creates the demo's tasks, starts the scheduler.
-    fn posix_demo_main() -> c_int;
+    /// kernel's run-time counter base, creates the demo's tasks (and with
+    /// `--many-tasks` 100 more that wait), starts the scheduler.
+    fn posix_demo_main(argc: c_int, argv: *const *const c_char) -> c_int;
 }
 
 extern "C" {
@@ -101,10 +102,15 @@ pub fn prepare(watchdog_secs: u64) -> std::io::PipeWriter {
     writer
 }
 
-/// Creates the demo's tasks and runs the scheduler; returns only if it cannot start.
-pub fn run_demo() -> ! {
-    // SAFETY: the demo's main: never returns unless the scheduler cannot start.
-    let code = unsafe { posix_demo_main() };
+/// Creates the demo's tasks and runs the scheduler, with the simulator's command-line
+/// `options` (`c"--many-tasks"`); returns only if it cannot start.
+pub fn run_demo(options: &[&CStr]) -> ! {
+    let mut argv: Vec<*const c_char> = vec![c"freertos-sim".as_ptr()];
+    argv.extend(options.iter().map(|o| o.as_ptr()));
+    argv.push(std::ptr::null());
+    // SAFETY: the demo's main, with argc C strings and a NULL after them, which live
+    // as long as the process (main never returns unless the scheduler cannot start).
+    let code = unsafe { posix_demo_main(options.len() as c_int + 1, argv.as_ptr()) };
     say(&format!("FAIL the scheduler did not start (posix_demo_main returned {code})"));
     say("0 passed, 1 failed");
     std::process::exit(1);

@@ -173,6 +173,14 @@ pub fn check_window(r: &Value) -> Result<(), String> {
     for t in tasks {
         counts += uint(&t["counts"], "tasks[].counts")?;
     }
+    // The shared bucket's line says how many tasks shared it in the span it reports:
+    // time in it means at least one did, whatever the pool holds now.
+    if let Some(bucket) = tasks.iter().find(|t| t["id"] == 0) {
+        let shared = uint(&bucket["tasks"], "the overflow bucket's tasks")?;
+        if shared == 0 && uint(&bucket["counts"], "tasks[].counts")? != 0 {
+            return Err(format!("the overflow bucket has time but no task shared it: {bucket}"));
+        }
+    }
     if let Some(more) = more {
         counts += uint(&more["counts"], "more_tasks.counts")?;
     }
@@ -684,9 +692,9 @@ pub fn run(console: &mut Console, port: Port) {
     if used != total {
         run.console.fail(&format!("slots.used is {used} but the kernel has {total} live tasks: {rows:?}"));
     }
-    // FreeRTOS+CLI's way, now that no task comes or goes: a report's "slots" and
-    // "tasks without an ID" are the pool as it is now, not as it was in the window,
-    // and during churn they change from one command to the next.
+    // FreeRTOS+CLI's way, now that no task comes or goes: a report's "slots" and its
+    // "IDs now" line are the pool as it is now, not as it was in the window, and
+    // during churn they change from one command to the next.
     api::check_cli(&mut run, "-m");
     api::check_cli(&mut run, "-s -l -n 5");
 
@@ -851,7 +859,7 @@ mod tests {
     use super::*;
 
     /// A report as the simulator printed it.
-    const REPORT: &str = r#"{"mode":"window","window":1,"window_us":1000000,"window_counts":15625000,"clock":"monotonic","clock_hz":15625000,"slots":{"capacity":32,"used":7,"quarantined":25,"free":0,"overflow_tasks":1},"tasks":[{"id":0,"name":"(overflow)","counts":336789,"usage_pct":2.16,"deleted":false,"switches":165,"longest_slice_us":1995},{"id":1,"name":"work10","counts":2039199,"usage_pct":13.05,"deleted":false,"switches":37,"longest_slice_us":17427},{"id":2,"name":"work25","counts":4695239,"usage_pct":30.05,"deleted":false,"switches":37,"longest_slice_us":22124},{"id":3,"name":"work40","counts":6666338,"usage_pct":42.67,"deleted":false,"switches":52,"longest_slice_us":23368},{"id":4,"name":"churn","counts":197170,"usage_pct":1.26,"deleted":false,"switches":11,"longest_slice_us":5127},{"id":5,"name":"tick30","counts":0,"usage_pct":0.00,"deleted":false,"switches":0,"longest_slice_us":0},{"id":6,"name":"shell","counts":871924,"usage_pct":5.58,"deleted":false,"switches":58,"longest_slice_us":41000}],"deleted_tasks":0,"deleted_counts":0,"deleted_pct":0.00,"idle":{"id":7,"name":"IDLE","counts":367768,"switches":18,"longest_slice_us":4602},"interrupts_counts":0,"interrupts_pct":0.00,"interrupts":0,"longest_interrupt_us":0,"sleep_counts":450573,"sleep_pct":2.88,"sleeps":27,"other_counts":0,"other_pct":0.00,"idle_pct":2.35,"load_pct":94.77,"load_avg_pct":[91.93,89.76,89.54]}"#;
+    const REPORT: &str = r#"{"mode":"window","window":1,"window_us":1000000,"window_counts":15625000,"clock":"monotonic","clock_hz":15625000,"slots":{"capacity":32,"used":7,"quarantined":25,"free":0,"overflow_tasks":1},"tasks":[{"id":0,"name":"(overflow)","counts":336789,"usage_pct":2.16,"deleted":false,"tasks":3,"switches":165,"longest_slice_us":1995},{"id":1,"name":"work10","counts":2039199,"usage_pct":13.05,"deleted":false,"switches":37,"longest_slice_us":17427},{"id":2,"name":"work25","counts":4695239,"usage_pct":30.05,"deleted":false,"switches":37,"longest_slice_us":22124},{"id":3,"name":"work40","counts":6666338,"usage_pct":42.67,"deleted":false,"switches":52,"longest_slice_us":23368},{"id":4,"name":"churn","counts":197170,"usage_pct":1.26,"deleted":false,"switches":11,"longest_slice_us":5127},{"id":5,"name":"tick30","counts":0,"usage_pct":0.00,"deleted":false,"switches":0,"longest_slice_us":0},{"id":6,"name":"shell","counts":871924,"usage_pct":5.58,"deleted":false,"switches":58,"longest_slice_us":41000}],"deleted_tasks":0,"deleted_counts":0,"deleted_pct":0.00,"idle":{"id":7,"name":"IDLE","counts":367768,"switches":18,"longest_slice_us":4602},"interrupts_counts":0,"interrupts_pct":0.00,"interrupts":0,"longest_interrupt_us":0,"sleep_counts":450573,"sleep_pct":2.88,"sleeps":27,"other_counts":0,"other_pct":0.00,"idle_pct":2.35,"load_pct":94.77,"load_avg_pct":[91.93,89.76,89.54]}"#;
 
     fn report_with(from: &str, to: &str) -> Value {
         assert!(REPORT.contains(from), "{from} is not in the sample report");
@@ -873,6 +881,12 @@ mod tests {
     fn percentages_off_by_a_tenth_fail() {
         let err = check_window(&report_with("\"idle_pct\":2.35", "\"idle_pct\":2.25")).unwrap_err();
         assert!(err.contains("not 100 %"), "{err}");
+    }
+
+    #[test]
+    fn an_overflow_bucket_with_time_and_no_task_fails() {
+        let bad = REPORT.replace(r#""deleted":false,"tasks":3,"#, r#""deleted":false,"tasks":0,"#);
+        assert!(check_window(&serde_json::from_str(&bad).unwrap()).unwrap_err().contains("no task shared it"));
     }
 
     #[test]

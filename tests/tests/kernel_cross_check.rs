@@ -9,6 +9,12 @@
 //! that clock minus a constant taken when the demo's main starts, so both measure the
 //! same differences.
 //!
+//! The demo runs with `--many-tasks`: after its own tasks, 100 that only wait are
+//! created before the scheduler starts, as FreeRTOS's full demos do, so every one of
+//! the 32 IDs is taken when `vTaskStartScheduler()` creates the idle task. The idle
+//! task must still have an ID and line of its own, agreeing with the kernel's figure,
+//! and the load must be the kernel's 100 % minus idle.
+//!
 //! After about 4 s a checker task suspends the scheduler and takes both views at the
 //! same instant: every live task's `ulRunTimeCounter` with the ID the library stored
 //! in it (`uxTaskGetTaskNumber`), and the library's since-start counts
@@ -243,6 +249,7 @@ fn compare(snapshot: &Snapshot) -> Tally {
             t.passed += 1;
         }
     }
+    check_idle_and_load(&mut t, snapshot, &report);
     // The demo's three workloads, the idle task and more are above 1 %: fewer compared
     // tasks means the comparison did not happen.
     let compared = t.passed + t.failed;
@@ -250,6 +257,40 @@ fn compare(snapshot: &Snapshot) -> Tally {
         t.fail(format!("only {compared} tasks had more than 1 % of the run"));
     }
     t
+}
+
+/// The idle task has its own ID, the report's idle line is it, and the report's load
+/// is the kernel's: 100 % minus the idle task's share of the run.
+///
+/// Tolerance: the idle task's counts agree within `TOLERANCE` (relative, checked
+/// above), and the two runs' lengths differ by at most the library's last 1 ms window
+/// (see the module comment), 0.025 % of a 4 s run; the report rounds to 0.01 pp.
+fn check_idle_and_load(t: &mut Tally, snapshot: &Snapshot, report: &Value) {
+    let Some(idle) = snapshot.tasks.iter().find(|k| k.name == "IDLE") else {
+        t.fail("the kernel lists no IDLE task".to_string());
+        return;
+    };
+    if idle.id == 0 {
+        t.fail("the idle task has no ID of its own: it shares the overflow bucket".to_string());
+        return;
+    }
+    match report["idle"]["id"].as_u64() {
+        Some(id) if id == idle.id => t.passed += 1,
+        other => t.fail(format!("the report's idle line is {other:?}, the idle task's ID is {}", idle.id)),
+    }
+    let idle_share = idle.run_time as f64 / snapshot.total_run_time as f64;
+    let kernel_load = 100.0 * (1.0 - idle_share);
+    let Some(load) = report["load_pct"].as_f64() else {
+        t.fail(format!("no load_pct in the report: {}", report["load_pct"]));
+        return;
+    };
+    let bound = 100.0 * (TOLERANCE * idle_share + 0.00025) + 0.01;
+    say(&format!("  load: library {load:.2} %, kernel {kernel_load:.2} % (bound {bound:.3} pp)"));
+    if (load - kernel_load).abs() > bound {
+        t.fail(format!("load: library {load:.2} %, kernel 100 % - idle = {kernel_load:.2} %, more than {bound:.3} pp"));
+    } else {
+        t.passed += 1;
+    }
 }
 
 unsafe extern "C" fn checker(_: *mut c_void) {
@@ -288,5 +329,5 @@ fn main() {
         )
     };
     assert_eq!(created, 1, "xTaskCreate(checker) failed");
-    in_process::run_demo()
+    in_process::run_demo(&[c"--many-tasks"])
 }

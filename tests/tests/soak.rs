@@ -271,5 +271,5 @@ fn main() {
         };
         assert_eq!(ok, 1, "xTaskCreate({name:?}) failed");
     }
-    in_process::run_demo()
+    in_process::run_demo(&[])
 }

@@ -413,7 +413,7 @@ mod tests {
 
     #[test]
     fn table_is_read() {
-        let answer = "CPU usage, window #11: 1000.000 ms, clock systick 25000000 Hz\n  ID  TASK               USAGE      RUNS      LONGEST\n   1  work10            10.04%        61     2.993 ms\n   5  tick30                 0         0            0\n   9  churn-5           <0.01%         1     0.104 ms  deleted\n      (28 more tasks)    0.85%\n   0  (overflow)         3.30%       288     0.120 ms  tasks without an ID: 3\n      (2 deleted)        0.02%\n  -----------------------------------------------------\n   7  IDLE               5.74%        59     1.246 ms  idle\n      interrupts         0.71%  1015 interrupts, longest 0.022 ms\n      load              81.89%  100% - idle - sleep\nIDs: 7 used, 25 quarantined, 0 free of 32\n";
+        let answer = "CPU usage, window #11: 1000.000 ms, clock systick 25000000 Hz\n  ID  TASK               USAGE      RUNS      LONGEST\n   1  work10            10.04%        61     2.993 ms\n   5  tick30                 0         0            0\n   9  churn-5           <0.01%         1     0.104 ms  deleted\n      (28 more tasks)    0.85%\n   0  (overflow)         3.30%       288     0.120 ms  tasks without an ID in the window: 3\n      (2 deleted)        0.02%\n  -----------------------------------------------------\n   7  IDLE               5.74%        59     1.246 ms  idle\n      interrupts         0.71%  1015 interrupts, longest 0.022 ms\n      load              81.89%  100% - idle - sleep\nIDs now: 7 used, 25 quarantined, 0 free of 32; tasks without one: 3\n";
         let t = parse_table(answer).unwrap();
         assert_eq!(t.window, Some(11));
         assert_eq!(t.tasks.len(), 3);
