@@ -65,8 +65,8 @@ const MPS2_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_p
 /// counted on the clock that drives the core and so the library's SysTick-extended
 /// clock. Around the work, each handler's way in and out costs more on the Cortex-M0
 /// (no hardware divide in the library's hooks, a capture task and a register read per
-/// timer reading): its longest interrupt reads 119 µs for 100 µs of work, and the
-/// line grew by +5.08 to +5.25 pp in the runs measured (UART interrupts differing
+/// timer reading): its longest interrupt reads 119 to 120 µs for 100 µs of work, and
+/// the line grew by +5.08 to +5.25 pp in the runs measured (UART interrupts differing
 /// between the two windows included). Under `-icount` everything counts the same
 /// guest time, so 1 pp is a wide bound here too.
 const MICROBIT_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
