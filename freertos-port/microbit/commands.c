@@ -1,7 +1,7 @@
 /*
- * commands.c - this board's part of the demo's glue: what main() sets up first, the
- * board's name in the shell's banner and its own shell command (demo.h). The rest of
- * the glue is board-independent (../mps2-an385/main.c, board.h).
+ * commands.c - this board's part of the demo's glue: its name in the shell's banner
+ * and its own shell commands (demo.h). The rest of the glue is board-independent
+ * (../mps2-an385/main.c, board.h).
  */
 #include "demo.h"
 #include "nrf51.h"
@@ -11,12 +11,6 @@
 
 extern uint8_t __stack_limit[];
 extern uint8_t __stack_top[];
-
-void board_init( void )
-{
-    board_uart_init();
-    microbit_clock_init();
-}
 
 /* 'mem': what is left of the 16 KiB, for sizing the heap, the stacks and the main
  * stack (README.md, "RAM"); 'tasks' gives each task's stack. */

@@ -2,9 +2,11 @@
 # 16 MHz, 16 KiB of RAM).
 #
 # Read by freertos-port/qemu.mk, which builds every port from what its port.mk lists
-# (the variables are described at the top of qemu.mk). This board's image:
-#   $(BUILD)/microbit/demo.elf   kernel + ARM_CM0 port + demo + board files, linked with
-#                                the thumbv6m-none-eabi archive
+# (the variables are described at the top of qemu.mk). This board's images:
+#   $(BUILD)/microbit/demo.elf       kernel + ARM_CM0 port + demo + board files, linked
+#                                    with the thumbv6m-none-eabi archive
+#   $(BUILD)/microbit/snapshot.elf   the minimal build (no shell) in a firmware of its
+#                                    own, mps2-an385's snapshot_main.c on this board
 # and its QEMU commands, which run $(QEMU_ELF). The console, the scripted mode and the
 # exit statuses are mps2-an385's: the board lists that port's board-independent files
 # (main.c, kernel_hooks.c, semihosting.c, syscalls.c, uart_text.c; board.h is their
@@ -23,6 +25,10 @@ microbit_HEAP := heap_4
 microbit_INC := freertos-port/microbit $(MICROBIT_SHARED)
 microbit_SRC := $(addprefix freertos-port/microbit/,startup.c commands.c uart.c clock.c irq_load.c) \
     $(addprefix $(MICROBIT_SHARED)/,main.c kernel_hooks.c semihosting.c syscalls.c uart_text.c)
+# snapshot.elf: the board without the demo (startup.c leaves TIMER0's IRQ to the fault
+# report when irq_load.c is not linked).
+microbit_SNAPSHOT_SRC := $(addprefix freertos-port/microbit/,startup.c uart.c clock.c) \
+    $(addprefix $(MICROBIT_SHARED)/,snapshot_main.c kernel_hooks.c semihosting.c syscalls.c uart_text.c)
 microbit_LDSCRIPT := freertos-port/microbit/microbit.ld
 # newlib-nano; --no-warn-execstack as for mps2-an385 (newlib's assembly objects).
 microbit_LDFLAGS := --specs=nano.specs -Wl,--no-warn-execstack

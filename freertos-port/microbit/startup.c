@@ -34,8 +34,7 @@ void microbit_fault_report( const uint32_t * frame, uint32_t exc_return ) __attr
 void SVC_Handler( void );
 void PendSV_Handler( void );
 void SysTick_Handler( void );
-void UART0_IRQHandler( void );  /* uart.c */
-void TIMER0_IRQHandler( void ); /* irq_load.c */
+void UART0_IRQHandler( void ); /* uart.c */
 
 /* Hands the stacked exception frame (on whichever stack was in use) and the
  * EXC_RETURN value to microbit_fault_report. Thumb-1 only: no IT blocks, and a branch
@@ -56,6 +55,10 @@ static void fault_entry( void )
         "   .ltorg                      \n"
     );
 }
+
+/* The demo's interrupt load, weak: an image without irq_load.c (snapshot.elf) reports
+ * that IRQ as unexpected, like any other. */
+void TIMER0_IRQHandler( void ) __attribute__( ( weak, alias( "fault_entry" ) ) ); /* irq_load.c */
 
 struct vector_table
 {
@@ -133,6 +136,13 @@ uint32_t microbit_main_stack_unused( void )
     }
 
     return ( uint32_t ) ( ( const uint8_t * ) p - ( const uint8_t * ) __stack_limit );
+}
+
+/* board.h: what every image sets up first: the console, and port_time_us()'s timer. */
+void board_init( void )
+{
+    board_uart_init();
+    microbit_clock_init();
 }
 
 static void put_reg( const char * name, uint32_t value )

@@ -10,6 +10,7 @@
  *   semihosting.c   exit with a status, the command line, the host's stdin
  *   syscalls.c      what newlib-nano needs
  *   uart_text.c     text and numbers over board_uart_putc()
+ *   snapshot_main.c main() of snapshot.elf, the minimal build's example (no demo)
  * A board (freertos-port/<board>/) provides the rest: the functions marked "board"
  * below, port_time_us(), port_name and port_commands (demo.h), its vector table and
  * startup, and its FreeRTOSConfig.h (whose portSUPPRESS_TICKS_AND_SLEEP() may be

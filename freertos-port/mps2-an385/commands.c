@@ -1,16 +1,10 @@
 /*
- * commands.c - this board's part of the demo's glue: what main() sets up first, the
- * board's name in the shell's banner and its own shell commands (demo.h), which work
- * its peripherals. The rest of the glue is board-independent (main.c).
+ * commands.c - this board's part of the demo's glue: its name in the shell's banner
+ * and its own shell commands (demo.h), which work its peripherals. The rest of the
+ * glue is board-independent (main.c).
  */
 #include "demo.h"
 #include "mps2_an385.h"
-
-/* The clock (clock.c) needs nothing before the scheduler starts the SysTick. */
-void board_init( void )
-{
-    board_uart_init();
-}
 
 const char *const port_name = "mps2-an385 (QEMU Cortex-M3)";
 

@@ -21,7 +21,7 @@
  * the CPU from a burn, so a burn's wall time is the workload's own time, apart from
  * the interrupts inside it, which the library charges to the interrupts line.
  *
- * Output, on UART0, one record per line, "kind key=value ...", then exit status 0:
+ * Output, on the board's UART (board.h), one record per line, "kind key=value ...", then exit status 0:
  *   start abi=<library's> abi_header=<header's> clock_hz=<library's clock> window_ms=<ms>
  *   call <what> returned=<status or count> [...] -- <cpu_usage_status_str()>
  *   window number=<n> us=<length> tasks=<in the window> written=<copied>
@@ -32,7 +32,7 @@
  */
 #include <stdint.h>
 
-#include "mps2_an385.h"
+#include "board.h"
 
 #include "FreeRTOS.h"
 #include "task.h"
@@ -257,7 +257,7 @@ static void create_or_die( BaseType_t created )
 
 int main( void )
 {
-    board_uart_init();
+    board_init();
 
     if( cpu_usage_set_window_ms( WINDOW_MS ) != CPU_USAGE_OK )
     {

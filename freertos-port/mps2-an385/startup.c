@@ -116,6 +116,13 @@ void Reset_Handler( void )
     board_fatal( "main returned", BOARD_EXIT_SCHEDULER_RETURNED );
 }
 
+/* board.h: what every image sets up first. The clock (clock.c) needs nothing before
+ * the scheduler starts the SysTick. */
+void board_init( void )
+{
+    board_uart_init();
+}
+
 static const char * exception_name( uint32_t number )
 {
     switch( number )
