@@ -35,7 +35,7 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 /* ---- Tasks and memory ------------------------------------------------------- */
 /* In words. The idle task gets this: the tickless wait and deleting what the churn's
  * children left (the library's delete hook runs on the deleting task's stack). */
-#define configMINIMAL_STACK_SIZE                   ( 96 )
+#define configMINIMAL_STACK_SIZE                   ( 128 )
 #define configMAX_TASK_NAME_LEN                    ( 16 )
 #define configSUPPORT_DYNAMIC_ALLOCATION           1
 #define configSUPPORT_STATIC_ALLOCATION            0
@@ -49,9 +49,9 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 
 /* The demo's task stacks (demo.c), in words, from what each was measured to use
  * (README.md): the shell's holds the library's report formatter, 2.3 KiB deep. */
-#define demoWORK_STACK_WORDS                       ( 80 )
-#define demoCHURN_STACK_WORDS                      ( 128 )
-#define demoCHILD_STACK_WORDS                      ( 64 )
+#define demoWORK_STACK_WORDS                       ( 112 )
+#define demoCHURN_STACK_WORDS                      ( 160 )
+#define demoCHILD_STACK_WORDS                      ( 96 )
 #define demoSHELL_STACK_WORDS                      ( 800 )
 
 /* ---- Kernel features -------------------------------------------------------- */

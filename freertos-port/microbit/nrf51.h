@@ -76,6 +76,9 @@
 /* External interrupt numbers (the peripheral's ID). */
 #define NRF51_IRQ_UART0                2u
 #define NRF51_IRQ_TIMER0               8u
+/* Driven by no device of QEMU's model: pended by software for 'irqmask'. */
+#define NRF51_IRQ_MASK_CHECK_URGENT    30u
+#define NRF51_IRQ_MASK_CHECK_LOW       31u
 #define NRF51_EXTERNAL_IRQS            32u
 
 #ifndef __ASSEMBLER__
@@ -92,8 +95,13 @@ static inline void nrf51_nvic_set_priority( uint32_t irq, uint8_t priority )
 /* startup.c: bytes at the bottom of the main stack never used since reset. */
 uint32_t microbit_main_stack_unused( void );
 
-/* clock.c: starts port_time_us()'s timer. */
+/* clock.c: starts port_time_us()'s timer and microbit_cycles()'; the latter counts
+ * the 16 MHz clock, 32 bits, read like port_time_us(). */
 void microbit_clock_init( void );
+uint32_t microbit_cycles( void );
+
+/* mask_check.c: the shell command 'irqmask' (what the library's critical section masks). */
+void microbit_mask_check_command( int argc, char ** argv );
 
 /* irq_load.c: the TIMER0 interrupt load and its shell command. */
 void microbit_irq_load_command( int argc, char ** argv );

@@ -23,10 +23,10 @@ microbit_KERNEL_PORT := portable/GCC/ARM_CM0
 microbit_KERNEL_PORT_SRC := port.c portasm.c
 microbit_HEAP := heap_4
 microbit_INC := freertos-port/microbit $(MICROBIT_SHARED)
-microbit_SRC := $(addprefix freertos-port/microbit/,startup.c commands.c uart.c clock.c irq_load.c) \
+microbit_SRC := $(addprefix freertos-port/microbit/,startup.c commands.c uart.c clock.c irq_load.c mask_check.c) \
     $(addprefix $(MICROBIT_SHARED)/,main.c kernel_hooks.c semihosting.c syscalls.c uart_text.c)
-# snapshot.elf: the board without the demo (startup.c leaves TIMER0's IRQ to the fault
-# report when irq_load.c is not linked).
+# snapshot.elf: the board without the demo (startup.c leaves the demo's IRQs to the
+# fault report when irq_load.c and mask_check.c are not linked).
 microbit_SNAPSHOT_SRC := $(addprefix freertos-port/microbit/,startup.c uart.c clock.c) \
     $(addprefix $(MICROBIT_SHARED)/,snapshot_main.c kernel_hooks.c semihosting.c syscalls.c uart_text.c)
 microbit_LDSCRIPT := freertos-port/microbit/microbit.ld

@@ -29,7 +29,7 @@ use std::process::Command;
 
 use freertos_cpu_usage::ffi::{cpu_usage_abi_version, cpu_usage_status, cpu_usage_status_str};
 use freertos_cpu_usage_tests::scenario::{self, IrqLoad, Port};
-use freertos_cpu_usage_tests::{path_from_env, repo_root, run, Console};
+use freertos_cpu_usage_tests::{path_from_env, repo_root, run, Console, Deadline};
 
 /// Duty tolerance on QEMU, in percentage points.
 ///
@@ -224,6 +224,44 @@ fn critical_section_masks_only_what_the_kernel_masks() {
         if !answer.lines().any(|l| l == line) {
             console.fail(&format!("`irqmask` did not answer {line:?}"));
         }
+    }
+    console.exit(20);
+}
+
+/// On the Cortex-M0 (microbit) the kernel's critical sections mask every interrupt
+/// (PRIMASK: ARMv6-M has no BASEPRI), and so must the library's. The port's `irqmask`
+/// (freertos-port/microbit/mask_check.c) pends IRQ30 at the most urgent priority (0x00)
+/// and IRQ31 at the least (0xC0) from inside the section: neither may run before it
+/// ends, both must run after it. The command leaves the library on a clock of the
+/// port's (TIMER2, the same 16 MHz), and a window is then read with it: the library
+/// goes on counting on the new clock.
+#[test]
+fn critical_section_masks_every_interrupt_on_the_cortex_m0() {
+    let cmd = qemu_image_command("microbit", "CPU_USAGE_QEMU_MICROBIT_ELF", "build/microbit/demo.elf");
+    let mut console = Console::spawn("QEMU microbit", cmd);
+    console.read_answer(30);
+    let answer = console.command("irqmask", 20);
+    let expected = [
+        "irqmask: inside the library's critical section PRIMASK 1: IRQ30 (priority 0x00) ran 0, \
+         IRQ31 (priority 0xc0) ran 0; after it: IRQ30 1, IRQ31 1",
+        "irqmask: ok: every priority waits, as in the kernel's critical sections (no BASEPRI on ARMv6-M)",
+    ];
+    for line in expected {
+        if !answer.lines().any(|l| l == line) {
+            console.fail(&format!("`irqmask` did not answer {line:?}"));
+        }
+    }
+    // The guest runs faster than the host here: a 1 s window takes well under 10 s.
+    let deadline = Deadline::after_secs(30);
+    loop {
+        let report = console.command("show_cpu_usage", 20);
+        if report.contains("clock custom 16000000 Hz") {
+            break;
+        }
+        if deadline.passed() {
+            console.fail(&format!("no window with the port's clock after `irqmask`; the last report: {report:?}"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
     }
     console.exit(20);
 }
