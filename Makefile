@@ -13,6 +13,7 @@
 #   make lib-cm3-minimal
 #                its minimal build (no shell): target/minimal/thumbv7m-none-eabi/release/...
 #                (make lib-<rust target>-minimal)
+#   make lib-rv32 the library for RISC-V RV32: target/riscv32imac-unknown-none-elf/release/...
 #   make qemu-image  every QEMU port's images (make <board>: one port's)
 #   make header  regenerate include/freertos_cpu_usage.h
 #   make size    what each build of the library costs a Cortex-M3 image; writes FOOTPRINT
@@ -34,6 +35,7 @@ LIB_CM3 := target/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
 # The minimal build (--no-default-features) in a target directory of its own, so that it
 # and LIB_CM3 do not rebuild each other.
 LIB_CM3_MINIMAL := target/minimal/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
+LIB_RV32 := target/riscv32imac-unknown-none-elf/release/libfreertos_cpu_usage.a
 # Committed footprint figures; `make test` fails when the library grows past them.
 FOOTPRINT := freertos-port/mps2-an385/footprint.txt
 
@@ -45,7 +47,7 @@ include freertos-port/posix/port.mk
 include bench/bench.mk
 include top/top.mk
 
-.PHONY: all setup lib lib-cm3 lib-cm3-minimal header sim qemu-image run qemu size test test-build soak miri fuzz clean
+.PHONY: all setup lib lib-cm3 lib-cm3-minimal lib-rv32 header sim qemu-image run qemu size test test-build soak miri fuzz clean
 
 all: sim qemu-image
 
@@ -60,6 +62,7 @@ lib:
 # there, so the firmware keeps its own (scripts/localize-libc.sh).
 lib-cm3: lib-thumbv7m-none-eabi
 lib-cm3-minimal: lib-thumbv7m-none-eabi-minimal
+lib-rv32: lib-riscv32imac-unknown-none-elf
 
 # The archive is rebuilt by cargo, which knows its sources; make only asks. The empty
 # recipe makes make look at the file's time again after cargo ran.
@@ -113,7 +116,12 @@ test: setup
 	@# Hard-float Cortex-M4F/M7 and Cortex-M33 (the firmware's float ABI picks the target).
 	$(CARGO) clippy --release --target thumbv7em-none-eabihf --features trace -- -D warnings
 	$(CARGO) clippy --release --target thumbv8m.main-none-eabihf --features trace -- -D warnings
+	@# RISC-V RV32 (riscv32imac; riscv32imc: no atomic read-modify-write either).
+	$(CARGO) clippy --release --target riscv32imac-unknown-none-elf --features trace -- -D warnings
+	$(CARGO) clippy --release --target riscv32imac-unknown-none-elf --no-default-features -- -D warnings
+	$(CARGO) clippy --release --target riscv32imc-unknown-none-elf --features trace -- -D warnings
 	scripts/check-no-panic.sh $(LIB_CM3) $(BUILD)/no-panic/exports.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
+	scripts/check-no-panic.sh $(LIB_RV32) $(BUILD)/no-panic/exports-rv32.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	@# Cortex-M0 (microbit's archive): no CLZ or divide instruction, so the compiler
 	@# runtime's calls must not bring panic paths with them either.
 	GCC_ARCH="$(microbit_ARCH)" scripts/check-no-panic.sh $(call RUST_LIB,thumbv6m-none-eabi) \

@@ -42,6 +42,12 @@
 #include "freertos_cpu_usage.h"
 #include "demo.h"
 
+/* The library's ID of a task (the hooks header's; without the library, as the kernel
+ * keeps it). */
+#ifndef CPU_USAGE_TASK_ID
+    #define CPU_USAGE_TASK_ID( xTask )    ( ( uint32_t ) uxTaskGetTaskNumber( xTask ) )
+#endif
+
 /* ---- Tunables (a port may override them from FreeRTOSConfig.h) ---------------- */
 
 #ifndef demoWORK_STACK_WORDS
@@ -767,6 +773,10 @@ static void prvCmdExit( int argc,
 #if ( configGENERATE_RUN_TIME_STATS == 1 )
     static void prvCmdKernelStats( int argc,
                                    char ** argv );
+
+/* Room for `show_cpu_usage -c -m` at 32 IDs, the most a report lists, each task at
+ * its longest. */
+    #define demoKERNEL_STATS_REPORT_LEN    12288U
 #endif
 
 static const DemoCommand_t xCommands[] =
@@ -785,7 +795,7 @@ static const DemoCommand_t xCommands[] =
     #endif
     { "cli",            "<command line>",    "run it as FreeRTOS+CLI would (48-byte pieces)", prvCmdCli       },
     #if ( configGENERATE_RUN_TIME_STATS == 1 )
-        { "kernel_stats", "",                "the kernel's own run-time stats since boot", prvCmdKernelStats },
+        { "kernel_stats", "",                "the kernel's run-time stats and the library's since start, at one instant", prvCmdKernelStats },
     #endif
     { "exit",           "",                  "end the run",                               prvCmdExit         },
 };
@@ -1124,7 +1134,9 @@ typedef struct DemoTaskRow
  */
 static UBaseType_t prvCollectTasks( DemoTaskRow_t ** ppxRows,
                                     UBaseType_t * puxTasks,
-                                    configRUN_TIME_COUNTER_TYPE * pxTotalRunTime )
+                                    configRUN_TIME_COUNTER_TYPE * pxTotalRunTime,
+                                    char * pcReport,
+                                    size_t xReportLen )
 {
     TaskStatus_t * pxStatus;
     DemoTaskRow_t * pxRows;
@@ -1144,9 +1156,24 @@ static UBaseType_t prvCollectTasks( DemoTaskRow_t ** ppxRows,
         {
             uxRows = uxTaskGetSystemState( pxStatus, uxTasks, pxTotalRunTime );
 
+            /* The library's since-start figures at the same instant (they run to the
+             * end of its last completed window). */
+            if( pcReport != NULL )
+            {
+                char cCommand[] = "show_cpu_usage";
+                char cSinceStart[] = "-c";
+                char cJson[] = "-m";
+                char * pcArgv[] = { cCommand, cSinceStart, cJson, NULL };
+
+                if( cpu_usage_format( pcReport, xReportLen, 3, pcArgv ) < 0 )
+                {
+                    pcReport[ 0 ] = '\0';
+                }
+            }
+
             for( ux = 0U; ux < uxRows; ux++ )
             {
-                pxRows[ ux ].ulId = ( uint32_t ) uxTaskGetTaskNumber( pxStatus[ ux ].xHandle );
+                pxRows[ ux ].ulId = CPU_USAGE_TASK_ID( pxStatus[ ux ].xHandle );
                 pxRows[ ux ].eState = pxStatus[ ux ].eCurrentState;
                 pxRows[ ux ].uxPriority = pxStatus[ ux ].uxCurrentPriority;
                 pxRows[ ux ].uxStackFree = pxStatus[ ux ].usStackHighWaterMark;
@@ -1199,7 +1226,7 @@ static void prvCmdTasks( int argc,
     ( void ) argc;
     ( void ) argv;
 
-    uxRows = prvCollectTasks( &pxRows, &uxTasks, NULL );
+    uxRows = prvCollectTasks( &pxRows, &uxTasks, NULL, NULL, 0U );
 
     if( pxRows == NULL )
     {
@@ -1510,7 +1537,8 @@ static void prvCmdSampled( int argc,
     {
         DemoTaskRow_t * pxRows;
         configRUN_TIME_COUNTER_TYPE xTotal = 0U;
-        configRUN_TIME_COUNTER_TYPE xPermille;
+        configRUN_TIME_COUNTER_TYPE xHundredths;
+        char * pcReport;
         UBaseType_t uxTasks;
         UBaseType_t uxRows;
         UBaseType_t ux;
@@ -1518,30 +1546,45 @@ static void prvCmdSampled( int argc,
         ( void ) argc;
         ( void ) argv;
 
-        uxRows = prvCollectTasks( &pxRows, &uxTasks, &xTotal );
+        pcReport = ( char * ) pvPortMalloc( demoKERNEL_STATS_REPORT_LEN );
 
-        if( pxRows == NULL )
+        if( pcReport == NULL )
         {
             prvOutStr( "kernel_stats: out of memory\n" );
             return;
         }
 
-        /* Per mille from a divided total, so that no product can overflow. */
-        xTotal /= 1000U;
+        uxRows = prvCollectTasks( &pxRows, &uxTasks, &xTotal, pcReport, demoKERNEL_STATS_REPORT_LEN );
+
+        if( pxRows == NULL )
+        {
+            vPortFree( pcReport );
+            prvOutStr( "kernel_stats: out of memory\n" );
+            return;
+        }
+
+        /* Hundredths of a percent from a divided total, so that no product can
+         * overflow. */
+        xTotal /= 10000U;
 
         for( ux = 0U; ( ux < uxRows ) && ( xTotal > 0U ); ux++ )
         {
-            xPermille = pxRows[ ux ].xRunTime / xTotal;
+            xHundredths = pxRows[ ux ].xRunTime / xTotal;
 
             prvOutUInt( pxRows[ ux ].ulId, 4U );
             prvOutStr( "  " );
             prvOutStrField( pxRows[ ux ].cName, 17U );
-            prvOutUInt( ( uint32_t ) ( xPermille / 10U ), 3U );
+            prvOutUInt( ( uint32_t ) ( xHundredths / 100U ), 3U );
             prvOutChar( '.' );
-            prvOutUInt( ( uint32_t ) ( xPermille % 10U ), 0U );
+            prvOutChar( ( char ) ( '0' + ( ( xHundredths / 10U ) % 10U ) ) );
+            prvOutChar( ( char ) ( '0' + ( xHundredths % 10U ) ) );
             prvOutStr( "%\n" );
         }
 
+        /* What the library says, taken at the same instant. */
+        prvOutStr( "library: " );
+        prvOutStr( pcReport );
+        vPortFree( pcReport );
         vPortFree( pxRows );
     }
 

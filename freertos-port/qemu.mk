@@ -134,7 +134,7 @@ endef
 # ---- The boards ------------------------------------------------------------------------
 
 QEMU_PORTS :=
-include $(filter-out freertos-port/posix/port.mk,$(wildcard freertos-port/*/port.mk))
+include $(sort $(filter-out freertos-port/posix/port.mk,$(wildcard freertos-port/*/port.mk)))
 
 QEMU_DEMO_SRC := $(wildcard demo/*.c)
 

@@ -253,6 +253,17 @@ long cpu_usage_cli_command(char *out, size_t len, const char *cmdline);
  */
 int32_t cpu_usage_set_clock(uint32_t (*read)(void), uint32_t hz);
 
+#if defined(__riscv)
+/**
+ * RISC-V: the low 32 bits of the core's cycle counter `mcycle`, a clock for
+ * `cpu_usage_set_clock()` at the core clock's frequency. The default clock there is
+ * the machine timer's `mtime` at `configCPU_CLOCK_HZ` (its rate on FreeRTOS's RISC-V
+ * port), which keeps counting while the core sleeps; `mcycle` counts finer but, on
+ * many cores, stops in `wfi`, so choose it for a firmware that does not sleep.
+ */
+uint32_t cpu_usage_clock_mcycle(void);
+#endif
+
 /**
  * Sets the window length (default 1000 ms), from 1 ms to an hour and at most 2^31
  * counts of the clock. It applies to the window under way. Returns 0 or
@@ -379,18 +390,21 @@ uint32_t cpu_usage_hook_kernel_task(void *tcb, uint32_t id, const char *name, ui
 
 /**
  * `traceSTARTING_SCHEDULER`: the idle task's ID, `configCPU_CLOCK_HZ` for the
- * default clock of a bare-metal build, and `configMAX_SYSCALL_INTERRUPT_PRIORITY`
- * (0 where the port has none) for the critical section: from here on, on cores with
- * BASEPRI (Cortex-M3, M4, M7, M33...), the library's critical section masks only the
- * interrupts at or below that priority, as the kernel does; with 0, or before this
- * call, and on other cores, it masks all of them. Windows start here.
+ * default clock of a bare-metal build, and the one setting of the FreeRTOS port the
+ * library needs (0 where there is none):
+ * - Cortex-M: `configMAX_SYSCALL_INTERRUPT_PRIORITY`, for the critical section: from
+ *   here on, on cores with BASEPRI (Cortex-M3, M4, M7, M33...), it masks only the
+ *   interrupts at or below that priority, as the kernel does; with 0, or before this
+ *   call, and on other cores, it masks all of them.
+ * - RISC-V: `configMTIME_BASE_ADDRESS`, where the default clock, the machine timer's
+ *   `mtime`, is (`configCPU_CLOCK_HZ` being its rate on that port).
+ *
+ * Windows start here.
  *
  * # Safety
  * Called by the hooks header from inside the kernel.
  */
-void cpu_usage_hook_scheduler_start(uint32_t idle_id,
-                                    uint32_t cpu_hz,
-                                    uint32_t max_syscall_priority);
+void cpu_usage_hook_scheduler_start(uint32_t idle_id, uint32_t cpu_hz, uint32_t port_setting);
 
 /**
  * The shell command: prints the last completed window (or, with `-c`, the figures

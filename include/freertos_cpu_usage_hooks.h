@@ -8,11 +8,39 @@
  * and link libfreertos_cpu_usage.a. Nothing else is needed.
  *
  * The macros below expand inside the kernel's tasks.c, where the task control block
- * (TCB) is visible. Each task's small ID is kept in the TCB field that FreeRTOS
- * reserves for trace code (uxTaskNumber, present when configUSE_TRACE_FACILITY is 1),
- * so the switch hooks find a task's slot in O(1) without hashing its address, and a
- * new task whose TCB reuses a dead task's address always starts with a fresh ID.
- * Application code must therefore not call vTaskSetTaskNumber().
+ * (TCB) is visible. Each task's small ID is kept in its TCB, so the switch hooks find
+ * a task's slot in O(1) without hashing its address, and a new task whose TCB reuses
+ * a dead task's address always starts with a fresh ID. CPU_USAGE_TASK_ID( xTask ) gives
+ * a task handle's ID (the ID the reports show).
+ *
+ * Where the ID lives. By default in the field FreeRTOS reserves for trace code,
+ * uxTaskNumber (present when configUSE_TRACE_FACILITY is 1, which this header sets if
+ * you have not): application code must then not call vTaskSetTaskNumber(). A firmware
+ * whose other trace tool keeps its own numbers there (Percepio's TraceRecorder does)
+ * defines CPU_USAGE_TLS_INDEX to a thread-local storage index of its own instead
+ * (below configNUM_THREAD_LOCAL_STORAGE_POINTERS), and the ID lives in that pointer.
+ *
+ * Beside another trace tool. The kernel has one macro per trace point, and a tool such
+ * as SEGGER SystemView or TraceRecorder defines them itself (TraceRecorder in a header
+ * included at the end of FreeRTOSConfig.h, with #undef first). For each trace<X> this
+ * header defines CPU_USAGE_TRACE_<X>, the library's side of it with the same
+ * arguments, and defines trace<X> as it only where trace<X> is still free. One already
+ * defined stops the build with an #error naming it, unless the firmware says it has
+ * made room for both: include the other tool's header first, then
+ *
+ *     #define CPU_USAGE_SHARED_HOOKS   1
+ *     #define CPU_USAGE_TLS_INDEX      0     (if the other tool uses uxTaskNumber)
+ *     #include "freertos_cpu_usage_hooks.h"
+ *     #include "trace_hooks_shared.h"       (yours: each macro both tools define)
+ *
+ * where, for each trace<X> the other tool defined, trace_hooks_shared.h has
+ *
+ *     #undef  traceTASK_SWITCHED_IN
+ *     #define traceTASK_SWITCHED_IN()   do { <the other tool's definition>;
+ *                                            CPU_USAGE_TRACE_TASK_SWITCHED_IN(); } while( 0 )
+ *
+ * The README's "Beside another trace tool" has the whole recipe for SystemView and
+ * TraceRecorder.
  *
  * The lifecycle the hooks see, for one task:
  *
@@ -94,45 +122,18 @@
     #error "freertos-cpu-usage supports single-core FreeRTOS: set configNUMBER_OF_CORES to 1"
 #endif
 
-/* The per-task ID lives in the TCB's uxTaskNumber, which only exists with the trace facility. */
-#ifndef configUSE_TRACE_FACILITY
-    #define configUSE_TRACE_FACILITY    1
-#elif ( configUSE_TRACE_FACILITY != 1 )
-    #error "freertos-cpu-usage needs configUSE_TRACE_FACILITY 1: change it in FreeRTOSConfig.h"
-#endif
-
-#ifdef traceTASK_CREATE
-    #error "traceTASK_CREATE is already defined: remove that definition (freertos-cpu-usage defines it)"
-#endif
-#ifdef traceTASK_DELETE
-    #error "traceTASK_DELETE is already defined: remove that definition (freertos-cpu-usage defines it)"
-#endif
-#ifdef traceTASK_SWITCHED_IN
-    #error "traceTASK_SWITCHED_IN is already defined: remove that definition (freertos-cpu-usage defines it)"
-#endif
-#ifdef traceTASK_SWITCHED_OUT
-    #error "traceTASK_SWITCHED_OUT is already defined: remove that definition (freertos-cpu-usage defines it)"
-#endif
-#ifdef traceTASK_INCREMENT_TICK
-    #error "traceTASK_INCREMENT_TICK is already defined: remove that definition (freertos-cpu-usage defines it)"
-#endif
-#ifdef traceSTARTING_SCHEDULER
-    #error "traceSTARTING_SCHEDULER is already defined: remove that definition (freertos-cpu-usage defines it)"
-#endif
-#ifdef traceISR_ENTER
-    #error "traceISR_ENTER is already defined: remove that definition (freertos-cpu-usage defines it)"
-#endif
-#ifdef traceISR_EXIT
-    #error "traceISR_EXIT is already defined: remove that definition (freertos-cpu-usage defines it)"
-#endif
-#ifdef traceISR_EXIT_TO_SCHEDULER
-    #error "traceISR_EXIT_TO_SCHEDULER is already defined: remove that definition (freertos-cpu-usage defines it)"
-#endif
-#ifdef traceLOW_POWER_IDLE_BEGIN
-    #error "traceLOW_POWER_IDLE_BEGIN is already defined: remove that definition (freertos-cpu-usage defines it)"
-#endif
-#ifdef traceLOW_POWER_IDLE_END
-    #error "traceLOW_POWER_IDLE_END is already defined: remove that definition (freertos-cpu-usage defines it)"
+/* Where each task's ID lives in its TCB (see "Where the ID lives" at the top). */
+#ifdef CPU_USAGE_TLS_INDEX
+    #if !defined( configNUM_THREAD_LOCAL_STORAGE_POINTERS ) || ( CPU_USAGE_TLS_INDEX >= configNUM_THREAD_LOCAL_STORAGE_POINTERS )
+        #error "CPU_USAGE_TLS_INDEX must be below configNUM_THREAD_LOCAL_STORAGE_POINTERS: raise that in FreeRTOSConfig.h"
+    #endif
+#else
+    /* uxTaskNumber only exists with the trace facility. */
+    #ifndef configUSE_TRACE_FACILITY
+        #define configUSE_TRACE_FACILITY    1
+    #elif ( configUSE_TRACE_FACILITY != 1 )
+        #error "freertos-cpu-usage needs configUSE_TRACE_FACILITY 1: change it in FreeRTOSConfig.h"
+    #endif
 #endif
 
 #ifndef __ASSEMBLER__
@@ -162,37 +163,58 @@
     #define CPU_USAGE_HOOK_( xName )    xName
 #endif
 
+/* A task's ID in its TCB, read and written in the kernel's macros; and, for the
+ * application, the ID of a task handle (what the reports call the task). */
+#ifdef CPU_USAGE_TLS_INDEX
+    #define CPU_USAGE_ID_OF_( pxTCB ) \
+    ( ( uint32_t ) ( uintptr_t ) ( pxTCB )->pvThreadLocalStoragePointers[ CPU_USAGE_TLS_INDEX ] )
+    #define CPU_USAGE_SET_ID_( pxTCB, ulId ) \
+    ( ( pxTCB )->pvThreadLocalStoragePointers[ CPU_USAGE_TLS_INDEX ] = ( void * ) ( uintptr_t ) ( ulId ) )
+    #define CPU_USAGE_TASK_ID( xTask ) \
+    ( ( uint32_t ) ( uintptr_t ) pvTaskGetThreadLocalStoragePointer( ( xTask ), CPU_USAGE_TLS_INDEX ) )
+#else
+    #define CPU_USAGE_ID_OF_( pxTCB )           ( ( uint32_t ) ( pxTCB )->uxTaskNumber )
+    #define CPU_USAGE_SET_ID_( pxTCB, ulId )    ( ( pxTCB )->uxTaskNumber = ( UBaseType_t ) ( ulId ) )
+    #define CPU_USAGE_TASK_ID( xTask )          ( ( uint32_t ) uxTaskGetTaskNumber( xTask ) )
+#endif
+
+/* ---- The library's side of each trace macro -------------------------------------
+ *
+ * Each CPU_USAGE_TRACE_<X> does what the library needs at the kernel's trace<X>, with
+ * the same arguments. Below, every trace<X> still free is defined as it; a firmware
+ * with another tracer calls them from its own definitions ("Beside another trace
+ * tool" at the top). */
+
 /* Allocate an ID and remember the name; the ID is stored in the new TCB. */
-#define traceTASK_CREATE( pxNewTCB )                                                        \
+#define CPU_USAGE_TRACE_TASK_CREATE( pxNewTCB )                                             \
     do {                                                                                    \
-        ( pxNewTCB )->uxTaskNumber = ( UBaseType_t )                                        \
-            CPU_USAGE_HOOK_( cpu_usage_hook_task_create )( ( void * ) ( pxNewTCB ),         \
-                                                           ( pxNewTCB )->pcTaskName );      \
+        CPU_USAGE_SET_ID_( pxNewTCB,                                                        \
+                           CPU_USAGE_HOOK_( cpu_usage_hook_task_create )( ( void * ) ( pxNewTCB ), \
+                                                                          ( pxNewTCB )->pcTaskName ) ); \
     } while( 0 )
 
-#define traceTASK_DELETE( pxTaskToDelete )                                                  \
+#define CPU_USAGE_TRACE_TASK_DELETE( pxTaskToDelete )                                       \
     do {                                                                                    \
-        CPU_USAGE_HOOK_( cpu_usage_hook_task_delete )( ( void * ) ( pxTaskToDelete ),       \
-                                                       ( uint32_t ) ( pxTaskToDelete )->uxTaskNumber ); \
+        ( void ) CPU_USAGE_HOOK_( cpu_usage_hook_task_delete )( ( void * ) ( pxTaskToDelete ), \
+                                                                CPU_USAGE_ID_OF_( pxTaskToDelete ) ); \
     } while( 0 )
 
-#define traceTASK_SWITCHED_IN()                                                             \
+#define CPU_USAGE_TRACE_TASK_SWITCHED_IN()                                                  \
     do {                                                                                    \
         CPU_USAGE_HOOK_( cpu_usage_hook_task_switched_in )( ( void * ) pxCurrentTCB,        \
-                                                            ( uint32_t ) pxCurrentTCB->uxTaskNumber ); \
+                                                            CPU_USAGE_ID_OF_( pxCurrentTCB ) ); \
     } while( 0 )
 
 /* Nothing to do: the next SWITCHED_IN charges the task switched out, a few dozen
  * instructions of the kernel choosing the next task included (as the kernel's own
- * run-time stats count them). One clock reading per context switch instead of two.
- * Defined, so that no other tool's definition is silently combined with ours. */
-#define traceTASK_SWITCHED_OUT()                                                            \
+ * run-time stats count them). One clock reading per context switch instead of two. */
+#define CPU_USAGE_TRACE_TASK_SWITCHED_OUT()                                                 \
     do {                                                                                    \
     } while( 0 )
 
 /* Reads the clock at least once per tick, so a 32-bit counter wrap between two hooks
  * can neither lose nor double time, and windows roll over even when nothing switches. */
-#define traceTASK_INCREMENT_TICK( xTickCount )                                              \
+#define CPU_USAGE_TRACE_TASK_INCREMENT_TICK( xTickCount )                                   \
     do {                                                                                    \
         CPU_USAGE_HOOK_( cpu_usage_hook_tick )();                                           \
     } while( 0 )
@@ -210,12 +232,23 @@
  * BASEPRI (M3, M4, M7, M33, M35P, M55, M85) it raises BASEPRI to this, as the kernel's
  * critical sections do, so interrupts above it still run. 0 means "no such priority":
  * the library then masks every interrupt (PRIMASK), as it also does on cores without
- * BASEPRI (M0, M0+, M23) and before the scheduler starts. Ports without it (POSIX,
- * RISC-V) pass 0; elsewhere the value is passed on and only a BASEPRI build uses it. */
+ * BASEPRI (M0, M0+, M23) and before the scheduler starts. Ports without it pass 0
+ * (POSIX), or the machine timer's address in its place (RISC-V: below); elsewhere the
+ * value is passed on and only a BASEPRI build uses it. */
 #ifdef configMAX_SYSCALL_INTERRUPT_PRIORITY
     #define CPU_USAGE_MAX_SYSCALL_PRIORITY    ( ( uint32_t ) ( configMAX_SYSCALL_INTERRUPT_PRIORITY ) )
 #else
     #define CPU_USAGE_MAX_SYSCALL_PRIORITY    ( ( uint32_t ) 0 )
+#endif
+
+/* RISC-V (FreeRTOS's GCC/RISC-V port, which requires configMTIME_BASE_ADDRESS): the
+ * machine timer's mtime, the library's default clock there, at configCPU_CLOCK_HZ (the
+ * rate the port counts its tick in); 0 where there is none. It takes the place of the
+ * interrupt mask above, which that port does not have. */
+#ifdef configMTIME_BASE_ADDRESS
+    #define CPU_USAGE_PORT_SETTING    ( ( uint32_t ) ( configMTIME_BASE_ADDRESS ) )
+#else
+    #define CPU_USAGE_PORT_SETTING    CPU_USAGE_MAX_SYSCALL_PRIORITY
 #endif
 
 /* The idle task and the timer service task, which vTaskStartScheduler() creates after
@@ -225,11 +258,11 @@
 #define CPU_USAGE_KERNEL_TASK_( xHandle )                                                   \
     do {                                                                                    \
         TaskHandle_t xCpuUsageTask = ( xHandle );                                           \
-        xCpuUsageTask->uxTaskNumber = ( UBaseType_t )                                       \
-            cpu_usage_hook_kernel_task( ( void * ) xCpuUsageTask,                           \
-                                        ( uint32_t ) xCpuUsageTask->uxTaskNumber,           \
-                                        xCpuUsageTask->pcTaskName,                          \
-                                        ( uint32_t ) ( xCpuUsageTask == pxCurrentTCB ) );   \
+        CPU_USAGE_SET_ID_( xCpuUsageTask,                                                   \
+                           cpu_usage_hook_kernel_task( ( void * ) xCpuUsageTask,            \
+                                                       CPU_USAGE_ID_OF_( xCpuUsageTask ),   \
+                                                       xCpuUsageTask->pcTaskName,           \
+                                                       ( uint32_t ) ( xCpuUsageTask == pxCurrentTCB ) ) ); \
     } while( 0 )
 
 #if defined( configUSE_TIMERS ) && ( configUSE_TIMERS == 1 )
@@ -239,15 +272,15 @@
 #endif
 
 /* Tells the library the idle task's ID (for the idle and load lines), the CPU clock
- * (for the default clock on Cortex-M) and the kernel's interrupt mask (above). Windows
- * start here. */
-#define traceSTARTING_SCHEDULER( xIdleTaskHandles )                                         \
+ * (for the default clock on bare metal) and the kernel's interrupt mask or, on RISC-V,
+ * the machine timer's address (above). Windows start here. */
+#define CPU_USAGE_TRACE_STARTING_SCHEDULER( xIdleTaskHandles )                              \
     do {                                                                                    \
         CPU_USAGE_KERNEL_TASK_( ( xIdleTaskHandles )[ 0 ] );                                \
         CPU_USAGE_TIMER_TASK_();                                                            \
-        cpu_usage_hook_scheduler_start( ( uint32_t ) ( xIdleTaskHandles )[ 0 ]->uxTaskNumber, \
+        cpu_usage_hook_scheduler_start( CPU_USAGE_ID_OF_( ( xIdleTaskHandles )[ 0 ] ),      \
                                         CPU_USAGE_CPU_CLOCK_HZ,                             \
-                                        CPU_USAGE_MAX_SYSCALL_PRIORITY );                   \
+                                        CPU_USAGE_PORT_SETTING );                           \
     } while( 0 )
 
 /* One library call with interrupts masked up to configMAX_SYSCALL_INTERRUPT_PRIORITY.
@@ -272,26 +305,103 @@
  * portEND_SWITCHING_ISR() at the end of any handler. Leaving to the scheduler is an
  * exit like any other: the context switch that follows (PendSV on Cortex-M) is
  * charged, as every switch is, by the next SWITCHED_IN. */
-#define traceISR_ENTER()                CPU_USAGE_ISR_ENTER()
-#define traceISR_EXIT()                 CPU_USAGE_ISR_EXIT()
-#define traceISR_EXIT_TO_SCHEDULER()    CPU_USAGE_ISR_EXIT()
+#define CPU_USAGE_TRACE_ISR_ENTER()                CPU_USAGE_ISR_ENTER()
+#define CPU_USAGE_TRACE_ISR_EXIT()                 CPU_USAGE_ISR_EXIT()
+#define CPU_USAGE_TRACE_ISR_EXIT_TO_SCHEDULER()    CPU_USAGE_ISR_EXIT()
 
 /* Tickless idle: called by the idle task with the scheduler suspended but interrupts
  * enabled, so a critical section and not the ISR mask, which is empty on ports where
  * only handlers are meant to use it (POSIX: the tick signal would land mid-call). */
-#define traceLOW_POWER_IDLE_BEGIN()                                                         \
+#define CPU_USAGE_TRACE_LOW_POWER_IDLE_BEGIN()                                              \
     do {                                                                                    \
         portENTER_CRITICAL();                                                               \
         CPU_USAGE_HOOK_( cpu_usage_hook_sleep_begin )();                                    \
         portEXIT_CRITICAL();                                                                \
     } while( 0 )
 
-#define traceLOW_POWER_IDLE_END()                                                           \
+#define CPU_USAGE_TRACE_LOW_POWER_IDLE_END()                                                \
     do {                                                                                    \
         portENTER_CRITICAL();                                                               \
         CPU_USAGE_HOOK_( cpu_usage_hook_sleep_end )();                                      \
         portEXIT_CRITICAL();                                                                \
     } while( 0 )
+
+/* ---- The kernel's trace macros ------------------------------------------------------
+ *
+ * Each one still free is the library's. One another tool has already defined is an
+ * error, unless CPU_USAGE_SHARED_HOOKS says that the firmware's own definitions, after
+ * this header, call the library's side too. (traceTASK_SWITCHED_OUT needs nothing of
+ * the library: another tool may have it.) */
+
+#if defined( CPU_USAGE_SHARED_HOOKS ) && ( CPU_USAGE_SHARED_HOOKS == 1 )
+    #define CPU_USAGE_REFUSE_TAKEN_    0
+#else
+    #define CPU_USAGE_REFUSE_TAKEN_    1
+#endif
+
+#ifndef traceTASK_CREATE
+    #define traceTASK_CREATE( pxNewTCB )    CPU_USAGE_TRACE_TASK_CREATE( pxNewTCB )
+#elif CPU_USAGE_REFUSE_TAKEN_
+    #error "traceTASK_CREATE is already defined (another trace tool?): call CPU_USAGE_TRACE_TASK_CREATE( pxNewTCB ) from it and define CPU_USAGE_SHARED_HOOKS 1 (README: Beside another trace tool), or remove it"
+#endif
+
+#ifndef traceTASK_DELETE
+    #define traceTASK_DELETE( pxTaskToDelete )    CPU_USAGE_TRACE_TASK_DELETE( pxTaskToDelete )
+#elif CPU_USAGE_REFUSE_TAKEN_
+    #error "traceTASK_DELETE is already defined (another trace tool?): call CPU_USAGE_TRACE_TASK_DELETE( pxTaskToDelete ) from it and define CPU_USAGE_SHARED_HOOKS 1 (README: Beside another trace tool), or remove it"
+#endif
+
+#ifndef traceTASK_SWITCHED_IN
+    #define traceTASK_SWITCHED_IN()    CPU_USAGE_TRACE_TASK_SWITCHED_IN()
+#elif CPU_USAGE_REFUSE_TAKEN_
+    #error "traceTASK_SWITCHED_IN is already defined (another trace tool?): call CPU_USAGE_TRACE_TASK_SWITCHED_IN() from it and define CPU_USAGE_SHARED_HOOKS 1 (README: Beside another trace tool), or remove it"
+#endif
+
+#ifndef traceTASK_SWITCHED_OUT
+    #define traceTASK_SWITCHED_OUT()    CPU_USAGE_TRACE_TASK_SWITCHED_OUT()
+#endif
+
+#ifndef traceTASK_INCREMENT_TICK
+    #define traceTASK_INCREMENT_TICK( xTickCount )    CPU_USAGE_TRACE_TASK_INCREMENT_TICK( xTickCount )
+#elif CPU_USAGE_REFUSE_TAKEN_
+    #error "traceTASK_INCREMENT_TICK is already defined (another trace tool?): call CPU_USAGE_TRACE_TASK_INCREMENT_TICK( xTickCount ) from it and define CPU_USAGE_SHARED_HOOKS 1 (README: Beside another trace tool), or remove it"
+#endif
+
+#ifndef traceSTARTING_SCHEDULER
+    #define traceSTARTING_SCHEDULER( xIdleTaskHandles )    CPU_USAGE_TRACE_STARTING_SCHEDULER( xIdleTaskHandles )
+#elif CPU_USAGE_REFUSE_TAKEN_
+    #error "traceSTARTING_SCHEDULER is already defined (another trace tool?): call CPU_USAGE_TRACE_STARTING_SCHEDULER( xIdleTaskHandles ) from it and define CPU_USAGE_SHARED_HOOKS 1 (README: Beside another trace tool), or remove it"
+#endif
+
+#ifndef traceISR_ENTER
+    #define traceISR_ENTER()    CPU_USAGE_TRACE_ISR_ENTER()
+#elif CPU_USAGE_REFUSE_TAKEN_
+    #error "traceISR_ENTER is already defined (another trace tool?): call CPU_USAGE_TRACE_ISR_ENTER() from it and define CPU_USAGE_SHARED_HOOKS 1 (README: Beside another trace tool), or remove it"
+#endif
+
+#ifndef traceISR_EXIT
+    #define traceISR_EXIT()    CPU_USAGE_TRACE_ISR_EXIT()
+#elif CPU_USAGE_REFUSE_TAKEN_
+    #error "traceISR_EXIT is already defined (another trace tool?): call CPU_USAGE_TRACE_ISR_EXIT() from it and define CPU_USAGE_SHARED_HOOKS 1 (README: Beside another trace tool), or remove it"
+#endif
+
+#ifndef traceISR_EXIT_TO_SCHEDULER
+    #define traceISR_EXIT_TO_SCHEDULER()    CPU_USAGE_TRACE_ISR_EXIT_TO_SCHEDULER()
+#elif CPU_USAGE_REFUSE_TAKEN_
+    #error "traceISR_EXIT_TO_SCHEDULER is already defined (another trace tool?): call CPU_USAGE_TRACE_ISR_EXIT_TO_SCHEDULER() from it and define CPU_USAGE_SHARED_HOOKS 1 (README: Beside another trace tool), or remove it"
+#endif
+
+#ifndef traceLOW_POWER_IDLE_BEGIN
+    #define traceLOW_POWER_IDLE_BEGIN()    CPU_USAGE_TRACE_LOW_POWER_IDLE_BEGIN()
+#elif CPU_USAGE_REFUSE_TAKEN_
+    #error "traceLOW_POWER_IDLE_BEGIN is already defined (another trace tool?): call CPU_USAGE_TRACE_LOW_POWER_IDLE_BEGIN() from it and define CPU_USAGE_SHARED_HOOKS 1 (README: Beside another trace tool), or remove it"
+#endif
+
+#ifndef traceLOW_POWER_IDLE_END
+    #define traceLOW_POWER_IDLE_END()    CPU_USAGE_TRACE_LOW_POWER_IDLE_END()
+#elif CPU_USAGE_REFUSE_TAKEN_
+    #error "traceLOW_POWER_IDLE_END is already defined (another trace tool?): call CPU_USAGE_TRACE_LOW_POWER_IDLE_END() from it and define CPU_USAGE_SHARED_HOOKS 1 (README: Beside another trace tool), or remove it"
+#endif
 
 #endif /* __ASSEMBLER__ */
 

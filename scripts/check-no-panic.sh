@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fails if the Cortex-M library has a reachable panic path.
+# Fails if a bare-metal build of the library has a reachable panic path.
 #
 # Links the archive alone, keeping every function the C headers declare (-u) and
 # dropping everything they cannot reach (--gc-sections): if any panic machinery is
@@ -7,27 +7,48 @@
 #
 #   [GCC_ARCH="-mcpu=cortex-m0 -mthumb"] check-no-panic.sh LIBRARY.a OUT.elf HEADER.h...
 #
-# GCC_ARCH: the core the archive was built for (default -mcpu=cortex-m3 -mthumb), so
-# that the C library and libgcc it links against are that core's.
+# GCC_ARCH: the core the archive was built for, so that the C library and libgcc it
+# links against are that core's (default: -mcpu=cortex-m3 -mthumb for an Arm archive,
+# -march=rv32imac -mabi=ilp32 --specs=picolibc.specs for a RISC-V one).
 #
 # Give it the archive of the largest build (every feature) and both headers: the API
-# header and the hooks header, which declares the traced hooks.
+# header and the hooks header, which declares the traced hooks. The archive's own ELF
+# header says which toolchain links it: Arm (a Cortex-M build, with newlib) or RISC-V
+# (an RV32 build, with picolibc), whose declarations under `#if defined(__riscv)` count
+# only for it.
 set -euo pipefail
 lib=$1 out=$2
 shift 2
 
-exports=$(cat "$@" | grep -oE '\b(cpu_usage_[a-z_]+|show_cpu_usage)\(' | tr -d '(' | sort -u)
+# (awk reads all of readelf's output: an early exit would fail the pipe.)
+machine=$(readelf -h "$lib" 2>/dev/null | awk '/^ *Machine:/ && m == "" { sub(/^ *Machine: */, ""); m = $0 } END { print m }')
+case "$machine" in
+    ARM)
+        read -r -a arch <<<"${GCC_ARCH:--mcpu=cortex-m3 -mthumb}"
+        cc=(arm-none-eabi-gcc "${arch[@]}") nm=arm-none-eabi-nm libc=(-lc -lgcc)
+        headers=$(cat "$@" | sed '/^#if defined(__riscv)$/,/^#endif$/d') ;;
+    RISC-V)
+        # The multilib of riscv32imac-unknown-none-elf (GCC 12 picks none for
+        # rv32imac_zicsr) and picolibc, its C library.
+        read -r -a arch <<<"${GCC_ARCH:--march=rv32imac -mabi=ilp32 --specs=picolibc.specs}"
+        cc=(riscv64-unknown-elf-gcc "${arch[@]}") nm=riscv64-unknown-elf-nm libc=(-lc -lgcc)
+        headers=$(cat "$@") ;;
+    *)
+        echo "no-panic: $lib is neither an Arm nor a RISC-V archive (machine: '$machine')" >&2
+        exit 1 ;;
+esac
+
+exports=$(grep -oE '\b(cpu_usage_[a-z_]+|show_cpu_usage)\(' <<<"$headers" | tr -d '(' | sort -u)
 [ -n "$exports" ] || { echo "no-panic: no functions found in $*" >&2; exit 1; }
 keep=()
 for f in $exports; do keep+=("-Wl,-u,$f"); done
 
 mkdir -p "$(dirname "$out")"
-# (newlib after the archive: the archive leaves memcpy and its kin to the C library.)
-read -r -a arch <<<"${GCC_ARCH:--mcpu=cortex-m3 -mthumb}"
-arm-none-eabi-gcc "${arch[@]}" -nostdlib -nostartfiles -Wl,--gc-sections \
-    -Wl,-e,0 -Wl,--no-warn-execstack "${keep[@]}" -o "$out" "$lib" -lc -lgcc
+# (The C library after the archive: the archive leaves memcpy and its kin to it.)
+"${cc[@]}" -nostdlib -nostartfiles -Wl,--gc-sections \
+    -Wl,-e,0 -Wl,--no-warn-execstack "${keep[@]}" -o "$out" "$lib" "${libc[@]}"
 
-symbols=$(arm-none-eabi-nm -C "$out")
+symbols=$("$nm" -C "$out")
 for f in $exports; do
     grep -q " T $f\$" <<<"$symbols" || { echo "no-panic: $f was not linked from $lib" >&2; exit 1; }
 done
@@ -36,4 +57,4 @@ if found=$(grep -E 'core::panicking|rust_begin_unwind|panic_fmt|panic_bounds_che
     echo "$found" >&2
     exit 1
 fi
-echo "no-panic: $(wc -w <<<"$exports") C API functions, no panic code reachable"
+echo "no-panic: $(wc -w <<<"$exports") C API functions, no panic code reachable ($machine)"

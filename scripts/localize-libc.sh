@@ -15,6 +15,12 @@
 #
 # LOCALIZE_CC names the firmware's C compiler (default arm-none-eabi-gcc); its binutils
 # are the ones with the same prefix (riscv64-unknown-elf-gcc: riscv64-unknown-elf-nm...).
+# The C library is the one the flags select: newlib's libc.a where GCC finds it itself,
+# or picolibc's (--specs=picolibc.specs), which only the link command knows.
+#
+# A RISC-V archive is rewritten with llvm-objcopy: GNU objcopy (binutils 2.40) refuses
+# the ULEB128 relocations LLVM puts in compiler-builtins' RISC-V objects, which
+# llvm-objcopy copies as they are.
 set -euo pipefail
 lib=$1
 shift
@@ -24,9 +30,20 @@ flags=("$@")
 cc=${LOCALIZE_CC:-arm-none-eabi-gcc}
 tools=${cc%gcc}
 libc=$("$cc" "${flags[@]}" -print-file-name=libc.a)
+if [ ! -f "$libc" ]; then
+    # The libc.a a link with these flags opens (picolibc's is on the command line the
+    # specs file adds): an empty link traced.
+    libc=$("$cc" "${flags[@]}" -nostartfiles -Wl,-e,0 -Wl,--trace -o /dev/null -x c /dev/null -lc 2>/dev/null |
+        grep -m 1 '/libc\.a$' || true)
+fi
 [ -f "$libc" ] || { echo "localize-libc: no libc.a for $cc ${flags[*]} (install its C library, e.g. libnewlib-arm-none-eabi)" >&2; exit 1; }
 libgcc=$("$cc" "${flags[@]}" -print-libgcc-file-name)
 [ -f "$libgcc" ] || { echo "localize-libc: no libgcc.a for $cc ${flags[*]}" >&2; exit 1; }
+
+# (awk reads all of readelf's output: an early exit would fail the pipe.)
+machine=$(readelf -h "$lib" 2>/dev/null | awk '/^ *Machine:/ && m == "" { sub(/^ *Machine: */, ""); m = $0 } END { print m }')
+objcopy=${tools}objcopy
+[ "$machine" != "RISC-V" ] || objcopy=llvm-objcopy
 
 # Functions the archive defines for others to use (readelf: nm cannot read the members
 # that carry LLVM bitcode), and those the C library and libgcc define.
@@ -37,4 +54,4 @@ both=$(comm -12 <(echo "$ours") <(echo "$theirs"))
 [ -n "$both" ] || exit 0
 args=()
 for s in $both; do args+=("--localize-symbol=$s"); done
-"${tools}objcopy" "${args[@]}" "$lib"
+"$objcopy" "${args[@]}" "$lib"

@@ -5,6 +5,11 @@
 #
 #   Debian packages: gcc-arm-none-eabi libnewlib-arm-none-eabi  (Cortex-M build)
 #                    qemu-system-arm                            (runs the Cortex-M demo)
+#                    gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+#                                                               (RISC-V build)
+#                    qemu-system-misc                           (runs the RISC-V demo)
+#                    llvm                                       (llvm-objcopy, for the
+#                                                               RISC-V archive)
 #                    libclang-dev                               (bindgen, for the tests)
 #                    gcc make                                   (the POSIX simulator)
 #                    valgrind                                   (make bench)
@@ -12,7 +17,9 @@
 #                    tmux                                       (the viewer's terminal UI test)
 #   Rust targets:    thumbv7m-none-eabi (the QEMU demo, the benchmarks),
 #                    thumbv6m-none-eabi, thumbv7em-none-eabihf, thumbv8m.main-none-eabihf
-#                    (Cortex-M0, hard-float M4F/M7, M33: the library must build for them)
+#                    (Cortex-M0, hard-float M4F/M7, M33: the library must build for them),
+#                    riscv32imac-unknown-none-elf (the RISC-V demo),
+#                    riscv32imc-unknown-none-elf (the library must build for it)
 #
 # Debian's qemu-system-arm replaces a newer qemu-utils if one is installed; that is
 # expected.
@@ -27,7 +34,7 @@ command -v cargo >/dev/null 2>&1 || fail "cargo not found: install Rust with rus
 command -v rustup >/dev/null 2>&1 || fail "rustup not found: the Cortex-M targets (thumbv7m-none-eabi and others) are added with rustup"
 
 packages=(gcc make gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm libclang-dev valgrind
-    fonts-dejavu-core tmux)
+    fonts-dejavu-core tmux gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc llvm)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -50,7 +57,8 @@ if [ ${#missing[@]} -gt 0 ]; then
         fail "apt-get install ${missing[*]} failed (see above)"
 fi
 
-for target in thumbv7m-none-eabi thumbv6m-none-eabi thumbv7em-none-eabihf thumbv8m.main-none-eabihf; do
+for target in thumbv7m-none-eabi thumbv6m-none-eabi thumbv7em-none-eabihf thumbv8m.main-none-eabihf \
+    riscv32imac-unknown-none-elf riscv32imc-unknown-none-elf; do
     if ! rustup target list --installed | grep -qx "$target"; then
         echo "setup: adding the Rust target $target"
         rustup target add "$target" || fail "rustup target add $target failed (see above)"

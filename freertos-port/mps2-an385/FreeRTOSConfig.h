@@ -1,6 +1,8 @@
 /*
  * FreeRTOSConfig.h for the demo on QEMU's mps2-an385 (Cortex-M3, 25 MHz, ARM_CM3 port,
- * heap_4). Values that exist for a reason other than "the usual default" say why.
+ * heap_4), and on mps2-an386 (Cortex-M4F, ARM_CM4F port), the same board with the
+ * same clock and interrupt priorities: nothing here depends on the core. Values that
+ * exist for a reason other than "the usual default" say why.
  */
 #ifndef FREERTOS_CONFIG_H
 #define FREERTOS_CONFIG_H
@@ -72,7 +74,17 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 /* freertos-cpu-usage keeps each task's ID in uxTaskNumber, which needs this. */
 #define configUSE_TRACE_FACILITY                   1
 #define configUSE_STATS_FORMATTING_FUNCTIONS       0
-#define configGENERATE_RUN_TIME_STATS              0
+/* The kernel's own run-time stats (the shell's kernel_stats), in core cycles as the
+ * library's SysTick-extended clock counts them, to compare the two
+ * (tests/tests/e2e_qemu.rs). */
+#define configGENERATE_RUN_TIME_STATS              1
+#define configRUN_TIME_COUNTER_TYPE                uint64_t
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+uint64_t mps2_clock_cycles( void );
+#endif
+#define portCONFIGURE_TIMER_FOR_RUN_TIME_STATS()    do {} while( 0 )
+#define portGET_RUN_TIME_COUNTER_VALUE()            mps2_clock_cycles()
 
 /* ---- API functions ---------------------------------------------------------- */
 #define INCLUDE_vTaskPrioritySet                   1

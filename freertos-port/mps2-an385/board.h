@@ -75,6 +75,10 @@ void board_fatal( const char * what, int code ) __attribute__( ( noreturn ) );
 /* kernel_hooks.c: the target of configASSERT(). */
 void board_assert_failed( const char * file, int line ) __attribute__( ( noreturn ) );
 
+/* Board, optional: its own tasks, created after the demo's, before the scheduler
+ * starts (main.c has a weak one that creates none). */
+void board_start( void );
+
 /* kernel_hooks.c: portSUPPRESS_TICKS_AND_SLEEP() (configUSE_TICKLESS_IDLE 2). */
 void board_idle_sleep( uint32_t expected_idle_ticks );
 

@@ -2,14 +2,14 @@
  * clock.c - a wall clock made of the kernel's SysTick plus a count of its interrupts.
  *
  * Why SysTick and not a CMSDK APB timer: the SysTick already runs for the kernel at
- * the 25 MHz core clock with a period of exactly one tick (25000 cycles = 1000 us), so
- * "ticks * 1000 + cycles_into_tick / 25" is an exact microsecond count that wraps at
- * 2^32 by itself (1000 * 2^32 is 0 mod 2^32): one multiply and one division by a
- * constant, no state to update, nothing to extend. TIMER0 would give 32-bit cycles
- * that wrap every 171.8 s, which is not a whole number of microsecond wraps, so it
- * would need software extension anyway. QEMU has no DWT cycle counter.
+ * the core clock with a period of exactly one tick (on mps2-an385, 25 MHz: 25000
+ * cycles = 1000 us), so "ticks * 1000 + cycles_into_tick / 25" is an exact microsecond
+ * count that wraps at 2^32 by itself (1000 * 2^32 is 0 mod 2^32): one multiply and one
+ * division by a constant, no state to update, nothing to extend. TIMER0 would give
+ * 32-bit cycles that wrap every 171.8 s, which is not a whole number of microsecond
+ * wraps, so it would need software extension anyway. QEMU has no DWT cycle counter.
  *
- * The interrupt count is kept here, in SysTick_Handler, and not taken from the
+ * The interrupt count is kept here, in mps2_systick_handler, and not taken from the
  * kernel: xTaskGetTickCount() stands still while the scheduler is suspended, and the
  * kernel's tick hooks run again for every pended tick when it resumes. Counting in
  * the handler, before the kernel's tick processing, also means any hook the kernel
@@ -21,7 +21,7 @@
  * or a higher-priority handler running) is a tick the handler has not counted yet,
  * except while the counter still reads 0: it pends on reaching 0 and reloads on the
  * next cycle. Result: monotonic and exact from tasks and from interrupts at the
- * kernel's priority. An interrupt that preempts SysTick_Handler in its first
+ * kernel's priority. An interrupt that preempts mps2_systick_handler in its first
  * instructions (before the count is incremented) can read up to one tick early.
  */
 #include "demo.h"
@@ -35,7 +35,7 @@
 #define US_PER_TICK        ( 1000000u / configTICK_RATE_HZ )
 #define SYSTICK_RELOAD     ( CYCLES_PER_TICK - 1u )
 
-_Static_assert( configCPU_CLOCK_HZ == MPS2_SYSCLK_HZ, "the SysTick runs from the 25 MHz system clock" );
+_Static_assert( configCPU_CLOCK_HZ == MPS2_SYSCLK_HZ, "the SysTick runs from the system clock (mps2_board.h)" );
 _Static_assert( configCPU_CLOCK_HZ % configTICK_RATE_HZ == 0u, "a tick must be a whole number of cycles" );
 _Static_assert( configCPU_CLOCK_HZ % 1000000u == 0u, "a microsecond must be a whole number of cycles" );
 _Static_assert( 1000000u % configTICK_RATE_HZ == 0u, "a tick must be a whole number of microseconds" );
@@ -48,7 +48,8 @@ _Static_assert( SYSTICK_RELOAD <= 0xFFFFFFu, "SysTick is a 24-bit counter" );
     #error "clock.c replaces vPortSetupTimerInterrupt() without the tickless-idle set-up, and assumes a SysTick that never stops"
 #endif
 
-void xPortSysTickHandler( void );
+/* The kernel's tick handler (its name depends on the kernel port: mps2_board.h). */
+void MPS2_KERNEL_SYSTICK_HANDLER( void );
 
 static volatile uint32_t systick_count;
 
@@ -73,10 +74,10 @@ void vPortSetupTimerInterrupt( void )
 }
 
 /* The SysTick vector (startup.c). Count first, then the kernel's tick. */
-void SysTick_Handler( void )
+void mps2_systick_handler( void )
 {
     systick_count = systick_count + 1u;
-    xPortSysTickHandler();
+    MPS2_KERNEL_SYSTICK_HANDLER();
 }
 
 /* Ticks counted so far and cycles into the current tick, as one consistent reading. */

@@ -6,7 +6,7 @@
 #include "demo.h"
 #include "mps2_an385.h"
 
-const char *const port_name = "mps2-an385 (QEMU Cortex-M3)";
+const char *const port_name = MPS2_PORT_NAME;
 
 static const DemoPortCommand_t mps2_commands[] =
 {

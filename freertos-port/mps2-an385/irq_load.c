@@ -1,17 +1,19 @@
 /*
  * irq_load.c - a real peripheral interrupt with a known cost, for the library's
- * "interrupts" line: CMSDK APB TIMER0 (IRQ8) at IRQ_LOAD_HZ, each interrupt busy for
- * IRQ_LOAD_WORK_COUNTS of the timer's own 25 MHz counts. Off at boot; the shell's
+ * "interrupts" line: CMSDK APB TIMER0 at IRQ_LOAD_HZ, each interrupt busy for 100 us,
+ * IRQ_LOAD_WORK_COUNTS of the timer's own counts (the system clock: 2500 at 25 MHz on
+ * mps2-an385, 2000 at 20 MHz on mps2-an505). Off at boot; the shell's
  * 'irq on|off|status' switches it.
  *
  * Why the expected share is exact: the work is measured on TIMER0's VALUE, the same
- * 25 MHz clock that times the interrupts and (as the core clock) the library's
+ * system clock that times the interrupts and (as the core clock) the library's
  * SysTick-based clock, so the handler is busy for IRQ_LOAD_WORK_COUNTS counts in every
- * period of IRQ_LOAD_PERIOD_COUNTS: 2500 / 50000 = 5.00 %, plus the few instructions
- * between the library's enter and exit calls and the work loop (under 0.05 pp). The
- * work is counted from the handler's first reading, not from the timer's reload, so a
- * handler that starts late (interrupts masked by a critical section) still does all
- * of it. Under QEMU's -icount, instruction count and timer agree in every run.
+ * period of IRQ_LOAD_PERIOD_COUNTS (2500 / 50000 at 25 MHz): 5.00 %, plus the few
+ * instructions between the library's enter and exit calls and the work loop (under
+ * 0.05 pp). The work is counted from the handler's first reading, not from the
+ * timer's reload, so a handler that starts late (interrupts masked by a critical
+ * section) still does all of it. Under QEMU's -icount, instruction count and timer
+ * agree in every run.
  *
  * The share is of the time the library sees: tasks interrupted by it lose that time
  * to the "interrupts" line. A workload that burns a share of the wall time (demo.c)
@@ -26,9 +28,9 @@
 #include "task.h"
 
 #define IRQ_LOAD_HZ                500u
-#define IRQ_LOAD_PERIOD_COUNTS     ( MPS2_SYSCLK_HZ / IRQ_LOAD_HZ )   /* 50000 */
-#define IRQ_LOAD_WORK_COUNTS       2500u                              /* 100 us */
-#define IRQ_LOAD_WORK_US           ( IRQ_LOAD_WORK_COUNTS / ( MPS2_SYSCLK_HZ / 1000000u ) )
+#define IRQ_LOAD_WORK_US           100u
+#define IRQ_LOAD_PERIOD_COUNTS     ( MPS2_SYSCLK_HZ / IRQ_LOAD_HZ )
+#define IRQ_LOAD_WORK_COUNTS       ( IRQ_LOAD_WORK_US * ( MPS2_SYSCLK_HZ / 1000000u ) )
 
 /* The expected share of the CPU in hundredths of a percent. */
 #define IRQ_LOAD_SHARE_BP          ( ( IRQ_LOAD_WORK_COUNTS * 10000u ) / IRQ_LOAD_PERIOD_COUNTS )
@@ -39,6 +41,7 @@
 #define IRQ_LOAD_PRIORITY          0xC0u
 
 _Static_assert( MPS2_SYSCLK_HZ % IRQ_LOAD_HZ == 0u, "a whole number of timer counts per period" );
+_Static_assert( MPS2_SYSCLK_HZ % 1000000u == 0u, "a whole number of timer counts per microsecond" );
 _Static_assert( ( IRQ_LOAD_WORK_COUNTS * 10000u ) % IRQ_LOAD_PERIOD_COUNTS == 0u, "the expected share shows exactly" );
 _Static_assert( IRQ_LOAD_WORK_COUNTS < IRQ_LOAD_PERIOD_COUNTS / 2u, "the work must leave time for everything else" );
 _Static_assert( IRQ_LOAD_PRIORITY >= configMAX_SYSCALL_INTERRUPT_PRIORITY,
@@ -48,7 +51,7 @@ _Static_assert( IRQ_LOAD_PRIORITY <= 0xFFu, "an NVIC priority is one byte" );
 static volatile uint32_t irq_count;
 static volatile uint8_t irq_on;
 
-/* IRQ8, named in the vector table in startup.c. */
+/* TIMER0's IRQ, named in the vector table in startup.c. */
 void TIMER0_Handler( void )
 {
     uint32_t start;
@@ -80,9 +83,9 @@ static void irq_load_start( void )
     TIMER0_RELOAD = IRQ_LOAD_PERIOD_COUNTS - 1u;
     TIMER0_VALUE = IRQ_LOAD_PERIOD_COUNTS - 1u;
     TIMER0_INTCLEAR = 1u;
-    NVIC_ICPR0 = 1u << MPS2_IRQ_TIMER0;
+    NVIC_UNPEND( MPS2_IRQ_TIMER0 );
     NVIC_IPR_BYTE( MPS2_IRQ_TIMER0 ) = ( uint8_t ) IRQ_LOAD_PRIORITY;
-    NVIC_ISER0 = 1u << MPS2_IRQ_TIMER0;
+    NVIC_ENABLE( MPS2_IRQ_TIMER0 );
     TIMER0_CTRL = TIMER_CTRL_EN | TIMER_CTRL_IRQEN;
     irq_on = 1u;
 }
@@ -90,9 +93,9 @@ static void irq_load_start( void )
 static void irq_load_stop( void )
 {
     TIMER0_CTRL = 0u;
-    NVIC_ICER0 = 1u << MPS2_IRQ_TIMER0;
+    NVIC_DISABLE( MPS2_IRQ_TIMER0 );
     TIMER0_INTCLEAR = 1u;
-    NVIC_ICPR0 = 1u << MPS2_IRQ_TIMER0;
+    NVIC_UNPEND( MPS2_IRQ_TIMER0 );
     irq_on = 0u;
 }
 
@@ -118,7 +121,9 @@ void mps2_irq_load_command( int argc, char ** argv )
 
     demo_print( "irq: " );
     demo_print( ( irq_on != 0u ) ? "on" : "off" );
-    demo_print( ", TIMER0 (IRQ8) at " );
+    demo_print( ", TIMER0 (IRQ" );
+    demo_print_uint( MPS2_IRQ_TIMER0, 0u );
+    demo_print( ") at " );
     demo_print_uint( IRQ_LOAD_HZ, 0u );
     demo_print( " Hz, " );
     demo_print_uint( IRQ_LOAD_WORK_US, 0u );

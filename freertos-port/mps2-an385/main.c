@@ -129,6 +129,12 @@ void port_exit( int status )
 
 /* ---- main() -------------------------------------------------------------------- */
 
+/* board.h: the board's own tasks, next to the demo's. None on most boards;
+ * mps2-an386 adds its floating-point check (cm4f.c). */
+__attribute__( ( weak ) ) void board_start( void )
+{
+}
+
 int main( void )
 {
     /* Keep interrupts at or below the kernel's priority masked until the first task
@@ -148,6 +154,13 @@ int main( void )
     }
 
     demo_start();
+
+    if( board_semihosting_cmdline_has( "many-tasks" ) )
+    {
+        demo_add_waiting_tasks();
+    }
+
+    board_start();
     vTaskStartScheduler();
 
     /* Only if the idle task could not be created. */

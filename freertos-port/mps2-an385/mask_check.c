@@ -1,8 +1,9 @@
 /*
  * mask_check.c - the shell command 'irqmask': which interrupts the library's critical
- * section holds off on this Cortex-M3. Expected: those at or below
- * configMAX_SYSCALL_INTERRUPT_PRIORITY, as the kernel's own critical sections do, and
- * none above it (BASEPRI, not PRIMASK). tests/tests/e2e_qemu.rs runs it.
+ * section holds off on this core (a Cortex-M3 or M33: both have BASEPRI). Expected:
+ * those at or below configMAX_SYSCALL_INTERRUPT_PRIORITY, as the kernel's own critical
+ * sections do, and none above it (BASEPRI, not PRIMASK). tests/tests/e2e_qemu.rs
+ * runs it.
  *
  * How it gets inside the section without a hook of its own in the library: the one
  * C function the library calls with its critical section held is the clock, from
@@ -25,7 +26,8 @@
 
 #include "freertos_cpu_usage.h"
 
-/* No device of QEMU's AN385 model drives IRQ30 or IRQ31: only this file pends them. */
+/* No device of the board's QEMU model drives these two (mps2_board.h): only this file
+ * pends them. */
 #define MASK_CHECK_IRQ_ABOVE      MPS2_IRQ_MASK_CHECK_ABOVE
 #define MASK_CHECK_IRQ_AT         MPS2_IRQ_MASK_CHECK_AT
 #define MASK_CHECK_IRQS           ( ( 1u << MASK_CHECK_IRQ_ABOVE ) | ( 1u << MASK_CHECK_IRQ_AT ) )

@@ -43,8 +43,11 @@ mps2-an385_SNAPSHOT_SRC := $(addprefix freertos-port/mps2-an385/,startup.c snaps
 mps2-an385_LDSCRIPT := freertos-port/mps2-an385/mps2-an385.ld
 # newlib-nano. --no-warn-execstack: newlib's assembly objects lack a .note.GNU-stack
 # section, which binutils >= 2.39 reports; there is no such thing as an executable stack
-# here.
-mps2-an385_LDFLAGS := --specs=nano.specs -Wl,--no-warn-execstack
+# here. -L: the linker script gives the board's MEMORY and INCLUDEs the sections every
+# MPS2 board shares, mps2-sections.ld, from this directory.
+mps2-an385_LDFLAGS := --specs=nano.specs -Wl,--no-warn-execstack -L freertos-port/mps2-an385
+MPS2_SECTIONS_LD := freertos-port/mps2-an385/mps2-sections.ld
+$(addprefix $(BUILD)/mps2-an385/,demo.elf demo-nolib.elf snapshot.elf): $(MPS2_SECTIONS_LD)
 mps2-an385_RUST_TARGET := thumbv7m-none-eabi
 
 MPS2_QEMU := qemu-system-arm -M mps2-an385 -cpu cortex-m3 -display none -monitor none
@@ -52,18 +55,24 @@ MPS2_SEMIHOSTING := -semihosting-config enable=on,target=native
 # One instruction = 2^5 ns of virtual time, never paced to the host clock.
 MPS2_ICOUNT := -icount shift=5,align=off,sleep=off
 
+# The three commands for any MPS2 board running these board files ($(1): its QEMU and
+# machine, as MPS2_QEMU; mps2-an386 uses them too).
 # Interactive: the console is UART0 on the terminal (or a pipe).
-mps2-an385_QEMU_CMD = $(MPS2_QEMU) -serial stdio $(MPS2_SEMIHOSTING) -kernel $(QEMU_ELF)
+mps2_qemu_cmd = $(1) -serial stdio $(MPS2_SEMIHOSTING) -kernel $(QEMU_ELF)
 # The same with -icount: guest timing no longer depends on host speed, but UART input
 # still arrives whenever QEMU's I/O thread delivers it, so the output is reproducible
 # only if it does not depend on when each input byte arrived.
-mps2-an385_QEMU_CMD_ICOUNT = $(MPS2_QEMU) -serial stdio $(MPS2_SEMIHOSTING) $(MPS2_ICOUNT) -kernel $(QEMU_ELF)
+mps2_qemu_cmd_icount = $(1) -serial stdio $(MPS2_SEMIHOSTING) $(MPS2_ICOUNT) -kernel $(QEMU_ELF)
 # Deterministic, for checked output: -icount, and the console reads stdin through
 # semihosting (main.c "scripted"), so every input byte arrives at the same guest
 # instruction in every run; end of stdin ends the run like on the POSIX port. Stdin
 # must reach end-of-file (a pipe or a file, not a terminal). The serial port writes
 # to stdout without reading stdin; append=on keeps a redirect to a file intact.
-mps2-an385_QEMU_CMD_SCRIPT = $(MPS2_QEMU) -chardev file,id=mps2-uart0,path=/dev/stdout,append=on \
+mps2_qemu_cmd_script = $(1) -chardev file,id=mps2-uart0,path=/dev/stdout,append=on \
     -serial chardev:mps2-uart0 \
     $(MPS2_SEMIHOSTING),arg=$(notdir $(QEMU_ELF)),arg=console=semihosting \
     $(MPS2_ICOUNT) -kernel $(QEMU_ELF)
+
+mps2-an385_QEMU_CMD = $(call mps2_qemu_cmd,$(MPS2_QEMU))
+mps2-an385_QEMU_CMD_ICOUNT = $(call mps2_qemu_cmd_icount,$(MPS2_QEMU))
+mps2-an385_QEMU_CMD_SCRIPT = $(call mps2_qemu_cmd_script,$(MPS2_QEMU))

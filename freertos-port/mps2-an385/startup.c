@@ -1,9 +1,13 @@
 /*
- * startup.c - vector table, reset and fault handlers for mps2-an385 (Cortex-M3).
+ * startup.c - vector table, reset and fault handlers for the MPS2 boards (Cortex-M3
+ * on mps2-an385, Cortex-M33 on mps2-an505).
  *
- * QEMU loads the ELF and starts the core from the table at address 0 (initial SP,
- * then the reset vector), like the hardware. C is enough for all of it: the M-profile
- * core stacks the caller-saved registers itself on exception entry.
+ * QEMU loads the ELF and starts the core from the table the linker script puts at the
+ * start of code memory (initial SP, then the reset vector), like the hardware: 0x0 on
+ * mps2-an385, the Secure alias 0x10000000 on mps2-an505 (its initial Secure VTOR). C
+ * is enough for all of it: the M-profile core stacks the caller-saved registers itself
+ * on exception entry. The board header (mps2_board.h) gives the IRQ numbers and the
+ * kernel port's handler names.
  *
  * Any exception that is not expected (faults, NMI, an IRQ without a handler) prints
  * the exception number, the stacked registers and the fault status registers on
@@ -12,8 +16,9 @@
  */
 #include "mps2_an385.h"
 
-/* Symbols defined by mps2-an385.ld. */
+/* Symbols defined by the board's linker script (mps2-sections.ld). */
 extern uint32_t __stack_top[];
+extern uint32_t __stack_limit[];
 extern const uint32_t __data_load[];
 extern uint32_t __data_start[];
 extern uint32_t __data_end[];
@@ -26,10 +31,9 @@ int main( void );
 void Reset_Handler( void ) __attribute__( ( noreturn ) );
 void mps2_fault_report( const uint32_t * frame, uint32_t exc_return ) __attribute__( ( noreturn, used ) );
 
-/* Kernel handlers (FreeRTOS portable/GCC/ARM_CM3/port.c) and ours. */
-void vPortSVCHandler( void );
-void xPortPendSVHandler( void );
-void SysTick_Handler( void ); /* clock.c: counts the tick, then the kernel's handler */
+/* Kernel handlers (the FreeRTOS port's port.c or portasm.c) and ours. */
+void MPS2_KERNEL_SVC_HANDLER( void );
+void MPS2_KERNEL_PENDSV_HANDLER( void );
 void UART0RX_Handler( void ); /* uart.c */
 
 /* Hands the stacked exception frame (on whichever stack was in use) and the
@@ -53,8 +57,6 @@ void TIMER0_Handler( void ) __attribute__( ( weak, alias( "fault_entry" ) ) );  
 void MaskCheckAbove_Handler( void ) __attribute__( ( weak, alias( "fault_entry" ) ) ); /* mask_check.c */
 void MaskCheckAt_Handler( void ) __attribute__( ( weak, alias( "fault_entry" ) ) );    /* mask_check.c */
 
-#define MPS2_EXTERNAL_IRQS    32u /* QEMU configures the AN385 NVIC with 32 IRQs */
-
 struct vector_table
 {
     uint32_t * initial_sp;
@@ -62,6 +64,11 @@ struct vector_table
     void ( * irq[ MPS2_EXTERNAL_IRQS ] )( void );      /* exceptions 16.. */
 };
 
+/* In .irq below, of two initializers for one element the last wins (C11 6.7.9),
+ * which is what GCC's -Woverride-init (in -Wextra) warns about: the boards number
+ * their devices in different orders, so ranges between them would not fit both. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
 __attribute__( ( section( ".vectors" ), used ) )
 const struct vector_table mps2_vector_table =
 {
@@ -74,33 +81,47 @@ const struct vector_table mps2_vector_table =
         fault_entry,        /*  4 MemManage */
         fault_entry,        /*  5 BusFault */
         fault_entry,        /*  6 UsageFault */
-        0, 0, 0, 0,         /*  7..10 reserved */
-        vPortSVCHandler,    /* 11 SVCall: starts the first task */
-        fault_entry,        /* 12 DebugMonitor */
-        0,                  /* 13 reserved */
-        xPortPendSVHandler, /* 14 PendSV: context switch */
-        SysTick_Handler,    /* 15 SysTick: the kernel tick */
+        fault_entry,        /*  7 SecureFault (ARMv8-M; reserved on ARMv7-M) */
+        0, 0, 0,            /*  8..10 reserved */
+        MPS2_KERNEL_SVC_HANDLER,    /* 11 SVCall: starts the first task */
+        fault_entry,                /* 12 DebugMonitor */
+        0,                          /* 13 reserved */
+        MPS2_KERNEL_PENDSV_HANDLER, /* 14 PendSV: context switch */
+        mps2_systick_handler,       /* 15 SysTick: clock.c, then the kernel's tick */
     },
+    /* Every IRQ goes to the fault report, except the board's few, which come after
+     * and take their own entries. */
     .irq =
     {
+        [ 0 ... MPS2_EXTERNAL_IRQS - 1u ] = fault_entry,
         [ MPS2_IRQ_UART0_RX ] = UART0RX_Handler,
-        [ 1 ... MPS2_IRQ_TIMER0 - 1u ] = fault_entry,
         [ MPS2_IRQ_TIMER0 ] = TIMER0_Handler,
-        [ MPS2_IRQ_TIMER0 + 1u ... MPS2_IRQ_MASK_CHECK_ABOVE - 1u ] = fault_entry,
         [ MPS2_IRQ_MASK_CHECK_ABOVE ] = MaskCheckAbove_Handler,
         [ MPS2_IRQ_MASK_CHECK_AT ] = MaskCheckAt_Handler,
     },
 };
-_Static_assert( MPS2_IRQ_UART0_RX == 0u, "the IRQ table above assumes UART0 RX is IRQ0" );
-_Static_assert( MPS2_IRQ_TIMER0 > 1u, "the IRQ table above assumes TIMER0 comes after IRQ1" );
-_Static_assert( ( MPS2_IRQ_MASK_CHECK_ABOVE > MPS2_IRQ_TIMER0 + 1u ) &&
-                ( MPS2_IRQ_MASK_CHECK_AT == MPS2_IRQ_MASK_CHECK_ABOVE + 1u ) &&
-                ( MPS2_IRQ_MASK_CHECK_AT == MPS2_EXTERNAL_IRQS - 1u ),
-                "the IRQ table above assumes the mask check's IRQs are the last two" );
+#pragma GCC diagnostic pop
+_Static_assert( ( MPS2_IRQ_UART0_RX < MPS2_EXTERNAL_IRQS ) && ( MPS2_IRQ_TIMER0 < MPS2_EXTERNAL_IRQS ) &&
+                ( MPS2_IRQ_MASK_CHECK_ABOVE < MPS2_EXTERNAL_IRQS ) && ( MPS2_IRQ_MASK_CHECK_AT < MPS2_EXTERNAL_IRQS ),
+                "an IRQ of the board is past the end of the vector table" );
 
 void Reset_Handler( void )
 {
     const uint32_t * src = __data_load;
+
+    #if defined( __ARM_ARCH_8M_MAIN__ )
+        /* ARMv8-M checks the main stack against a limit of its own: an overflow of
+         * the interrupts' stack faults instead of running into .bss. */
+        __asm volatile ( "msr msplim, %0" : : "r" ( __stack_limit ) );
+    #endif
+
+    #if defined( __ARM_FP )
+        /* Built for the FPU (-mfloat-abi=hard): the compiler may use its registers
+         * anywhere, from the first C statement on, so give access to it before
+         * anything else runs. The kernel sets its lazy stacking when it starts. */
+        SCB_CPACR |= SCB_CPACR_CP10_CP11_FULL;
+        __asm volatile ( "dsb\n isb" ::: "memory" );
+    #endif
 
     for( uint32_t * dst = __data_start; dst < __data_end; )
     {
@@ -141,6 +162,9 @@ static const char * exception_name( uint32_t number )
 
         case 6:
             return "UsageFault";
+
+        case 7:
+            return "SecureFault";
 
         case 12:
             return "DebugMonitor";
@@ -202,6 +226,10 @@ void mps2_fault_report( const uint32_t * frame, uint32_t exc_return )
     put_reg( "  hfsr ", SCB_HFSR );
     put_reg( "  mmfar ", SCB_MMFAR );
     put_reg( "  bfar ", SCB_BFAR );
+    #if defined( __ARM_ARCH_8M_MAIN__ )
+        put_reg( "  sfsr ", SCB_SFSR );
+        put_reg( "  sfar ", SCB_SFAR );
+    #endif
     put_reg( "  exc_return ", exc_return );
     board_uart_puts( "\n" );
 

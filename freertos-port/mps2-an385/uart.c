@@ -1,5 +1,6 @@
 /*
- * uart.c - the console on the CMSDK APB UART0 of mps2-an385.
+ * uart.c - the console on the CMSDK APB UART0 of the MPS2 board (UART0_BASE and its RX
+ * interrupt: mps2_board.h).
  *
  * Output is polled: it works from any context (faults, asserts, before the scheduler)
  * and keeps the order of bytes simple. Input is interrupt-driven into a stream buffer
@@ -26,7 +27,8 @@
 #include "stream_buffer.h"
 #include "task.h"
 
-/* QEMU ignores the rate; on hardware this gives 115200 baud from the 25 MHz PCLK. */
+/* QEMU ignores the rate; on hardware this gives 115200 baud from PCLK (the system
+ * clock). */
 #define UART_BAUD                115200u
 #define UART_BAUDDIV             ( MPS2_SYSCLK_HZ / UART_BAUD )
 
@@ -98,11 +100,11 @@ void board_console_rx_init( void )
     NVIC_IPR_BYTE( MPS2_IRQ_UART0_RX ) = UART_RX_IRQ_PRIORITY;
     UART0_INTSTATUS = UART_INT_RX;
     UART0_CTRL |= UART_CTRL_RXEN | UART_CTRL_RXIE;
-    NVIC_ISER0 = 1u << MPS2_IRQ_UART0_RX;
-    NVIC_ISPR0 = 1u << MPS2_IRQ_UART0_RX; /* drain whatever is already latched */
+    NVIC_ENABLE( MPS2_IRQ_UART0_RX );
+    NVIC_PEND( MPS2_IRQ_UART0_RX ); /* drain whatever is already latched */
 }
 
-/* IRQ0, named in the vector table in startup.c. */
+/* UART0 RX, named in the vector table in startup.c. */
 void UART0RX_Handler( void )
 {
     BaseType_t woken = pdFALSE;
@@ -140,7 +142,7 @@ int board_console_rx_getc( uint32_t timeout_ms )
     {
         /* There is room now: let the ISR take the byte it left in the UART. */
         rx_stalled = 0u;
-        NVIC_ISPR0 = 1u << MPS2_IRQ_UART0_RX;
+        NVIC_PEND( MPS2_IRQ_UART0_RX );
     }
 
     return c;

@@ -431,6 +431,10 @@ impl Watch {
     };
 }
 
+/// `Engine::phase`.
+const STARTED: u8 = 1;
+const SCHEDULING: u8 = 2;
+
 /// `Engine::flags`: anything set sends every hook down its slow path.
 const DYING: u8 = 1;
 const IN_ISR: u8 = 2;
@@ -456,7 +460,9 @@ pub struct Engine {
     /// `IN_ISR`, `ASLEEP`: `cur` is the interrupt or sleep slot, and `task` the
     /// task switched in.
     flags: u8,
-    started: bool,
+    /// `STARTED`: accounting has started; `SCHEDULING`: so has the scheduler, and
+    /// the IDs kept for its own tasks are for all.
+    phase: u8,
     /// Start of the running task's run, moved on by the interrupts and sleep inside
     /// it so that `now - run_start` is the task's own time.
     run_start: u32,
@@ -477,19 +483,15 @@ pub struct Engine {
     sleep_start: u32,
     /// The idle task's own run time when it fell asleep.
     sleep_task_run: u32,
-    /// At least one window has completed since accounting (re)started.
-    published: bool,
-    /// The scheduler has started: the IDs kept for its own tasks are free for all.
-    scheduling: bool,
     /// Tasks created and deleted, and restarts, so far (wrapping): with `gen`, what
-    /// a reader's lines must be of (`Stamp`). (16 bits, in the padding after
-    /// `published`: a report lasts far fewer than 65536 creates and deletes.)
+    /// a reader's lines must be of (`Stamp`). (16 bits: a report lasts far fewer
+    /// than 65536 creates and deletes.)
     changes: u16,
-    /// Length of the published window: `win_len`, or longer after a stall (see
-    /// `roll_over`).
-    pub_len: u32,
     /// Next slot `refresh_one` visits.
     refresh: u16,
+    /// Length of the published window: `win_len`, or longer after a stall (see
+    /// `roll_over`); 0 until a window has completed since accounting (re)started.
+    pub_len: u32,
     /// The idle task's ID, 0 until the scheduler starts.
     idle: u16,
     /// Tasks sharing the overflow bucket now; and those that shared it at any time
@@ -523,8 +525,7 @@ impl Engine {
             pool: Pool::EMPTY,
             cur: OTHER as u16,
             flags: 0,
-            started: false,
-            published: false,
+            phase: 0,
             last: 0,
             win_start: 0,
             win_len,
@@ -546,7 +547,6 @@ impl Engine {
             overflow_in_window: [0; 2],
             #[cfg(feature = "shell")]
             overflow_since_start: 0,
-            scheduling: false,
             changes: 0,
             #[cfg(feature = "shell")]
             retired: Sum64([0; 2]),
@@ -558,7 +558,12 @@ impl Engine {
 
     /// Whether accounting has started.
     pub fn is_started(&self) -> bool {
-        self.started
+        self.phase & STARTED != 0
+    }
+
+    /// At least one window has completed since accounting (re)started.
+    fn published(&self) -> bool {
+        self.pub_len != 0
     }
 
     /// Starts accounting at `now`, or restarts it (after a clock change): every time
@@ -582,7 +587,6 @@ impl Engine {
         {
             self.retired = Sum64::default();
         }
-        self.published = false;
         self.pub_len = 0;
         self.overflow_in_window = [self.overflow_tasks; 2];
         #[cfg(feature = "shell")]
@@ -612,7 +616,7 @@ impl Engine {
             slice_inv: self.watch.slice_inv,
             ..Watch::OFF
         };
-        self.started = true;
+        self.phase |= STARTED;
     }
 
     /// Sets the window length in counts (`1..=MAX_WINDOW_COUNTS`, checked by the
@@ -957,7 +961,7 @@ impl Engine {
     /// set now, which is what every window had unless it was changed or a stall
     /// stretched one (see `peak` in the README).
     fn len_of(&self, gen: u32) -> u32 {
-        if gen == self.gen.wrapping_sub(1) && self.published {
+        if gen == self.gen.wrapping_sub(1) && self.published() {
             self.pub_len
         } else {
             self.win_len
@@ -1023,7 +1027,6 @@ impl Engine {
         self.overflow_in_window = [self.overflow_tasks, self.overflow_in_window[0]];
         self.win_start = end;
         self.gen = self.gen.wrapping_add(1);
-        self.published = true;
         self.refresh_one();
     }
 
@@ -1061,7 +1064,7 @@ impl Engine {
         };
         self.sync_long();
         // A task switched in inside a handler has no run before the handler ends.
-        if self.started && usize::from(task) != OTHER && self.flags & PENDING == 0 {
+        if self.phase & STARTED != 0 && usize::from(task) != OTHER && self.flags & PENDING == 0 {
             self.note_run(usize::from(task), run);
         }
     }
@@ -1161,7 +1164,7 @@ impl Engine {
             }
         }
         match self.pool.take() {
-            Some(i) if self.scheduling || i < MAX_TASKS - KEPT_FOR_KERNEL => self.seat(i, name),
+            Some(i) if self.phase & SCHEDULING != 0 || i < MAX_TASKS - KEPT_FOR_KERNEL => self.seat(i, name),
             taken => {
                 if let Some(i) = taken {
                     self.pool.put(i);
@@ -1208,7 +1211,7 @@ impl Engine {
     /// `running`: the kernel has already switched it in (the first task to run), so
     /// it is charged under its new ID from here.
     pub fn kernel_task(&mut self, id: u32, name: &[u8], running: bool) -> u32 {
-        if id != OVERFLOW_ID || self.scheduling {
+        if id != OVERFLOW_ID || self.phase & SCHEDULING != 0 {
             return id;
         }
         let Some(i) = self.pool.take() else { return id };
@@ -1262,7 +1265,7 @@ impl Engine {
     /// [`Engine::kernel_task`]). Accounting restarts next ([`Engine::restart`]).
     pub fn scheduler_start(&mut self, idle_id: u32) {
         self.idle = u16::try_from(idle_id).unwrap_or(0);
-        self.scheduling = true;
+        self.phase |= SCHEDULING;
     }
 
     // ---- For the event trace (`crate::trace`) -------------------------------------

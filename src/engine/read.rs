@@ -100,14 +100,14 @@ impl Engine {
     /// A number that changes each time a window completes (the windows completed
     /// since accounting (re)started, wrapping); `None` until the first completes.
     pub fn window_mark(&self) -> Option<u32> {
-        self.published.then_some(self.gen)
+        self.published().then_some(self.gen)
     }
 
     /// The header of the last completed window or, `since_start`, of everything up to
     /// its end (before the first window ends: nothing yet, but the tasks); `None`
     /// for a window until one has completed.
     pub fn header(&self, since_start: bool) -> Option<Header> {
-        if !self.published && !since_start {
+        if !self.published() && !since_start {
             return None;
         }
         let gen = self.gen;

@@ -38,6 +38,17 @@ pub extern "C" fn cpu_usage_set_clock(read: Option<unsafe extern "C" fn() -> u32
     })
 }
 
+/// RISC-V: the low 32 bits of the core's cycle counter `mcycle`, a clock for
+/// `cpu_usage_set_clock()` at the core clock's frequency. The default clock there is
+/// the machine timer's `mtime` at `configCPU_CLOCK_HZ` (its rate on FreeRTOS's RISC-V
+/// port), which keeps counting while the core sleeps; `mcycle` counts finer but, on
+/// many cores, stops in `wfi`, so choose it for a firmware that does not sleep.
+#[cfg(all(target_os = "none", target_arch = "riscv32"))]
+#[no_mangle]
+pub extern "C" fn cpu_usage_clock_mcycle() -> u32 {
+    crate::port::mcycle_low()
+}
+
 /// Sets the window length (default 1000 ms), from 1 ms to an hour and at most 2^31
 /// counts of the clock. It applies to the window under way. Returns 0 or
 /// `CPU_USAGE_ERR_WINDOW` (nothing changes then).

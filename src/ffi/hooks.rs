@@ -156,7 +156,12 @@ unsafe fn once_started(event: fn(&mut Engine, u32)) {
 /// # Safety
 /// Called by the hooks header from inside the kernel.
 #[no_mangle]
-pub unsafe extern "C" fn cpu_usage_hook_kernel_task(tcb: *mut c_void, id: u32, name: *const c_char, running: u32) -> u32 {
+pub unsafe extern "C" fn cpu_usage_hook_kernel_task(
+    tcb: *mut c_void,
+    id: u32,
+    name: *const c_char,
+    running: u32,
+) -> u32 {
     if tcb.is_null() {
         return id;
     }
@@ -188,22 +193,27 @@ unsafe fn name_of(name: *const c_char) -> [u8; NAME_LEN] {
 }
 
 /// `traceSTARTING_SCHEDULER`: the idle task's ID, `configCPU_CLOCK_HZ` for the
-/// default clock of a bare-metal build, and `configMAX_SYSCALL_INTERRUPT_PRIORITY`
-/// (0 where the port has none) for the critical section: from here on, on cores with
-/// BASEPRI (Cortex-M3, M4, M7, M33...), the library's critical section masks only the
-/// interrupts at or below that priority, as the kernel does; with 0, or before this
-/// call, and on other cores, it masks all of them. Windows start here.
+/// default clock of a bare-metal build, and the one setting of the FreeRTOS port the
+/// library needs (0 where there is none):
+/// - Cortex-M: `configMAX_SYSCALL_INTERRUPT_PRIORITY`, for the critical section: from
+///   here on, on cores with BASEPRI (Cortex-M3, M4, M7, M33...), it masks only the
+///   interrupts at or below that priority, as the kernel does; with 0, or before this
+///   call, and on other cores, it masks all of them.
+/// - RISC-V: `configMTIME_BASE_ADDRESS`, where the default clock, the machine timer's
+///   `mtime`, is (`configCPU_CLOCK_HZ` being its rate on that port).
+///
+/// Windows start here.
 ///
 /// # Safety
 /// Called by the hooks header from inside the kernel.
 #[no_mangle]
-pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u32, max_syscall_priority: u32) {
-    port::set_interrupt_mask_level(max_syscall_priority);
+pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u32, port_setting: u32) {
+    port::set_interrupt_mask_level(port_setting);
     // SAFETY: a hook.
     let mut st = unsafe { state() };
     // A clock the application chose (named Custom) is kept.
     if st.config.clock.name != ClockName::Custom {
-        let clock = port::clock_at_scheduler_start(cpu_hz);
+        let clock = port::clock_at_scheduler_start(cpu_hz, port_setting);
         if let Some(counts) = arith::window_counts(st.config.window_ms, clock.hz) {
             st.config.clock = clock;
             st.set_window(counts, st.config.window_ms);

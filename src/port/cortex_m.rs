@@ -80,8 +80,9 @@ pub fn on_isr_enter() {}
 #[inline(always)]
 pub fn on_tick() {}
 
-/// Enables the DWT cycle counter and keeps it if it advances; otherwise SysTick.
-pub fn clock_at_scheduler_start(cpu_hz: u32) -> Clock {
+/// Enables the DWT cycle counter and keeps it if it advances; otherwise SysTick. (The
+/// port setting, `configMAX_SYSCALL_INTERRUPT_PRIORITY` here, is the critical section's.)
+pub fn clock_at_scheduler_start(cpu_hz: u32, _port_setting: u32) -> Clock {
     // SAFETY: architected debug registers; writes are ignored where absent.
     let advances = unsafe {
         write_volatile(DEMCR, read_volatile(DEMCR) | DEMCR_TRCENA);

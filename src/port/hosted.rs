@@ -77,7 +77,7 @@ pub fn on_isr_enter() {}
 
 /// Chooses the default clock once the scheduler starts; on a hosted build it is
 /// always `CLOCK_MONOTONIC`.
-pub fn clock_at_scheduler_start(_cpu_hz: u32) -> Clock {
+pub fn clock_at_scheduler_start(_cpu_hz: u32, _port_setting: u32) -> Clock {
     DEFAULT_CLOCK
 }
 

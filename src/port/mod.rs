@@ -12,6 +12,10 @@
 //!   works from interrupts too: BASEPRI up to `configMAX_SYSCALL_INTERRUPT_PRIORITY`
 //!   on ARMv7-M and ARMv8-M Mainline once the scheduler has started, PRIMASK before
 //!   that and on ARMv6-M and ARMv8-M Baseline (`mask.rs` has the token).
+//! - bare metal, RISC-V RV32: the FreeRTOS GCC/RISC-V port. Clock: the machine timer's
+//!   `mtime` at `configMTIME_BASE_ADDRESS` (or the core's `mcycle`, which the firmware
+//!   can choose with `cpu_usage_clock_mcycle`); output: none until the firmware sets
+//!   one; critical section: `mstatus.MIE` cleared and restored (`riscv.rs`).
 
 /// A free-running 32-bit counter and its frequency.
 #[derive(Clone, Copy)]
@@ -33,11 +37,17 @@ pub enum ClockName {
     #[cfg(unix)]
     Monotonic,
     /// The DWT cycle counter (Cortex-M).
-    #[cfg(target_os = "none")]
+    #[cfg(all(target_os = "none", target_arch = "arm"))]
     DwtCyccnt,
     /// The SysTick-extended count (Cortex-M).
-    #[cfg(target_os = "none")]
+    #[cfg(all(target_os = "none", target_arch = "arm"))]
     Systick,
+    /// The machine timer's `mtime` (RISC-V).
+    #[cfg(all(target_os = "none", target_arch = "riscv32"))]
+    Mtime,
+    /// The core's cycle counter `mcycle` (RISC-V, where there is no `mtime`).
+    #[cfg(all(target_os = "none", target_arch = "riscv32"))]
+    Mcycle,
     /// Set by the application with `cpu_usage_set_clock`.
     Custom,
 }
@@ -49,10 +59,14 @@ impl ClockName {
         match self {
             #[cfg(unix)]
             ClockName::Monotonic => "monotonic",
-            #[cfg(target_os = "none")]
+            #[cfg(all(target_os = "none", target_arch = "arm"))]
             ClockName::DwtCyccnt => "dwt-cyccnt",
-            #[cfg(target_os = "none")]
+            #[cfg(all(target_os = "none", target_arch = "arm"))]
             ClockName::Systick => "systick",
+            #[cfg(all(target_os = "none", target_arch = "riscv32"))]
+            ClockName::Mtime => "mtime",
+            #[cfg(all(target_os = "none", target_arch = "riscv32"))]
+            ClockName::Mcycle => "mcycle",
             ClockName::Custom => "custom",
         }
     }
@@ -70,6 +84,11 @@ mod mask;
 mod cortex_m;
 #[cfg(all(target_os = "none", target_arch = "arm"))]
 pub use cortex_m::*;
+
+#[cfg(all(target_os = "none", target_arch = "riscv32"))]
+mod riscv;
+#[cfg(all(target_os = "none", target_arch = "riscv32"))]
+pub use riscv::*;
 
 /// Unit tests run on the host without a FreeRTOS port: a real lock stands in for
 /// the port's critical section.

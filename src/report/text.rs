@@ -900,7 +900,11 @@ fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header
     }
     if row.kind == RowKind::Overflow {
         // Of the window shown (or since start), not of the moment it is printed.
-        out.put(if opts.cumulative { b"  tasks without an ID since start: " } else { b"  tasks without an ID in the window: " });
+        out.put(if opts.cumulative {
+            b"  tasks without an ID since start: "
+        } else {
+            b"  tasks without an ID in the window: "
+        });
         out.int(u64::from(header.overflow_tasks));
     }
     out.byte(b'\n');

@@ -1,5 +1,7 @@
 //! The end-to-end conversation with the demo, the same on every port.
 //!
+//! 0. The library counts with the clock the port expects (`Port::clock`): the first
+//!    window's report and the text report's header name it and its frequency.
 //! 1. Wait until two windows have completed (the first ones hold the start-up), then
 //!    read the next three windows: each workload's share, averaged over them, must be
 //!    within the port's tolerance of its configured duty.
@@ -72,6 +74,10 @@ pub struct Port {
     /// The port's peripheral interrupt of known cost, switched by `irq on|off`; `None`
     /// where there is none (the POSIX simulator).
     pub irq: Option<IrqLoad>,
+    /// The clock the library must be counting with, as its reports name it, and its
+    /// frequency in Hz: what it chose by itself at scheduler start (the demo sets none
+    /// before `irqmask`, which the scenario does not run).
+    pub clock: (&'static str, u64),
 }
 
 /// A peripheral interrupt the demo can switch on, and what it must cost.
@@ -430,6 +436,23 @@ impl Run<'_> {
         self.show_with(REPORT)
     }
 
+    /// The clock named by `window` (a `show_cpu_usage -m` report) and by the header of
+    /// the text report must be the port's.
+    fn check_clock(&mut self, window: &Window) {
+        let (name, hz) = self.port.clock;
+        if window.json["clock"] != name || window.json["clock_hz"] != hz {
+            let (got, got_hz) = (&window.json["clock"], &window.json["clock_hz"]);
+            self.console
+                .fail(&format!("window #{}: clock {got} at {got_hz} Hz, expected {name:?} at {hz} Hz", window.index));
+        }
+        let text = self.ask("show_cpu_usage");
+        let header = format!(", clock {name} {hz} Hz");
+        if !text.lines().any(|l| l.starts_with("CPU usage, window #") && l.ends_with(&header)) {
+            self.console.fail(&format!("the report's header does not end with {header:?}:\n{text}"));
+        }
+        println!("clock: {name} at {hz} Hz, in the report and its header");
+    }
+
     /// The last completed window as `command` (a `show_cpu_usage -m` with options)
     /// reports it, checked; `None` before the first one.
     fn show_with(&mut self, command: &str) -> Option<Window> {
@@ -570,6 +593,7 @@ pub fn run(console: &mut Console, port: Port) {
     //    activation in one piece, so a 1 s window boundary falls inside some burn
     //    and hands part of it to the next window; averaging evens that out.
     let first = run.wait_window(1);
+    run.check_clock(&first);
     // (The load watchdog from here on: the load stays above 50 % until step 5.)
     let load_watch = api::arm_load_watchdog(&mut run, first.index);
     let host_share = HostShare::start(run.console);

@@ -69,6 +69,8 @@ fn demo_on_posix_simulator() {
             host_time: true,
             // No peripherals on the simulator.
             irq: None,
+            // The hosted default: CLOCK_MONOTONIC in 64 ns units.
+            clock: ("monotonic", 15_625_000),
         },
     );
 }

@@ -1,15 +1,21 @@
 //! The demo on every QEMU port, end to end: the same conversation and checks as on the
 //! POSIX simulator (`scenario`), with a tighter duty tolerance, one test per board of
-//! the table `qemu_demos!` below. On mps2-an385 (Cortex-M3) also what the library's
-//! critical section masks on this core (`irqmask`). On mps2-an385 and microbit
-//! (Cortex-M0), the minimal build (no shell) in a firmware of its own, read through
-//! `cpu_usage_snapshot` (`freertos-port/mps2-an385/snapshot_main.c`).
+//! the table `qemu_demos!` below. On the MPS2 boards (mps2-an385, Cortex-M3;
+//! mps2-an505, Cortex-M33) also what the library's critical section masks on the core
+//! (`irqmask`); on mps2-an385 the minimal build (no shell) in a firmware of its own,
+//! read through `cpu_usage_snapshot` (`freertos-port/mps2-an385/snapshot_main.c`), and
+//! the idle and load lines against the kernel's own statistics with more tasks than
+//! IDs. On microbit (Cortex-M0) also `irqmask` (every priority held off: PRIMASK) and
+//! the same minimal build. On riscv-virt (RV32) also what the critical section does to
+//! `mstatus.MIE` (`irqmask`), and the figures with the library's other clock there,
+//! `mcycle` (`mcycle use`).
 //!
-//! The images are `build/<board>/demo.elf` (and `snapshot.elf`), built by
-//! `make qemu-image`, or the files named by the board's environment variable
-//! (`CPU_USAGE_QEMU_ELF` for mps2-an385's demo, `CPU_USAGE_QEMU_SNAPSHOT_ELF` for its
-//! snapshot.elf, `CPU_USAGE_QEMU_MICROBIT_ELF` and `CPU_USAGE_QEMU_MICROBIT_SNAPSHOT_ELF`
-//! for microbit's). The QEMU command line is the board's `QEMU_CMD_ICOUNT`, from its
+//! The images are `build/<board>/demo.elf` (and mps2-an385's and microbit's
+//! `snapshot.elf`), built by `make qemu-image`, or the files named by the board's
+//! environment variable (`CPU_USAGE_QEMU_ELF` for mps2-an385's demo,
+//! `CPU_USAGE_QEMU_AN505_ELF` for mps2-an505's, `CPU_USAGE_QEMU_SNAPSHOT_ELF` for
+//! mps2-an385's snapshot.elf, `CPU_USAGE_QEMU_MICROBIT_ELF` and
+//! `CPU_USAGE_QEMU_MICROBIT_SNAPSHOT_ELF` for microbit's). The QEMU command line is the board's `QEMU_CMD_ICOUNT`, from its
 //! `freertos-port/<board>/port.mk` through `freertos-port/qemu.mk`, so it cannot drift
 //! from what `make qemu TARGET=<board>` runs. A missing image or QEMU is a failure,
 //! never a skip.
@@ -51,14 +57,15 @@ const DUTY_TOLERANCE_PP: f64 = 1.0;
 /// instructions, so the figure is the same in every run: measured 30.11 %.
 const TICK30_TOLERANCE_PP: f64 = 1.0;
 
-/// The mps2-an385 demo's TIMER0 interrupt (freertos-port/mps2-an385/irq_load.c): 500 Hz, each
-/// busy for 2500 counts of the timer's own 25 MHz clock, 5.00 % of the time. The
-/// interrupts line also holds what each handler does around that work (the library's
-/// enter and exit, clearing the timer, the loop's last turn: about 1.5 µs, 0.08 pp),
-/// and the comparison is against a window without TIMER0 whose tick and UART
-/// interrupts may differ a little: measured +5.15 to +5.18 pp. Under `-icount` the
-/// timer, the core and the library's clock count the same guest time, so 1 pp is a
-/// wide bound.
+/// The MPS2 demos' TIMER0 interrupt (freertos-port/mps2-an385/irq_load.c): 500 Hz, each
+/// busy for 100 µs of the timer's own clock, the system clock (2500 counts of 25 MHz on
+/// mps2-an385, 2000 of 20 MHz on mps2-an505), 5.00 % of the time. The interrupts line
+/// also holds what each handler does around that work (the library's enter and exit,
+/// clearing the timer, the loop's last turn: about 1.5 µs, 0.08 pp), and the comparison
+/// is against a window without TIMER0 whose tick and UART interrupts may differ a
+/// little: measured +5.15 to +5.18 pp on mps2-an385, +5.15 to +5.26 pp on mps2-an505.
+/// Under `-icount` the timer, the core and the library's clock count the same guest
+/// time, so 1 pp is a wide bound.
 const MPS2_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
 
 /// The microbit demo's TIMER0 interrupt (freertos-port/microbit/irq_load.c): 500 Hz,
@@ -71,6 +78,16 @@ const MPS2_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_p
 /// between the two windows included). Under `-icount` everything counts the same
 /// guest time, so 1 pp is a wide bound here too.
 const MICROBIT_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
+
+/// The riscv-virt demo's RTC alarm interrupt (freertos-port/riscv-virt/irq_load.c):
+/// 500 Hz, each busy for 1000 counts of mtime (the library's clock), 5.00 % of the time.
+/// The interrupts line also holds what each one costs around that work: FreeRTOS's trap
+/// entry and exit (31 registers saved and restored), the PLIC's claim and completion,
+/// re-arming the alarm and the library's enter and exit, some 150 instructions of 32 ns
+/// under `-icount` (0.2 to 0.3 pp at 500 Hz), and the comparison is against a window
+/// whose UART interrupts may differ a little: measured +5.18 to +5.27 pp. The RTC counts
+/// guest time there (`-rtc clock=vm`), like mtime, so 1 pp is a wide bound.
+const RISCV_RTC: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
 
 /// A QEMU port's end-to-end run of the demo: one entry of the table `qemu_demos!`.
 struct Board {
@@ -113,6 +130,44 @@ qemu_demos! {
             tick30_tolerance_pp: TICK30_TOLERANCE_PP,
             host_time: false,
             irq: Some(MPS2_TIMER0),
+            // QEMU's DWT cycle counter does not count, so the library falls back to
+            // the SysTick-extended count at the core clock.
+            clock: ("systick", 25_000_000),
+        },
+    },
+    demo_on_qemu_mps2_an505 => Board {
+        name: "mps2-an505",
+        image: "build/mps2-an505/demo.elf",
+        image_var: "CPU_USAGE_QEMU_AN505_ELF",
+        port: Port {
+            reply_secs: 20,
+            boot_secs: 30,
+            // As on mps2-an385: about 25 guest windows, faster than the host's clock.
+            total_secs: 120,
+            duty_tolerance_pp: DUTY_TOLERANCE_PP,
+            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
+            host_time: false,
+            irq: Some(MPS2_TIMER0),
+            // The Cortex-M33's DWT does not count under QEMU either: SysTick-extended,
+            // at the IoT Kit's 20 MHz.
+            clock: ("systick", 20_000_000),
+        },
+    },
+    // The same board with a Cortex-M4F, hard float (freertos-port/mps2-an386): the same
+    // board files, clock and TIMER0, so the same figures.
+    demo_on_qemu_mps2_an386 => Board {
+        name: "mps2-an386",
+        image: "build/mps2-an386/demo.elf",
+        image_var: "CPU_USAGE_QEMU_AN386_ELF",
+        port: Port {
+            reply_secs: 20,
+            boot_secs: 30,
+            total_secs: 120,
+            duty_tolerance_pp: DUTY_TOLERANCE_PP,
+            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
+            host_time: false,
+            irq: Some(MPS2_TIMER0),
+            clock: ("systick", 25_000_000),
         },
     },
     // Cortex-M0 (nRF51822): no DWT, so the library's SysTick-extended clock; PRIMASK
@@ -132,6 +187,26 @@ qemu_demos! {
             tick30_tolerance_pp: TICK30_TOLERANCE_PP,
             host_time: false,
             irq: Some(MICROBIT_TIMER0),
+            // The Cortex-M0 has no DWT: SysTick-extended, at the nRF51's 16 MHz.
+            clock: ("systick", 16_000_000),
+        },
+    },
+    demo_on_qemu_riscv_virt => Board {
+        name: "riscv-virt",
+        image: "build/riscv-virt/demo.elf",
+        image_var: "CPU_USAGE_QEMU_RISCV_ELF",
+        port: Port {
+            reply_secs: 20,
+            boot_secs: 30,
+            // As on mps2-an385: about 25 guest windows, faster than the host's clock.
+            total_secs: 120,
+            duty_tolerance_pp: DUTY_TOLERANCE_PP,
+            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
+            host_time: false,
+            irq: Some(RISCV_RTC),
+            // The machine timer's mtime at configCPU_CLOCK_HZ, which on FreeRTOS's
+            // RISC-V port is mtime's rate: QEMU virt's 10 MHz.
+            clock: ("mtime", 10_000_000),
         },
     },
 }
@@ -165,11 +240,6 @@ fn qemu_command(board: &str, elf: &std::path::Path) -> Vec<String> {
         "QEMU_CMD_ICOUNT of {board} is not a QEMU command with -icount: {words:?}"
     );
     words
-}
-
-/// The mps2-an385 demo image's QEMU command, checked to exist and to be runnable.
-fn qemu_demo_command() -> Command {
-    qemu_image_command("mps2-an385", "CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf")
 }
 
 /// `board`'s QEMU command for the image named by environment variable `var`, else
@@ -212,7 +282,21 @@ fn qemu_image_command(board: &str, var: &str, default: &str) -> Command {
 /// (priority 0x80) ran 0`.
 #[test]
 fn critical_section_masks_only_what_the_kernel_masks() {
-    let mut console = Console::spawn("QEMU mps2-an385", qemu_demo_command());
+    irqmask_on("mps2-an385", "CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf");
+}
+
+/// The same on the Cortex-M33 (ARMv8-M Mainline, Secure state): the library's section
+/// raises the Secure BASEPRI as the ARM_CM33_NTZ port's do. IRQ30 and IRQ31 are
+/// reserved lines of the AN505's IoT Kit, which no device drives.
+#[test]
+fn critical_section_masks_only_what_the_kernel_masks_on_cortex_m33() {
+    irqmask_on("mps2-an505", "CPU_USAGE_QEMU_AN505_ELF", "build/mps2-an505/demo.elf");
+}
+
+/// `irqmask` on `board`'s demo image (see `qemu_image_command`) must answer that only
+/// the IRQ above configMAX_SYSCALL_INTERRUPT_PRIORITY ran inside the section.
+fn irqmask_on(board: &str, image_var: &str, image: &str) {
+    let mut console = Console::spawn(&format!("QEMU {board}"), qemu_image_command(board, image_var, image));
     console.read_answer(30);
     let answer = console.command("irqmask", 20);
     let expected = [
@@ -262,6 +346,120 @@ fn critical_section_masks_every_interrupt_on_the_cortex_m0() {
             console.fail(&format!("no window with the port's clock after `irqmask`; the last report: {report:?}"));
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    console.exit(20);
+}
+
+// ---- Many tasks before the scheduler ----------------------------------------------------
+
+/// Windows of guest time the demo runs before the comparison: enough that the gap
+/// between the two views (below) is a small part of the run.
+const MANY_TASKS_WINDOWS: u64 = 5;
+
+/// The window the comparison is taken with, in ms: the library's since-start figures
+/// run to the end of its last completed window, the kernel's to the instant of
+/// `kernel_stats`, so at most this much of the run is in one and not the other.
+const MANY_TASKS_WINDOW_MS: u64 = 10;
+
+/// The demo started with the semihosting argument `many-tasks`: 100 more tasks, which
+/// only wait, are created after the demo's own and before the scheduler starts, so
+/// every one of the 32 IDs is taken when `vTaskStartScheduler()` creates the idle task
+/// (FreeRTOS's own full demos create 80 to 90 tasks that way). The idle task must have
+/// an ID and line of its own, and idle and load must agree with the kernel's own
+/// run-time stats (`configGENERATE_RUN_TIME_STATS`, counted in core cycles as the
+/// library's clock counts them), both taken at one instant by the demo's
+/// `kernel_stats`.
+///
+/// Where the two differ, and the bound that follows: the kernel charges an interrupt
+/// to the task it interrupted, the library to the interrupts line, so the kernel's
+/// idle share exceeds the library's idle + sleep by the interrupts that came while idle
+/// or asleep, at most the whole interrupts line; the library's run ends up to
+/// `MANY_TASKS_WINDOW_MS` earlier, moving every share by at most that part of the run;
+/// the kernel's figure is truncated to, the library's rounded to, a hundredth.
+#[test]
+fn idle_and_load_with_more_tasks_than_ids_on_qemu_mps2_an385() {
+    let mut cmd = qemu_image_command("mps2-an385", "CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf");
+    let args: Vec<String> = cmd
+        .get_args()
+        .map(|a| {
+            let a = a.to_string_lossy();
+            if a.starts_with("enable=on") {
+                format!("{a},arg=demo.elf,arg=many-tasks")
+            } else {
+                a.into_owned()
+            }
+        })
+        .collect();
+    assert!(args.iter().any(|a| a.ends_with("arg=many-tasks")), "no -semihosting-config in {args:?}");
+    let mut many = Command::new(cmd.get_program());
+    many.args(&args).current_dir(repo_root());
+    cmd = many;
+    let mut console = Console::spawn("QEMU mps2-an385 many-tasks", cmd);
+    console.read_answer(60);
+    let window_of = |answer: &str| -> Option<u64> {
+        let json: serde_json::Value = serde_json::from_str(answer.lines().find(|l| l.starts_with('{'))?).ok()?;
+        json["window"].as_u64()
+    };
+    let limit = Deadline::after_secs(120);
+    loop {
+        let answer = console.command("show_cpu_usage -m", 20);
+        if window_of(&answer).is_some_and(|w| w >= MANY_TASKS_WINDOWS) {
+            break;
+        }
+        if limit.passed() {
+            console.fail(&format!("no window #{MANY_TASKS_WINDOWS} within 120 s: {answer}"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    console.command(&format!("show_cpu_usage -w {MANY_TASKS_WINDOW_MS}"), 20);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let answer = console.command("kernel_stats", 30);
+
+    // The kernel's rows: `ID  NAME  12.34%`, then `library: {...}`.
+    let kernel_idle = answer.lines().find_map(|l| {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        match words.as_slice() {
+            [id, "IDLE", pct] => Some((id.parse::<u64>().ok()?, pct.strip_suffix('%')?.parse::<f64>().ok()?)),
+            _ => None,
+        }
+    });
+    let Some((idle_id, kernel_idle_pct)) = kernel_idle else {
+        console.fail(&format!("`kernel_stats` lists no IDLE row:\n{answer}"));
+    };
+    let report = answer.lines().find_map(|l| l.strip_prefix("library: "));
+    let Some(report) = report.and_then(|r| serde_json::from_str::<serde_json::Value>(r).ok()) else {
+        console.fail(&format!("`kernel_stats` has no library report:\n{answer}"));
+    };
+    if let Err(e) = scenario::check_window(&report) {
+        console.fail(&format!("the library's since-start report: {e}\n{report}"));
+    }
+    if idle_id == 0 || report["idle"]["id"].as_u64() != Some(idle_id) {
+        console.fail(&format!(
+            "the idle task has ID {idle_id} for the kernel, the report's idle line is {}",
+            report["idle"]
+        ));
+    }
+    let pct = |key: &str| report[key].as_f64().unwrap_or(f64::NAN);
+    let (idle, sleep, isr, load) = (pct("idle_pct"), pct("sleep_pct"), pct("interrupts_pct"), pct("load_pct"));
+    let uptime_ms = report["uptime_us"].as_u64().unwrap_or(0) as f64 / 1000.0;
+    let bound = isr + 100.0 * MANY_TASKS_WINDOW_MS as f64 / uptime_ms + 0.02;
+    println!(
+        "many tasks: idle task ID {idle_id}; kernel idle {kernel_idle_pct:.2} %, library idle + sleep {:.2} % \
+         (interrupts {isr:.2} %), load {load:.2} % vs {:.2} %, over {uptime_ms:.0} ms; bound {bound:.2} pp; \
+         tasks without an ID now: {}",
+        idle + sleep,
+        100.0 - kernel_idle_pct,
+        report["slots"]["overflow_tasks"]
+    );
+    let diff = kernel_idle_pct - (idle + sleep);
+    if !(-bound..=bound).contains(&diff) || !((100.0 - kernel_idle_pct) - load).abs().le(&bound) {
+        console.fail(&format!(
+            "kernel idle {kernel_idle_pct:.2} %, library idle {idle:.2} + sleep {sleep:.2} %, load {load:.2} %: \
+             more than {bound:.2} pp apart\n{answer}"
+        ));
+    }
+    if report["slots"]["overflow_tasks"].as_u64().unwrap_or(0) < 70 {
+        console.fail(&format!("fewer tasks without an ID than the 100 waiting ones leave: {}", report["slots"]));
     }
     console.exit(20);
 }
@@ -438,7 +636,7 @@ impl SnapshotOutput {
 /// - Each workload within [`SNAPSHOT_DUTY_TOLERANCE_PP`] of its duty.
 /// - The shares (tasks, interrupts, sleep, other) add up to exactly 10000.
 /// - The library's clock runs at the board's core clock (`configCPU_CLOCK_HZ`: the
-///   SysTick-extended count, neither QEMU board having a DWT that counts).
+///   SysTick-extended count, neither board having a DWT that counts).
 /// - The counts: the snapshot gives them per task only (interrupts, sleep and "other"
 ///   as shares), so the exact check is that the tasks' counts fit in the window,
 ///   100 ms of the clock (2,500,000 counts at 25 MHz; a window ends exactly that long
@@ -638,4 +836,111 @@ fn check_snapshot_window(out: &SnapshotOutput, w: &SnapshotWindow<'_>, clock_hz:
             s.line
         )
     });
+}
+
+// ---- RISC-V: the critical section and the mcycle clock on QEMU's virt machine -------
+
+/// The QEMU command for the riscv-virt demo image, checked to exist and to be runnable.
+fn riscv_demo_command() -> Command {
+    qemu_image_command("riscv-virt", "CPU_USAGE_QEMU_RISCV_ELF", "build/riscv-virt/demo.elf")
+}
+
+/// On RISC-V the library's critical section clears mstatus.MIE and puts back what it
+/// found: the port's `irqmask` command (freertos-port/riscv-virt/mask_check.c) pends the
+/// machine software interrupt from inside the section, once from a task and once inside
+/// a kernel critical section. The interrupt must wait for the end of the library's
+/// section in the first case, and for the end of the kernel's in the second: a release
+/// that always set MIE would let it run there, and the second line would read `after it
+/// MIE 1, ran 1`.
+#[test]
+fn riscv_critical_section_restores_mstatus_mie() {
+    let mut console = Console::spawn("QEMU riscv-virt", riscv_demo_command());
+    console.read_answer(30);
+    let answer = console.command("irqmask", 20);
+    let expected = [
+        "irqmask: from a task: in the library's section MIE 0, msip ran 0; after it MIE 1, ran 1; at the end ran 1",
+        "irqmask: inside taskENTER_CRITICAL: in the library's section MIE 0, msip ran 0; after it MIE 0, ran 0; \
+         at the end ran 1",
+        "irqmask: ok: the section clears mstatus.MIE and puts back what it found",
+    ];
+    for line in expected {
+        if !answer.lines().any(|l| l == line) {
+            console.fail(&format!("`irqmask` did not answer {line:?}"));
+        }
+    }
+    console.exit(20);
+}
+
+/// The last completed window of the riscv-virt demo as `show_cpu_usage -m` reports it,
+/// checked for exact bookkeeping; `None` before the first one.
+fn riscv_last_window(console: &mut Console) -> Option<serde_json::Value> {
+    let answer = console.command("show_cpu_usage -m", 20);
+    let Some(line) = answer.lines().find(|l| l.starts_with('{')) else {
+        console.fail(&format!("no JSON line in the answer to show_cpu_usage -m: {answer:?}"));
+    };
+    let json: serde_json::Value =
+        serde_json::from_str(line).unwrap_or_else(|e| console.fail(&format!("invalid JSON ({e}): {line}")));
+    if json.get("error").is_some() {
+        return None;
+    }
+    if let Err(e) = scenario::check_window(&json) {
+        console.fail(&format!("window report: {e}\n{line}"));
+    }
+    Some(json)
+}
+
+/// The library's other clock on RISC-V, mcycle through `cpu_usage_clock_mcycle`, gives
+/// the same figures as the default (mtime). The port's `mcycle use` measures mcycle's
+/// rate against mtime and sets it as the library's clock: under `-icount` QEMU's mcycle
+/// counts nanoseconds of guest time, so the rate must come out at exactly 1 GHz (a
+/// 100 ms measurement rounded to a whole MHz), every window must be 10^9 counts long
+/// and add up exactly, and the workloads' shares, averaged over three windows, must
+/// be within the demo's duty tolerance (`DUTY_TOLERANCE_PP`: the clock is finer, the
+/// physics the same).
+#[test]
+fn riscv_mcycle_clock_gives_the_same_figures() {
+    let mut console = Console::spawn("QEMU riscv-virt", riscv_demo_command());
+    console.read_answer(30);
+    let answer = console.command("mcycle use", 20);
+    if !answer.lines().any(|l| l == "clock: mcycle at 1000000000 Hz: ok") {
+        console.fail(&format!("`mcycle use` did not set a 1 GHz mcycle clock: {answer:?}"));
+    }
+
+    // cpu_usage_set_clock() restarts the windows: the first one after it that is
+    // reported, and the two after it, all count with mcycle.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let mut windows: Vec<serde_json::Value> = Vec::new();
+    while windows.len() < 3 {
+        if std::time::Instant::now() > deadline {
+            console.fail("three windows with the mcycle clock did not complete within 120 s");
+        }
+        if let Some(w) = riscv_last_window(&mut console) {
+            let newer = windows.last().is_none_or(|last| w["window"].as_u64() > last["window"].as_u64());
+            if w["clock"] == "custom" && newer {
+                if w["clock_hz"] != 1_000_000_000u64 || w["window_counts"] != 1_000_000_000u64 {
+                    console.fail(&format!("a window with the mcycle clock is not 10^9 counts of 1 GHz: {w}"));
+                }
+                windows.push(w);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    for (name, duty) in scenario::WORKLOADS {
+        let shares: Vec<f64> = windows
+            .iter()
+            .map(|w| {
+                w["tasks"]
+                    .as_array()
+                    .and_then(|t| t.iter().find(|t| t["name"] == name))
+                    .and_then(|t| t["usage_pct"].as_f64())
+                    .unwrap_or(f64::NAN)
+            })
+            .collect();
+        let mean = shares.iter().sum::<f64>() / shares.len() as f64;
+        println!("mcycle clock: {name} {mean:.2} % averaged over {shares:?} (duty {duty} ± {DUTY_TOLERANCE_PP} pp)");
+        if (mean - duty).abs() > DUTY_TOLERANCE_PP || mean.is_nan() {
+            console.fail(&format!("with the mcycle clock {name} is at {mean:.2} % ({shares:?}), not {duty} %"));
+        }
+    }
+    console.exit(20);
 }
