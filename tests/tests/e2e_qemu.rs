@@ -71,11 +71,11 @@ const MPS2_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_p
 /// The microbit demo's TIMER0 interrupt (freertos-port/microbit/irq_load.c): 500 Hz,
 /// each busy for 1600 counts of the nRF51 timer's 16 MHz clock, 5.00 % of the time,
 /// counted on the clock that drives the core and so the library's SysTick-extended
-/// clock. Around the work, each handler's way in and out costs more on the Cortex-M0
-/// (no hardware divide in the library's hooks, a capture task and a register read per
-/// timer reading): its longest interrupt reads 119 to 120 µs for 100 µs of work, and
-/// the line grew by +5.08 to +5.25 pp in the runs measured (UART interrupts differing
-/// between the two windows included). Under `-icount` everything counts the same
+/// clock. Around the work, each handler's way in and out (the library's enter and exit,
+/// a capture task and a register read per timer reading) takes more instructions on
+/// the Cortex-M0: the longest interrupt reads 119 to 120 µs for 100 µs of work (a tick's
+/// handler included when TIMER0 nests in it), and the line grew by +5.08 to +5.25 pp in
+/// the runs measured (UART interrupts differing between the two windows included). Under `-icount` everything counts the same
 /// guest time, so 1 pp is a wide bound here too.
 const MICROBIT_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
 
