@@ -122,6 +122,10 @@ test: setup
 	$(CARGO) clippy --release --target riscv32imc-unknown-none-elf --features trace -- -D warnings
 	scripts/check-no-panic.sh $(LIB_CM3) $(BUILD)/no-panic/exports.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	scripts/check-no-panic.sh $(LIB_RV32) $(BUILD)/no-panic/exports-rv32.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
+	@# Cortex-M0 (microbit's archive): no CLZ or divide instruction, so the compiler
+	@# runtime's calls must not bring panic paths with them either.
+	GCC_ARCH="$(microbit_ARCH)" scripts/check-no-panic.sh $(call RUST_LIB,thumbv6m-none-eabi) \
+		$(BUILD)/no-panic/exports-cm0.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	scripts/footprint.sh check $(BUILD)/mps2-an385/demo.elf $(BUILD)/mps2-an385/demo-nolib.elf $(FOOTPRINT)
 
 soak: setup

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Keeps the C library's routines the firmware's own.
+# Keeps the C library's routines, and the compiler's runtime, the firmware's own.
 #
 # Rust's bare-metal targets put compiler-builtins into every static library, and with
-# it their own memcpy, memset, memmove, memcmp, strlen and __aeabi_mem* (weak). A
-# firmware links the archive before its C library, so the linker would take those for
-# the whole firmware instead of newlib's or picolibc's. This makes every routine that
-# the toolchain's C library also defines local to the archive: the library's own
-# calls then go to the firmware's C library, like everybody else's.
+# it their own memcpy, memset, memmove, memcmp, strlen and __aeabi_mem* (weak), and
+# their own copy of the compiler runtime (libgcc's __aeabi_uidiv, __aeabi_lmul,
+# __clzsi2, ...). A firmware links the archive before its C library and libgcc, so the
+# linker would take those for the whole firmware instead of newlib's or picolibc's and
+# libgcc's: on a Cortex-M0, which has no divide or CLZ instruction, every division in
+# the kernel and the application would go to Rust's routines. This makes every routine
+# that the toolchain's C library or libgcc also defines local to the archive: the
+# library's own calls then go to the firmware's, like everybody else's.
 #
 #   localize-libc.sh LIBRARY.a [GCC FLAGS...]   (default flags: -mcpu=cortex-m3 -mthumb)
 #
@@ -34,6 +37,8 @@ if [ ! -f "$libc" ]; then
         grep -m 1 '/libc\.a$' || true)
 fi
 [ -f "$libc" ] || { echo "localize-libc: no libc.a for $cc ${flags[*]} (install its C library, e.g. libnewlib-arm-none-eabi)" >&2; exit 1; }
+libgcc=$("$cc" "${flags[@]}" -print-libgcc-file-name)
+[ -f "$libgcc" ] || { echo "localize-libc: no libgcc.a for $cc ${flags[*]}" >&2; exit 1; }
 
 # (awk reads all of readelf's output: an early exit would fail the pipe.)
 machine=$(readelf -h "$lib" 2>/dev/null | awk '/^ *Machine:/ && m == "" { sub(/^ *Machine: */, ""); m = $0 } END { print m }')
@@ -41,10 +46,10 @@ objcopy=${tools}objcopy
 [ "$machine" != "RISC-V" ] || objcopy=llvm-objcopy
 
 # Functions the archive defines for others to use (readelf: nm cannot read the members
-# that carry LLVM bitcode), and those the C library defines.
+# that carry LLVM bitcode), and those the C library and libgcc define.
 ours=$("${tools}readelf" -sW "$lib" 2>/dev/null |
     awk '$4 == "FUNC" && $5 != "LOCAL" && $7 != "UND" { print $8 }' | sort -u)
-theirs=$("${tools}nm" -g --defined-only "$libc" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
+theirs=$("${tools}nm" -g --defined-only "$libc" "$libgcc" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
 both=$(comm -12 <(echo "$ours") <(echo "$theirs"))
 [ -n "$both" ] || exit 0
 args=()

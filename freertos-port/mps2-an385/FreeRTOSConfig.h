@@ -28,9 +28,9 @@
 #define configUSE_TICKLESS_IDLE                    2
 #ifndef __ASSEMBLER__
 #include <stdint.h>
-void mps2_idle_sleep( uint32_t expected_idle_ticks );
+void board_idle_sleep( uint32_t expected_idle_ticks );
 #endif
-#define portSUPPRESS_TICKS_AND_SLEEP( xExpectedIdleTime )    mps2_idle_sleep( xExpectedIdleTime )
+#define portSUPPRESS_TICKS_AND_SLEEP( xExpectedIdleTime )    board_idle_sleep( xExpectedIdleTime )
 
 /* ---- Tasks and memory ------------------------------------------------------- */
 /* In words. The idle task gets this; 1 KiB leaves room for the create/delete hooks,
@@ -110,14 +110,14 @@ uint64_t mps2_clock_cycles( void );
 
 /* ---- Assertions --------------------------------------------------------------
  * A failed assertion prints "ASSERT file:line" on UART0 and ends the QEMU run with
- * exit status 101 (MPS2_EXIT_ASSERT), so a test sees it as a failure. */
+ * exit status 101 (BOARD_EXIT_ASSERT), so a test sees it as a failure. */
 #ifndef __ASSEMBLER__
-void mps2_assert_failed( const char * file, int line ) __attribute__( ( noreturn ) );
+void board_assert_failed( const char * file, int line ) __attribute__( ( noreturn ) );
 #endif
 #define configASSERT( x )                                    \
     do {                                                     \
         if( ( x ) == 0 ) {                                   \
-            mps2_assert_failed( __FILE__, __LINE__ );        \
+            board_assert_failed( __FILE__, __LINE__ );        \
         }                                                    \
     } while( 0 )
 

@@ -1,35 +1,35 @@
 /*
- * kernel_hooks.c - what every mps2-an385 image needs besides its main(): the kernel's
- * application hooks (stack overflow, heap exhausted, the tickless-idle sleep) and the
- * port's fatal paths (mps2_fatal, the target of configASSERT), each ending the QEMU
- * run with its own exit status (mps2_an385.h). The demo (main.c) and the minimal
- * build's example (snapshot_main.c) both link it.
+ * kernel_hooks.c - what every image of a QEMU M-profile board needs besides its main()
+ * (board.h): the kernel's application hooks (stack overflow, heap exhausted, the
+ * tickless-idle sleep) and the port's fatal paths (board_fatal, the target of
+ * configASSERT), each ending the QEMU run with its own exit status (board.h). The demo
+ * (main.c) and mps2-an385's minimal build example (snapshot_main.c) both link it.
  */
-#include "mps2_an385.h"
+#include "board.h"
 
 #include "FreeRTOS.h"
 #include "task.h"
 
 /* ---- Fatal paths ---------------------------------------------------------------- */
 
-void mps2_fatal( const char * what, int code )
+void board_fatal( const char * what, int code )
 {
     __asm volatile ( "cpsid i" ::: "memory" );
-    mps2_uart_puts( "\nFATAL " );
-    mps2_uart_puts( what );
-    mps2_uart_puts( "\n" );
-    mps2_exit( code );
+    board_uart_puts( "\nFATAL " );
+    board_uart_puts( what );
+    board_uart_puts( "\n" );
+    board_exit( code );
 }
 
-void mps2_assert_failed( const char * file, int line )
+void board_assert_failed( const char * file, int line )
 {
     __asm volatile ( "cpsid i" ::: "memory" );
-    mps2_uart_puts( "\nASSERT " );
-    mps2_uart_puts( file );
-    mps2_uart_puts( ":" );
-    mps2_uart_put_dec( ( uint32_t ) line );
-    mps2_uart_puts( "\n" );
-    mps2_exit( MPS2_EXIT_ASSERT );
+    board_uart_puts( "\nASSERT " );
+    board_uart_puts( file );
+    board_uart_puts( ":" );
+    board_uart_put_dec( ( uint32_t ) line );
+    board_uart_puts( "\n" );
+    board_exit( BOARD_EXIT_ASSERT );
 }
 
 /* ---- Kernel hooks -------------------------------------------------------------- */
@@ -40,14 +40,14 @@ void mps2_assert_failed( const char * file, int line )
  * so this sleeps until the next interrupt, the tick at the latest; the kernel catches
  * up on that tick in xTaskResumeAll() and the idle task comes back here if there is
  * still nothing to do. Not the port's own vPortSuppressTicksAndSleep(), which stops
- * the SysTick for several ticks: clock.c and the library's SysTick-extended clock
- * count every tick interrupt.
+ * the SysTick for several ticks: the library's SysTick-extended clock (and
+ * mps2-an385's clock.c) count every tick interrupt.
  *
  * PRIMASK around the check and the wait: a pending interrupt still ends the wait but
  * is taken only after "cpsie i", so one that arrives after the check cannot be slept
  * through.
  *
- * The wait is WFI on silicon (MPS2_IDLE_WFI 1). Under QEMU it is a loop until an
+ * The wait is WFI on silicon (BOARD_IDLE_WFI 1). Under QEMU it is a loop until an
  * interrupt is pending (ICSR.VECTPENDING, which PRIMASK does not hide), because QEMU
  * 7.2 with -icount shift=5,sleep=off loses SysTick interrupts across WFI: while the
  * core is halted, guest time jumps ahead to timer events, and one SysTick interrupt
@@ -60,14 +60,14 @@ void mps2_assert_failed( const char * file, int line )
  * with the instruction count as everywhere else and the run stays deterministic; the
  * library sees the same sleep_begin / sleep_end either way.
  */
-#ifndef MPS2_IDLE_WFI
-    #define MPS2_IDLE_WFI    0
+#ifndef BOARD_IDLE_WFI
+    #define BOARD_IDLE_WFI    0
 #endif
 
-#define MPS2_IDLE_POLL_SPINS    32u
+#define BOARD_IDLE_POLL_SPINS    32u
 
 #if ( configUSE_TICKLESS_IDLE != 0 )
-void mps2_idle_sleep( uint32_t expected_idle_ticks )
+void board_idle_sleep( uint32_t expected_idle_ticks )
 {
     ( void ) expected_idle_ticks;
 
@@ -75,17 +75,17 @@ void mps2_idle_sleep( uint32_t expected_idle_ticks )
 
     if( eTaskConfirmSleepModeStatus() != eAbortSleep )
     {
-        #if ( MPS2_IDLE_WFI == 1 )
+        #if ( BOARD_IDLE_WFI == 1 )
             __asm volatile ( "dsb" ::: "memory" );
             __asm volatile ( "wfi" );
             __asm volatile ( "isb" );
         #else
             /* A register read is slow for QEMU (it leaves the translated code), so
-             * it looks every MPS2_IDLE_POLL_SPINS turns of a loop in RAM: an
+             * it looks every BOARD_IDLE_POLL_SPINS turns of a loop in RAM: an
              * interrupt is taken a few microseconds late at most, never lost. */
-            while( ( SCB_ICSR & SCB_ICSR_VECTPENDING_MASK ) == 0u )
+            while( ( BOARD_SCB_ICSR & BOARD_SCB_ICSR_VECTPENDING_MASK ) == 0u )
             {
-                for( volatile uint32_t spin = 0u; spin < MPS2_IDLE_POLL_SPINS; spin++ )
+                for( volatile uint32_t spin = 0u; spin < BOARD_IDLE_POLL_SPINS; spin++ )
                 {
                 }
             }
@@ -100,13 +100,13 @@ void vApplicationStackOverflowHook( TaskHandle_t task, char * name )
 {
     ( void ) task;
     __asm volatile ( "cpsid i" ::: "memory" );
-    mps2_uart_puts( "\nFATAL stack overflow in task " );
-    mps2_uart_puts( name );
-    mps2_uart_puts( "\n" );
-    mps2_exit( MPS2_EXIT_STACK_OVERFLOW );
+    board_uart_puts( "\nFATAL stack overflow in task " );
+    board_uart_puts( name );
+    board_uart_puts( "\n" );
+    board_exit( BOARD_EXIT_STACK_OVERFLOW );
 }
 
 void vApplicationMallocFailedHook( void )
 {
-    mps2_fatal( "FreeRTOS heap exhausted (configTOTAL_HEAP_SIZE)", MPS2_EXIT_MALLOC_FAILED );
+    board_fatal( "FreeRTOS heap exhausted (configTOTAL_HEAP_SIZE)", BOARD_EXIT_MALLOC_FAILED );
 }

@@ -1,10 +1,11 @@
 /*
- * main.c - the MPS2 boards' side of demo/demo.h, the way out of QEMU, and main() of
- * demo.elf. The kernel's application hooks and the port's fatal paths are in
- * kernel_hooks.c, which the minimal build's example (snapshot_main.c) links too.
+ * main.c - demo.h's console and exit for every QEMU M-profile board (board.h), and
+ * main() of the demo image. The board gives the UART, port_time_us(), port_name and
+ * its shell commands (mps2-an385: commands.c); the kernel's application hooks and the
+ * fatal paths are in kernel_hooks.c.
  *
- * The console has two input sources; output always goes to UART0 (polled).
- * - Interactive (default): input from UART0 (QEMU -serial stdio), interrupt-driven.
+ * The console has two input sources; output always goes to the board's UART (polled).
+ * - Interactive (default): input from the UART (QEMU -serial stdio), interrupt-driven.
  *   QEMU puts a terminal in raw mode without echo, so the port echoes what it reads
  *   (printable characters, line ends, and erasing for backspace/DEL), which is what a
  *   terminal does for the POSIX port. The serial line has no end-of-file: byte 0x04
@@ -26,7 +27,7 @@
  * SYS_EXIT_EXTENDED, so QEMU's own exit status is the verdict.
  */
 #include "demo.h"
-#include "mps2_an385.h"
+#include "board.h"
 
 #include "FreeRTOS.h"
 #include "task.h"
@@ -35,17 +36,6 @@
 
 /* Nonzero when the console input comes from the host's stdin through semihosting. */
 static uint8_t console_scripted;
-
-const char *const port_name = MPS2_PORT_NAME;
-
-static const DemoPortCommand_t mps2_commands[] =
-{
-    { "irq", "on|off|status", "TIMER0 interrupts: 500 Hz, 100 us each", mps2_irq_load_command },
-    { "irqmask", "", "which IRQs the library's critical section holds off (sets a clock)", mps2_mask_check_command },
-};
-
-const DemoPortCommand_t * const port_commands = mps2_commands;
-const size_t port_command_count = sizeof( mps2_commands ) / sizeof( mps2_commands[ 0 ] );
 
 /* ---- demo.h ------------------------------------------------------------------ */
 
@@ -61,7 +51,7 @@ static void console_echo( int c )
     {
         if( ( c == '\r' ) || ( last_was_cr == 0u ) )
         {
-            mps2_uart_putc( '\n' );
+            board_uart_putc( '\n' );
         }
 
         column = 0u;
@@ -70,13 +60,13 @@ static void console_echo( int c )
     {
         if( column > 0u )
         {
-            mps2_uart_puts( "\b \b" );
+            board_uart_puts( "\b \b" );
             column--;
         }
     }
     else if( ( c == '\t' ) || ( ( c >= 0x20 ) && ( c < 0x7F ) ) )
     {
-        mps2_uart_putc( ( char ) c );
+        board_uart_putc( ( char ) c );
         column++;
     }
 
@@ -89,7 +79,7 @@ int port_console_getc( uint32_t timeout_ms )
 
     if( console_scripted != 0u )
     {
-        c = mps2_semihosting_stdin_getc();
+        c = board_semihosting_stdin_getc();
 
         if( c < 0 )
         {
@@ -98,7 +88,7 @@ int port_console_getc( uint32_t timeout_ms )
     }
     else
     {
-        c = mps2_console_rx_getc( timeout_ms );
+        c = board_console_rx_getc( timeout_ms );
 
         if( c < 0 )
         {
@@ -121,27 +111,27 @@ void port_console_write( const char * s, size_t n )
      * backed up on the host side must not show as one long run of the shell. */
     for( size_t i = 0; i < n; i++ )
     {
-        while( mps2_uart_tx_full() != 0 )
+        while( board_uart_tx_full() != 0 )
         {
             vTaskDelay( 1 );
         }
 
-        mps2_uart_putc( s[ i ] );
+        board_uart_putc( s[ i ] );
     }
 }
 
 void port_exit( int status )
 {
-    mps2_exit( status );
+    board_exit( status );
 }
 
-/* port_time_us() is in clock.c. */
+/* port_time_us() is the board's (mps2-an385: clock.c). */
 
 /* ---- main() -------------------------------------------------------------------- */
 
-/* The board's own tasks, next to the demo's: none on the Cortex-M3; mps2-an386 adds
- * its floating-point check (cm4f.c). */
-__attribute__( ( weak ) ) void mps2_board_start( void )
+/* board.h: the board's own tasks, next to the demo's. None on most boards;
+ * mps2-an386 adds its floating-point check (cm4f.c). */
+__attribute__( ( weak ) ) void board_start( void )
 {
 }
 
@@ -152,27 +142,27 @@ int main( void )
      * ISR must not run before there is a task to wake. */
     portDISABLE_INTERRUPTS();
 
-    mps2_uart_init();
+    board_init();
 
-    if( mps2_semihosting_cmdline_has( "console=semihosting" ) && mps2_semihosting_stdin_open() )
+    if( board_semihosting_cmdline_has( "console=semihosting" ) && board_semihosting_stdin_open() )
     {
         console_scripted = 1u;
     }
     else
     {
-        mps2_console_rx_init();
+        board_console_rx_init();
     }
 
     demo_start();
 
-    if( mps2_semihosting_cmdline_has( "many-tasks" ) )
+    if( board_semihosting_cmdline_has( "many-tasks" ) )
     {
         demo_add_waiting_tasks();
     }
 
-    mps2_board_start();
+    board_start();
     vTaskStartScheduler();
 
     /* Only if the idle task could not be created. */
-    mps2_fatal( "vTaskStartScheduler returned", MPS2_EXIT_SCHEDULER_RETURNED );
+    board_fatal( "vTaskStartScheduler returned", BOARD_EXIT_SCHEDULER_RETURNED );
 }

@@ -1,6 +1,7 @@
 /*
  * mps2_an385.h - the registers the MPS2 board code touches, and the board code's
- * internal interfaces. The board code in this directory (startup, UART, SysTick
+ * internal interfaces (the ones the board-independent files use, which microbit
+ * shares too, are in board.h). The board code in this directory (startup, UART, SysTick
  * clock, TIMER0 load, semihosting...) is shared by every QEMU MPS2 port: the core's
  * registers are architected (SCB, NVIC, SysTick) and the UART and timer are the same
  * CMSDK APB blocks on every MPS2 FPGA image. What differs from one image to another
@@ -15,8 +16,7 @@
 #ifndef MPS2_AN385_H
 #define MPS2_AN385_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "board.h"
 
 /* Angle brackets: a quoted include would find this directory's mps2_board.h first
  * (the including file's own directory), whichever board is being built. */
@@ -25,9 +25,6 @@
 #define MPS2_REG( addr )               ( *( volatile uint32_t * ) ( addr ) )
 
 /* ---- System control block --------------------------------------------------- */
-#define SCB_ICSR                       MPS2_REG( 0xE000ED04u )
-#define SCB_ICSR_PENDSTSET             ( 1u << 26 )
-#define SCB_ICSR_VECTPENDING_MASK      ( 0x1FFu << 12 ) /* highest pending enabled exception */
 #define SCB_SHCSR                      MPS2_REG( 0xE000ED24u )
 #define SCB_CFSR                       MPS2_REG( 0xE000ED28u )
 #define SCB_HFSR                       MPS2_REG( 0xE000ED2Cu )
@@ -94,64 +91,20 @@
     #error "mps2_board.h is incomplete: see freertos-port/mps2-an385/mps2_board.h for what it defines"
 #endif
 
-/* ---- Exit codes of fatal errors detected by the port ------------------------
- * QEMU's exit status is the status given to semihosting's exit call. The demo owns
- * the small numbers (0 = pass); the port's own verdicts sit well above them. */
-#define MPS2_EXIT_ASSERT               101
-#define MPS2_EXIT_FAULT                102
-#define MPS2_EXIT_STACK_OVERFLOW       103
-#define MPS2_EXIT_MALLOC_FAILED        104
-#define MPS2_EXIT_SCHEDULER_RETURNED   105
-
 #ifndef __ASSEMBLER__
-
-/* main.c: the board's own tasks, created after the demo's (a weak no-op on the
- * Cortex-M3; mps2-an386/cm4f.c adds its floating-point check). */
-void mps2_board_start( void );
-
-/* uart.c: polled output works from any context, before or after the scheduler. */
-void mps2_uart_init( void );
-void mps2_uart_putc( char c );
-/* Nonzero while the transmitter cannot take another byte (the host is slow to read). */
-int mps2_uart_tx_full( void );
-void mps2_uart_write( const char * s, size_t n );
-void mps2_uart_puts( const char * s );
-void mps2_uart_put_hex( uint32_t value );
-void mps2_uart_put_dec( uint32_t value );
-void mps2_uart_flush( void );
-
-/* uart.c: interrupt-driven input into a stream buffer; call before the scheduler. */
-void mps2_console_rx_init( void );
-int mps2_console_rx_getc( uint32_t timeout_ms );
 
 /* clock.c: the SysTick vector (counts the tick, then the kernel's handler). */
 void mps2_systick_handler( void );
 
 /* clock.c: the SysTick-extended clock; see the comment at the top of clock.c. Cycles
- * since the scheduler started, and microseconds wrapping at 2^32 (demo.h's
- * port_time_us(), declared here too for the images without the demo). */
+ * since the scheduler started (port_time_us() is its microseconds: board.h). */
 uint64_t mps2_clock_cycles( void );
-uint32_t port_time_us( void );
 
 /* irq_load.c: the TIMER0 interrupt load and its shell command. */
 void mps2_irq_load_command( int argc, char ** argv );
 
 /* mask_check.c: the shell command 'irqmask' (what the library's critical section masks). */
 void mps2_mask_check_command( int argc, char ** argv );
-
-/* semihosting.c: end the QEMU run with an exit status; never returns. */
-void mps2_exit( int status ) __attribute__( ( noreturn ) );
-
-/* semihosting.c: the scripted console's pieces. getc returns -1 at end of input. */
-int mps2_semihosting_cmdline_has( const char * word );
-int mps2_semihosting_stdin_open( void );
-int mps2_semihosting_stdin_getc( void );
-
-/* kernel_hooks.c: print "FATAL <what>" and exit with code. Callable from any context. */
-void mps2_fatal( const char * what, int code ) __attribute__( ( noreturn ) );
-
-/* kernel_hooks.c: the target of configASSERT(). */
-void mps2_assert_failed( const char * file, int line ) __attribute__( ( noreturn ) );
 
 #endif /* __ASSEMBLER__ */
 

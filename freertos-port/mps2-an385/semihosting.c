@@ -12,7 +12,7 @@
  * Without semihosting enabled, BKPT escalates to a HardFault (and the fault handler's
  * own exit request to a lockup): always run with it enabled.
  */
-#include "mps2_an385.h"
+#include "board.h"
 
 #include <string.h>
 
@@ -35,11 +35,11 @@ static uint32_t semihosting_call( uint32_t operation, void * argument )
     return r0;
 }
 
-void mps2_exit( int status )
+void board_exit( int status )
 {
     uint32_t block[ 2 ] = { ADP_STOPPED_APPLICATION_EXIT, ( uint32_t ) status };
 
-    mps2_uart_flush();
+    board_uart_flush();
     ( void ) semihosting_call( SYS_EXIT_EXTENDED, block );
 
     /* Only reached if the host ignored the request. */
@@ -48,7 +48,7 @@ void mps2_exit( int status )
     }
 }
 
-int mps2_semihosting_cmdline_has( const char * word )
+int board_semihosting_cmdline_has( const char * word )
 {
     char line[ 256 ];
     uint32_t block[ 2 ] = { ( uint32_t ) line, sizeof( line ) };
@@ -88,7 +88,7 @@ int mps2_semihosting_cmdline_has( const char * word )
     return 0;
 }
 
-int mps2_semihosting_stdin_open( void )
+int board_semihosting_stdin_open( void )
 {
     static const char console_name[] = ":tt";
     uint32_t block[ 3 ] = { ( uint32_t ) console_name, OPEN_MODE_READ, sizeof( console_name ) - 1u };
@@ -97,7 +97,7 @@ int mps2_semihosting_stdin_open( void )
     return stdin_handle >= 0;
 }
 
-int mps2_semihosting_stdin_getc( void )
+int board_semihosting_stdin_getc( void )
 {
     uint8_t c;
     uint32_t block[ 3 ] = { ( uint32_t ) stdin_handle, ( uint32_t ) &c, 1u };

@@ -21,7 +21,7 @@
  * the CPU from a burn, so a burn's wall time is the workload's own time, apart from
  * the interrupts inside it, which the library charges to the interrupts line.
  *
- * Output, on UART0, one record per line, "kind key=value ...", then exit status 0:
+ * Output, on the board's UART (board.h), one record per line, "kind key=value ...", then exit status 0:
  *   start abi=<library's> abi_header=<header's> clock_hz=<library's clock> window_ms=<ms>
  *   call <what> returned=<status or count> [...] -- <cpu_usage_status_str()>
  *   window number=<n> us=<length> tasks=<in the window> written=<copied>
@@ -32,7 +32,7 @@
  */
 #include <stdint.h>
 
-#include "mps2_an385.h"
+#include "board.h"
 
 #include "FreeRTOS.h"
 #include "task.h"
@@ -103,40 +103,40 @@ static void workload_task( void * parameters )
 
 static void print_uint( const char * key, uint32_t value )
 {
-    mps2_uart_putc( ' ' );
-    mps2_uart_puts( key );
-    mps2_uart_putc( '=' );
-    mps2_uart_put_dec( value );
+    board_uart_putc( ' ' );
+    board_uart_puts( key );
+    board_uart_putc( '=' );
+    board_uart_put_dec( value );
 }
 
 static void print_int( const char * key, int32_t value )
 {
-    mps2_uart_putc( ' ' );
-    mps2_uart_puts( key );
-    mps2_uart_putc( '=' );
+    board_uart_putc( ' ' );
+    board_uart_puts( key );
+    board_uart_putc( '=' );
 
     if( value < 0 )
     {
-        mps2_uart_putc( '-' );
+        board_uart_putc( '-' );
     }
 
-    mps2_uart_put_dec( ( value < 0 ) ? ( 0u - ( uint32_t ) value ) : ( uint32_t ) value );
+    board_uart_put_dec( ( value < 0 ) ? ( 0u - ( uint32_t ) value ) : ( uint32_t ) value );
 }
 
 /* A call's result; a negative one is a status, which the library describes. */
 static void print_call( const char * what, int32_t returned )
 {
-    mps2_uart_puts( "call " );
-    mps2_uart_puts( what );
+    board_uart_puts( "call " );
+    board_uart_puts( what );
     print_int( "returned", returned );
 
     if( returned < 0 )
     {
-        mps2_uart_puts( " -- " );
-        mps2_uart_puts( cpu_usage_status_str( returned ) );
+        board_uart_puts( " -- " );
+        board_uart_puts( cpu_usage_status_str( returned ) );
     }
 
-    mps2_uart_putc( '\n' );
+    board_uart_putc( '\n' );
 }
 
 static void print_snapshot( int32_t written, const cpu_usage_summary_info * summary )
@@ -147,31 +147,31 @@ static void print_snapshot( int32_t written, const cpu_usage_summary_info * summ
         return;
     }
 
-    mps2_uart_puts( "window" );
+    board_uart_puts( "window" );
     print_uint( "number", summary->window );
     print_uint( "us", summary->window_us );
     print_uint( "tasks", summary->tasks );
     print_uint( "written", summary->written );
-    mps2_uart_putc( '\n' );
+    board_uart_putc( '\n' );
 
     for( int32_t i = 0; i < written; i++ )
     {
         const cpu_usage_task_info * task = &snapshot_tasks[ i ];
 
-        mps2_uart_puts( "task" );
+        board_uart_puts( "task" );
         print_uint( "id", task->id );
-        mps2_uart_puts( " name=" );
-        mps2_uart_puts( task->name );
+        board_uart_puts( " name=" );
+        board_uart_puts( task->name );
         print_uint( "usage", task->usage );
         print_uint( "switches", task->switches );
         print_uint( "longest_us", task->longest_slice_us );
         print_uint( "counts", task->counts );
         print_uint( "idle", task->idle ? 1u : 0u );
         print_uint( "deleted", task->deleted ? 1u : 0u );
-        mps2_uart_putc( '\n' );
+        board_uart_putc( '\n' );
     }
 
-    mps2_uart_puts( "summary" );
+    board_uart_puts( "summary" );
     print_uint( "interrupts", summary->interrupts );
     print_uint( "interrupt_count", summary->interrupt_count );
     print_uint( "longest_interrupt_us", summary->longest_interrupt_us );
@@ -182,7 +182,7 @@ static void print_snapshot( int32_t written, const cpu_usage_summary_info * summ
     print_uint( "load_avg_1s", summary->load_avg[ 0 ] );
     print_uint( "load_avg_10s", summary->load_avg[ 1 ] );
     print_uint( "load_avg_60s", summary->load_avg[ 2 ] );
-    mps2_uart_putc( '\n' );
+    board_uart_putc( '\n' );
 }
 
 /* ---- The reporting task -------------------------------------------------------------- */
@@ -195,14 +195,14 @@ static void report_task( void * parameters )
 
     ( void ) parameters;
 
-    mps2_uart_puts( "start" );
+    board_uart_puts( "start" );
     print_uint( "abi", cpu_usage_abi_version() );
     print_uint( "abi_header", CPU_USAGE_ABI_VERSION );
     /* The library's default Cortex-M clock (DWT, or SysTick-extended where the DWT
      * does not count, as on QEMU) runs at the frequency the hooks header passes. */
     print_uint( "clock_hz", configCPU_CLOCK_HZ );
     print_uint( "window_ms", cpu_usage_window_ms() );
-    mps2_uart_putc( '\n' );
+    board_uart_putc( '\n' );
 
     /* Too early: no window has completed yet. */
     print_call( "no-window", cpu_usage_snapshot( snapshot_tasks, SNAPSHOT_CAPACITY, &summary ) );
@@ -224,19 +224,19 @@ static void report_task( void * parameters )
     print_call( "null-tasks", cpu_usage_snapshot( NULL, SNAPSHOT_CAPACITY, &summary ) );
 
     written = cpu_usage_snapshot( snapshot_tasks, 2u, &summary );
-    mps2_uart_puts( "call into-2" );
+    board_uart_puts( "call into-2" );
     print_int( "returned", written );
     print_uint( "written", summary.written );
     print_uint( "tasks", summary.tasks );
-    mps2_uart_putc( '\n' );
+    board_uart_putc( '\n' );
 
     print_call( "window-0", cpu_usage_set_window_ms( 0u ) );
-    mps2_uart_puts( "window_ms_after" );
+    board_uart_puts( "window_ms_after" );
     print_uint( "ms", cpu_usage_window_ms() );
-    mps2_uart_putc( '\n' );
+    board_uart_putc( '\n' );
 
-    mps2_uart_puts( "end\n" );
-    mps2_exit( 0 );
+    board_uart_puts( "end\n" );
+    board_exit( 0 );
 }
 
 /* ---- Kernel hook and main() ---------------------------------------------------------- */
@@ -251,17 +251,17 @@ static void create_or_die( BaseType_t created )
 {
     if( created != pdPASS )
     {
-        mps2_fatal( "xTaskCreate failed", MPS2_EXIT_MALLOC_FAILED );
+        board_fatal( "xTaskCreate failed", BOARD_EXIT_MALLOC_FAILED );
     }
 }
 
 int main( void )
 {
-    mps2_uart_init();
+    board_init();
 
     if( cpu_usage_set_window_ms( WINDOW_MS ) != CPU_USAGE_OK )
     {
-        mps2_fatal( "cpu_usage_set_window_ms refused the window", MPS2_EXIT_ASSERT );
+        board_fatal( "cpu_usage_set_window_ms refused the window", BOARD_EXIT_ASSERT );
     }
 
     for( size_t i = 0u; i < ( sizeof( workloads ) / sizeof( workloads[ 0 ] ) ); i++ )
@@ -275,5 +275,5 @@ int main( void )
     vTaskStartScheduler();
 
     /* Only if the idle task could not be created. */
-    mps2_fatal( "vTaskStartScheduler returned", MPS2_EXIT_SCHEDULER_RETURNED );
+    board_fatal( "vTaskStartScheduler returned", BOARD_EXIT_SCHEDULER_RETURNED );
 }

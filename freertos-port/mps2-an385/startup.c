@@ -11,7 +11,7 @@
  *
  * Any exception that is not expected (faults, NMI, an IRQ without a handler) prints
  * the exception number, the stacked registers and the fault status registers on
- * UART0, then ends the QEMU run with MPS2_EXIT_FAULT, so a crash is a clear test
+ * UART0, then ends the QEMU run with BOARD_EXIT_FAULT, so a crash is a clear test
  * failure instead of a hang until the timeout.
  */
 #include "mps2_an385.h"
@@ -134,7 +134,14 @@ void Reset_Handler( void )
     }
 
     ( void ) main();
-    mps2_fatal( "main returned", MPS2_EXIT_SCHEDULER_RETURNED );
+    board_fatal( "main returned", BOARD_EXIT_SCHEDULER_RETURNED );
+}
+
+/* board.h: what every image sets up first. The clock (clock.c) needs nothing before
+ * the scheduler starts the SysTick. */
+void board_init( void )
+{
+    board_uart_init();
 }
 
 static const char * exception_name( uint32_t number )
@@ -169,8 +176,8 @@ static const char * exception_name( uint32_t number )
 
 static void put_reg( const char * name, uint32_t value )
 {
-    mps2_uart_puts( name );
-    mps2_uart_put_hex( value );
+    board_uart_puts( name );
+    board_uart_put_hex( value );
 }
 
 void mps2_fault_report( const uint32_t * frame, uint32_t exc_return )
@@ -180,18 +187,18 @@ void mps2_fault_report( const uint32_t * frame, uint32_t exc_return )
     __asm volatile ( "mrs %0, ipsr" : "=r" ( ipsr ) );
     ipsr &= 0x1FFu;
 
-    mps2_uart_puts( "\nFATAL " );
-    mps2_uart_puts( exception_name( ipsr ) );
-    mps2_uart_puts( " (exception " );
-    mps2_uart_put_dec( ipsr );
+    board_uart_puts( "\nFATAL " );
+    board_uart_puts( exception_name( ipsr ) );
+    board_uart_puts( " (exception " );
+    board_uart_put_dec( ipsr );
 
     if( ipsr >= 16u )
     {
-        mps2_uart_puts( ", IRQ" );
-        mps2_uart_put_dec( ipsr - 16u );
+        board_uart_puts( ", IRQ" );
+        board_uart_put_dec( ipsr - 16u );
     }
 
-    mps2_uart_puts( ")\n" );
+    board_uart_puts( ")\n" );
 
     /* The frame pointer comes from a stack that may itself be the problem. */
     const uint8_t * f = ( const uint8_t * ) frame;
@@ -201,18 +208,18 @@ void mps2_fault_report( const uint32_t * frame, uint32_t exc_return )
         put_reg( "  pc   ", frame[ 6 ] );
         put_reg( "  lr   ", frame[ 5 ] );
         put_reg( "  xpsr ", frame[ 7 ] );
-        mps2_uart_puts( "\n" );
+        board_uart_puts( "\n" );
         put_reg( "  r0   ", frame[ 0 ] );
         put_reg( "  r1   ", frame[ 1 ] );
         put_reg( "  r2   ", frame[ 2 ] );
         put_reg( "  r3   ", frame[ 3 ] );
         put_reg( "  r12  ", frame[ 4 ] );
-        mps2_uart_puts( "\n" );
+        board_uart_puts( "\n" );
     }
     else
     {
         put_reg( "  stack pointer outside RAM: ", ( uint32_t ) frame );
-        mps2_uart_puts( "\n" );
+        board_uart_puts( "\n" );
     }
 
     put_reg( "  cfsr ", SCB_CFSR );
@@ -224,7 +231,7 @@ void mps2_fault_report( const uint32_t * frame, uint32_t exc_return )
         put_reg( "  sfar ", SCB_SFAR );
     #endif
     put_reg( "  exc_return ", exc_return );
-    mps2_uart_puts( "\n" );
+    board_uart_puts( "\n" );
 
-    mps2_exit( MPS2_EXIT_FAULT );
+    board_exit( BOARD_EXIT_FAULT );
 }

@@ -8,7 +8,7 @@
  * malloc (which nano's printf family links, though snprintf never calls it) is made
  * task-safe by suspending the scheduler; it must not be used from interrupts.
  */
-#include "mps2_an385.h"
+#include "board.h"
 
 #include <errno.h>
 #include <reent.h>
@@ -69,7 +69,7 @@ int _write( int fd, const char * buf, int len )
         return -1;
     }
 
-    mps2_uart_write( buf, ( size_t ) len );
+    board_uart_write( buf, ( size_t ) len );
     return len;
 }
 
@@ -124,5 +124,5 @@ int _kill( int pid, int sig )
 /* abort() and exit() end up here. */
 void _exit( int status )
 {
-    mps2_exit( status );
+    board_exit( status );
 }

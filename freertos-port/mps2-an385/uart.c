@@ -56,18 +56,18 @@ static void uart_enable_tx( void )
     }
 }
 
-void mps2_uart_init( void )
+void board_uart_init( void )
 {
     UART0_BAUDDIV = UART_BAUDDIV;
     UART0_CTRL = UART_CTRL_TXEN;
 }
 
-int mps2_uart_tx_full( void )
+int board_uart_tx_full( void )
 {
     return ( UART0_STATE & UART_STATE_TXFULL ) != 0u;
 }
 
-void mps2_uart_putc( char c )
+void board_uart_putc( char c )
 {
     uart_enable_tx();
 
@@ -78,54 +78,9 @@ void mps2_uart_putc( char c )
     UART0_DATA = ( uint8_t ) c;
 }
 
-void mps2_uart_write( const char * s, size_t n )
-{
-    for( size_t i = 0; i < n; i++ )
-    {
-        mps2_uart_putc( s[ i ] );
-    }
-}
-
-void mps2_uart_puts( const char * s )
-{
-    while( *s != '\0' )
-    {
-        mps2_uart_putc( *s++ );
-    }
-}
-
-void mps2_uart_put_hex( uint32_t value )
-{
-    static const char digits[] = "0123456789abcdef";
-
-    mps2_uart_puts( "0x" );
-
-    for( int shift = 28; shift >= 0; shift -= 4 )
-    {
-        mps2_uart_putc( digits[ ( value >> shift ) & 0xFu ] );
-    }
-}
-
-void mps2_uart_put_dec( uint32_t value )
-{
-    char buf[ 10 ];
-    size_t n = 0;
-
-    do
-    {
-        buf[ n++ ] = ( char ) ( '0' + ( value % 10u ) );
-        value /= 10u;
-    } while( value != 0u );
-
-    while( n > 0u )
-    {
-        mps2_uart_putc( buf[ --n ] );
-    }
-}
-
 /* Wait until the last byte has left the transmit register, so nothing is lost when
  * the run ends right after. */
-void mps2_uart_flush( void )
+void board_uart_flush( void )
 {
     if( ( UART0_CTRL & UART_CTRL_TXEN ) == 0u )
     {
@@ -137,7 +92,7 @@ void mps2_uart_flush( void )
     }
 }
 
-void mps2_console_rx_init( void )
+void board_console_rx_init( void )
 {
     rx_buffer = xStreamBufferCreate( RX_BUFFER_BYTES, 1 );
     configASSERT( rx_buffer != NULL );
@@ -174,7 +129,7 @@ void UART0RX_Handler( void )
     portYIELD_FROM_ISR( woken );
 }
 
-int mps2_console_rx_getc( uint32_t timeout_ms )
+int board_console_rx_getc( uint32_t timeout_ms )
 {
     uint8_t c;
 

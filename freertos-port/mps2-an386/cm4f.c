@@ -17,7 +17,7 @@
  * ready), which does the same, and back. On the way out the core stacks s0..s15 and
  * FPSCR (lazily, when the kernel's PendSV handler touches the FPU) and the handler
  * saves s16..s31; a register that comes back changed ends the run as a fault
- * (MPS2_EXIT_FAULT, "FATAL FPU register ..."), which the end-to-end test sees.
+ * (BOARD_EXIT_FAULT, "FATAL FPU register ..."), which the end-to-end test sees.
  * Each round is a few hundred instructions every 100 ms, far below what the demo's
  * figures could notice.
  */
@@ -89,13 +89,13 @@ static void fpu_check_task( void * parameter )
 
         if( fpu_switch_and_check( pattern ) != 0u )
         {
-            mps2_fatal( "FPU register changed across a context switch", MPS2_EXIT_FAULT );
+            board_fatal( "FPU register changed across a context switch", BOARD_EXIT_FAULT );
         }
     }
 }
 
 /* Replaces main.c's weak no-op: called after demo_start(), before the scheduler. */
-void mps2_board_start( void )
+void board_start( void )
 {
     static const struct
     {
@@ -108,7 +108,7 @@ void mps2_board_start( void )
         if( xTaskCreate( fpu_check_task, checks[ i ].name, configMINIMAL_STACK_SIZE,
                          ( void * ) ( uintptr_t ) checks[ i ].pattern, FPU_CHECK_PRIORITY, NULL ) != pdPASS )
         {
-            mps2_fatal( "cannot create the FPU check tasks", MPS2_EXIT_MALLOC_FAILED );
+            board_fatal( "cannot create the FPU check tasks", BOARD_EXIT_MALLOC_FAILED );
         }
     }
 }

@@ -27,7 +27,7 @@ mps2-an505_KERNEL_PORT := portable/GCC/ARM_CM33_NTZ/non_secure
 mps2-an505_KERNEL_PORT_SRC := port.c portasm.c
 mps2-an505_HEAP := heap_4
 mps2-an505_INC := freertos-port/mps2-an505 freertos-port/mps2-an385
-mps2-an505_SRC := $(addprefix freertos-port/mps2-an385/,startup.c main.c kernel_hooks.c uart.c clock.c \
+mps2-an505_SRC := $(addprefix freertos-port/mps2-an385/,startup.c main.c commands.c kernel_hooks.c uart.c uart_text.c clock.c \
     irq_load.c mask_check.c semihosting.c syscalls.c)
 mps2-an505_LDSCRIPT := freertos-port/mps2-an505/mps2-an505.ld
 # As mps2-an385's (newlib-nano; -L for the sections its linker script INCLUDEs).

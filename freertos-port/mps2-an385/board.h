@@ -1,0 +1,91 @@
+/*
+ * board.h - what the board-independent files of the QEMU M-profile demos expect of a
+ * board, and what they give it.
+ *
+ * The board-independent files live here, in freertos-port/mps2-an385/, and every
+ * M-profile QEMU port lists them in its build rather than keeping copies:
+ *   main.c          demo.h's console, exit and main() of the demo image
+ *   kernel_hooks.c  the kernel's application hooks, the tickless-idle wait, the fatal
+ *                   paths (board_fatal, configASSERT's board_assert_failed)
+ *   semihosting.c   exit with a status, the command line, the host's stdin
+ *   syscalls.c      what newlib-nano needs
+ *   uart_text.c     text and numbers over board_uart_putc()
+ *   snapshot_main.c main() of snapshot.elf, the minimal build's example (no demo)
+ * A board (freertos-port/<board>/) provides the rest: the functions marked "board"
+ * below, port_time_us(), port_name and port_commands (demo.h), its vector table and
+ * startup, and its FreeRTOSConfig.h (whose portSUPPRESS_TICKS_AND_SLEEP() may be
+ * board_idle_sleep() and configASSERT() board_assert_failed()). Its own header includes this one.
+ */
+#ifndef BOARD_H
+#define BOARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- M-profile core registers the shared files use (ARMv6-M and ARMv7-M alike) --- */
+#define BOARD_SCB_ICSR                  ( *( volatile uint32_t * ) 0xE000ED04u )
+#define BOARD_SCB_ICSR_PENDSTSET        ( 1u << 26 )
+#define BOARD_SCB_ICSR_VECTPENDING_MASK ( 0x1FFu << 12 ) /* highest pending enabled exception */
+
+/* ---- Exit codes of fatal errors detected by the port -------------------------
+ * QEMU's exit status is the status given to semihosting's exit call. The demo owns
+ * the small numbers (0 = pass); the port's own verdicts sit well above them. */
+#define BOARD_EXIT_ASSERT               101
+#define BOARD_EXIT_FAULT                102
+#define BOARD_EXIT_STACK_OVERFLOW       103
+#define BOARD_EXIT_MALLOC_FAILED        104
+#define BOARD_EXIT_SCHEDULER_RETURNED   105
+
+#ifndef __ASSEMBLER__
+
+/* Board: everything main() needs set up first (the console UART, port_time_us()'s
+ * timer), with interrupts masked, before the kernel runs. */
+void board_init( void );
+
+/* Board: the console UART. Output is polled and works from any context (faults,
+ * asserts, before the scheduler); tx_full is nonzero while the transmitter cannot take
+ * another byte (the host is slow to read); flush waits until the last byte has gone. */
+void board_uart_init( void );
+void board_uart_putc( char c );
+int board_uart_tx_full( void );
+void board_uart_flush( void );
+
+/* Board: interrupt-driven console input into a stream buffer; init before the
+ * scheduler starts; getc returns a byte, or -1 after timeout_ms without one. */
+void board_console_rx_init( void );
+int board_console_rx_getc( uint32_t timeout_ms );
+
+/* uart_text.c: text and numbers over board_uart_putc(). */
+void board_uart_write( const char * s, size_t n );
+void board_uart_puts( const char * s );
+void board_uart_put_hex( uint32_t value );
+void board_uart_put_dec( uint32_t value );
+
+/* semihosting.c: end the QEMU run with an exit status; never returns. */
+void board_exit( int status ) __attribute__( ( noreturn ) );
+
+/* semihosting.c: the scripted console's pieces. getc returns -1 at end of input. */
+int board_semihosting_cmdline_has( const char * word );
+int board_semihosting_stdin_open( void );
+int board_semihosting_stdin_getc( void );
+
+/* kernel_hooks.c: print "FATAL <what>" and exit with code. Callable from any context. */
+void board_fatal( const char * what, int code ) __attribute__( ( noreturn ) );
+
+/* kernel_hooks.c: the target of configASSERT(). */
+void board_assert_failed( const char * file, int line ) __attribute__( ( noreturn ) );
+
+/* Board, optional: its own tasks, created after the demo's, before the scheduler
+ * starts (main.c has a weak one that creates none). */
+void board_start( void );
+
+/* kernel_hooks.c: portSUPPRESS_TICKS_AND_SLEEP() (configUSE_TICKLESS_IDLE 2). */
+void board_idle_sleep( uint32_t expected_idle_ticks );
+
+/* Board (demo.h's, declared here too for the images without the demo): microseconds
+ * of a free-running clock, wrapping at 2^32. */
+uint32_t port_time_us( void );
+
+#endif /* __ASSEMBLER__ */
+
+#endif /* BOARD_H */
