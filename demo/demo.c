@@ -770,6 +770,11 @@ static void prvCmdCli( int argc,
 static void prvCmdExit( int argc,
                         char ** argv );
 
+#if defined( DEMO_STAND_IN_TRACER ) && ( DEMO_STAND_IN_TRACER == 1 )
+    static void prvCmdTracer( int argc,
+                              char ** argv );
+#endif
+
 #if ( configGENERATE_RUN_TIME_STATS == 1 )
     static void prvCmdKernelStats( int argc,
                                    char ** argv );
@@ -796,6 +801,9 @@ static const DemoCommand_t xCommands[] =
     { "cli",            "<command line>",    "run it as FreeRTOS+CLI would (48-byte pieces)", prvCmdCli       },
     #if ( configGENERATE_RUN_TIME_STATS == 1 )
         { "kernel_stats", "",                "the kernel's run-time stats and the library's since start, at one instant", prvCmdKernelStats },
+    #endif
+    #if defined( DEMO_STAND_IN_TRACER ) && ( DEMO_STAND_IN_TRACER == 1 )
+        { "tracer",     "",                  "the stand-in tracer's counts and the kernel's, at one instant (JSON)", prvCmdTracer },
     #endif
     { "exit",           "",                  "end the run",                               prvCmdExit         },
 };
@@ -1589,6 +1597,73 @@ static void prvCmdSampled( int argc,
     }
 
 #endif /* configGENERATE_RUN_TIME_STATS */
+/*-----------------------------------------------------------*/
+
+#if defined( DEMO_STAND_IN_TRACER ) && ( DEMO_STAND_IN_TRACER == 1 )
+
+/* The tracer variant's other trace tool (demo/stand-in-tracer/), which shares the
+ * kernel's trace macros with the library: what it counted, and the kernel's tick count
+ * and number of tasks to check it against, all read in one critical section. */
+    static void prvCmdTracer( int argc,
+                              char ** argv )
+    {
+        StandInTracer_t xCounts;
+        TickType_t xTicks;
+        UBaseType_t uxTasks;
+        size_t x;
+
+        ( void ) argc;
+        ( void ) argv;
+
+        taskENTER_CRITICAL();
+        {
+            xCounts = xStandInTracer;
+            xTicks = xTaskGetTickCount();
+            uxTasks = uxTaskGetNumberOfTasks();
+        }
+        taskEXIT_CRITICAL();
+
+        {
+            const struct
+            {
+                const char * pcName;
+                uint32_t ulValue;
+            }
+            xFields[] =
+            {
+                { "creates",                xCounts.ulCreates             },
+                { "deletes",                xCounts.ulDeletes             },
+                { "switch_ins",             xCounts.ulSwitchIns           },
+                { "switch_outs",            xCounts.ulSwitchOuts          },
+                { "handle_mismatches",      xCounts.ulHandleMismatches    },
+                { "ticks",                  xCounts.ulTicks               },
+                { "scheduler_starts",       xCounts.ulSchedulerStarts     },
+                { "isr_enters",             xCounts.ulIsrEnters           },
+                { "isr_exits",              xCounts.ulIsrExits            },
+                { "isr_exits_to_scheduler", xCounts.ulIsrExitsToScheduler },
+                { "sleeps",                 xCounts.ulSleeps              },
+                { "wakes",                  xCounts.ulWakes               },
+            };
+
+            prvOutStr( "{\"tracer\":{" );
+
+            for( x = 0U; x < ( sizeof( xFields ) / sizeof( xFields[ 0 ] ) ); x++ )
+            {
+                prvOutStr( ( x == 0U ) ? "\"" : ",\"" );
+                prvOutStr( xFields[ x ].pcName );
+                prvOutStr( "\":" );
+                prvOutUInt( xFields[ x ].ulValue, 0U );
+            }
+        }
+
+        prvOutStr( "},\"kernel\":{\"ticks\":" );
+        prvOutUInt( ( uint32_t ) xTicks, 0U );
+        prvOutStr( ",\"tasks\":" );
+        prvOutUInt( ( uint32_t ) uxTasks, 0U );
+        prvOutStr( "}}\n" );
+    }
+
+#endif /* DEMO_STAND_IN_TRACER */
 /*-----------------------------------------------------------*/
 
 static void prvCmdExit( int argc,

@@ -37,6 +37,8 @@
 #                             (thumbv7m-none-eabi): built by `make lib-<target>`
 #   <board>_NOLIB_SRC         optional: demo-nolib.elf, the demo without the library, is
 #                             built with these sources (the API as stubs) in its place
+#   <board>_VARIANTS          optional: variants of the demo (see "The demo's variants"
+#                             below) the board builds, each as demo-<variant>.elf
 #   <board>_SNAPSHOT_SRC      optional: snapshot.elf, these sources and the kernel linked
 #                             with the minimal archive (`make lib-<target>-minimal`)
 #   <board>_QEMU_CMD          the QEMU command lines, running $(QEMU_ELF): interactive
@@ -53,6 +55,9 @@
 #   $(BUILD)/<board>/demo-nolib.elf with <board>_NOLIB_SRC: the same built with
 #                                   -DCPU_USAGE_DISABLED (kernel without the hooks
 #                                   header), objects in $(BUILD)/<board>/nolib/
+#   $(BUILD)/<board>/demo-<v>.elf   for each variant <v> in <board>_VARIANTS: demo.elf
+#                                   with the variant's sources and flags, objects (the
+#                                   kernel's too) in $(BUILD)/<board>/<v>/
 #   $(BUILD)/<board>/snapshot.elf   with <board>_SNAPSHOT_SRC
 #   <board> (phony)                 the board's images; QEMU_IMAGES: every board's
 #   lib-<target>, lib-<target>-minimal (phony) and RUST_LIB/RUST_LIB_MINIMAL (functions
@@ -131,6 +136,19 @@ $(call RUST_LIB_MINIMAL,$(1)): lib-$(1)-minimal
 	@:
 endef
 
+# ---- The demo's variants -----------------------------------------------------------------
+
+# The demo built with more sources (DEMO_VARIANT_SRC_<v>) and compile flags
+# (DEMO_VARIANT_CFLAGS_<v>), kernel included, linked like demo.elf: a QEMU board lists
+# the ones it builds in <board>_VARIANTS; the POSIX port's port.mk uses them too.
+#
+#   tracer   another trace tool beside the library, sharing the kernel's trace macros
+#            with it: a stand-in that counts what it sees, and the firmware's header
+#            that combines the two (demo/stand-in-tracer/); shell command `tracer`
+DEMO_VARIANTS := tracer
+DEMO_VARIANT_SRC_tracer := demo/stand-in-tracer/stand_in_tracer.c
+DEMO_VARIANT_CFLAGS_tracer := -DDEMO_STAND_IN_TRACER=1 -I demo/stand-in-tracer
+
 # ---- The boards ------------------------------------------------------------------------
 
 QEMU_PORTS :=
@@ -166,6 +184,22 @@ $(BUILD)/$(1)/$(2)/%.o: %.S | kernel-check
 	$$($(1)_CC) $$(QEMU_CFLAGS_$(1)) $$(QEMU_WARN) $(3) -c $$< -o $$@
 endef
 
+# Variant $(2) of board $(1)'s demo: demo-$(2).elf (see "The demo's variants").
+define QEMU_DEMO_VARIANT_RULES
+$$(if $$(filter $(2),$$(DEMO_VARIANTS)),,$$(error $(1)_VARIANTS: $(2) is not a demo variant (the variants: $$(DEMO_VARIANTS))))
+QEMU_VARIANT_OBJS_$(1)_$(2) := $(call qemu_kernel_objs,$(1),$(2)) \
+    $(call qemu_objs,$(1),$($(1)_SRC) $(QEMU_DEMO_SRC) $(DEMO_VARIANT_SRC_$(2)),$(2))
+$(1)_IMAGES += $(BUILD)/$(1)/demo-$(2).elf
+
+$$(eval $$(call QEMU_VARIANT_RULES,$(1),$(2),$(DEMO_VARIANT_CFLAGS_$(2))))
+
+$(BUILD)/$(1)/demo-$(2).elf: $$(QEMU_VARIANT_OBJS_$(1)_$(2)) $(call RUST_LIB,$($(1)_RUST_TARGET)) $($(1)_LDSCRIPT)
+	$$($(1)_CC) $$(QEMU_LDFLAGS_$(1)) -Wl,-Map=$$(@:.elf=.map) -o $$@ \
+	    $$(QEMU_VARIANT_OBJS_$(1)_$(2)) $(call RUST_LIB,$($(1)_RUST_TARGET)) $$($(1)_LDLIBS)
+
+-include $$(QEMU_VARIANT_OBJS_$(1)_$(2):.o=.d)
+endef
+
 # Everything of board $(1).
 define QEMU_PORT_RULES
 QEMU_CFLAGS_$(1) = $$($(1)_ARCH) -Os -g -std=gnu11 -ffunction-sections -fdata-sections -MMD -MP \
@@ -194,6 +228,8 @@ $(BUILD)/$(1)/demo-nolib.elf: $$(QEMU_NOLIB_OBJS_$(1)) $($(1)_LDSCRIPT)
 	$$($(1)_CC) $$(QEMU_LDFLAGS_$(1)) -Wl,-Map=$$(@:.elf=.map) -o $$@ \
 	    $$(QEMU_NOLIB_OBJS_$(1)) $$($(1)_LDLIBS)
 endif
+
+$$(foreach v,$$($(1)_VARIANTS),$$(eval $$(call QEMU_DEMO_VARIANT_RULES,$(1),$$(v))))
 
 ifneq ($(strip $($(1)_SNAPSHOT_SRC)),)
 # The same kernel objects as demo.elf: compiled with the same flags, they do not depend

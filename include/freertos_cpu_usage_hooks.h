@@ -39,6 +39,10 @@
  *     #define traceTASK_SWITCHED_IN()   do { <the other tool's definition>;
  *                                            CPU_USAGE_TRACE_TASK_SWITCHED_IN(); } while( 0 )
  *
+ * Include the other tool's header before this one: one included after it could
+ * replace the library's macros without a word (TraceRecorder #undefs what it defines).
+ * With CPU_USAGE_SHARED_HOOKS 1, CPU_USAGE_ISR_ENTER() and CPU_USAGE_ISR_EXIT() in your
+ * handlers are traceISR_ENTER() and traceISR_EXIT(), so both tools see them (below).
  * The README's "Beside another trace tool" has the whole recipe for SystemView and
  * TraceRecorder.
  *
@@ -297,17 +301,30 @@
         portCLEAR_INTERRUPT_MASK_FROM_ISR( uxCpuUsageSavedMask );                           \
     } while( 0 )
 
-/* For your own interrupt handlers: see "Interrupts" at the top of this file. */
-#define CPU_USAGE_ISR_ENTER()    CPU_USAGE_MASKED_CALL_( CPU_USAGE_HOOK_( cpu_usage_hook_isr_enter )() )
-#define CPU_USAGE_ISR_EXIT()     CPU_USAGE_MASKED_CALL_( CPU_USAGE_HOOK_( cpu_usage_hook_isr_exit )() )
+/* The library's enter and exit of an interrupt. */
+#define CPU_USAGE_ISR_ENTER_()    CPU_USAGE_MASKED_CALL_( CPU_USAGE_HOOK_( cpu_usage_hook_isr_enter )() )
+#define CPU_USAGE_ISR_EXIT_()     CPU_USAGE_MASKED_CALL_( CPU_USAGE_HOOK_( cpu_usage_hook_isr_exit )() )
+
+/* For your own interrupt handlers: see "Interrupts" at the top of this file. Beside
+ * another trace tool they are the kernel's traceISR_ENTER and traceISR_EXIT, whose
+ * shared definitions call both tools: portYIELD_FROM_ISR() ends a handler with
+ * traceISR_EXIT for both, so the other tool must see the handler's enter as well, or
+ * it would count an exit it never saw begin. */
+#if defined( CPU_USAGE_SHARED_HOOKS ) && ( CPU_USAGE_SHARED_HOOKS == 1 )
+    #define CPU_USAGE_ISR_ENTER()    traceISR_ENTER()
+    #define CPU_USAGE_ISR_EXIT()     traceISR_EXIT()
+#else
+    #define CPU_USAGE_ISR_ENTER()    CPU_USAGE_ISR_ENTER_()
+    #define CPU_USAGE_ISR_EXIT()     CPU_USAGE_ISR_EXIT_()
+#endif
 
 /* The kernel's tick handler (Cortex-M ports), and portYIELD_FROM_ISR() /
  * portEND_SWITCHING_ISR() at the end of any handler. Leaving to the scheduler is an
  * exit like any other: the context switch that follows (PendSV on Cortex-M) is
  * charged, as every switch is, by the next SWITCHED_IN. */
-#define CPU_USAGE_TRACE_ISR_ENTER()                CPU_USAGE_ISR_ENTER()
-#define CPU_USAGE_TRACE_ISR_EXIT()                 CPU_USAGE_ISR_EXIT()
-#define CPU_USAGE_TRACE_ISR_EXIT_TO_SCHEDULER()    CPU_USAGE_ISR_EXIT()
+#define CPU_USAGE_TRACE_ISR_ENTER()                CPU_USAGE_ISR_ENTER_()
+#define CPU_USAGE_TRACE_ISR_EXIT()                 CPU_USAGE_ISR_EXIT_()
+#define CPU_USAGE_TRACE_ISR_EXIT_TO_SCHEDULER()    CPU_USAGE_ISR_EXIT_()
 
 /* Tickless idle: called by the idle task with the scheduler suspended but interrupts
  * enabled, so a critical section and not the ISR mask, which is empty on ports where

@@ -123,9 +123,18 @@ void board_assert_failed( const char * file, int line ) __attribute__( ( noretur
 
 /* ---- freertos-cpu-usage ------------------------------------------------------
  * The hooks header must stay the last thing in this file. CPU_USAGE_DISABLED builds
- * the same image without the library (demo-nolib.elf, for the footprint figures). */
+ * the same image without the library (demo-nolib.elf, for the footprint figures).
+ * DEMO_STAND_IN_TRACER builds it with another trace tool beside the library
+ * (demo-tracer.elf): the tool's header first, then the firmware's header that shares
+ * the kernel's trace macros between the two, which includes the library's
+ * (demo/stand-in-tracer/). */
 #ifndef CPU_USAGE_DISABLED
+#if defined( DEMO_STAND_IN_TRACER ) && ( DEMO_STAND_IN_TRACER == 1 )
+#include "stand_in_tracer.h"
+#include "trace_hooks_shared.h"
+#else
 #include "freertos_cpu_usage_hooks.h"
+#endif
 #else
 /* The port's interrupt handlers call these; without the library they do nothing. */
 #define CPU_USAGE_ISR_ENTER()    do {} while( 0 )

@@ -10,6 +10,8 @@
 #                                       calls go to cpu_usage_stubs.c. Section sizes
 #                                       of demo.elf minus these = what the library adds
 #                                       (make size).
+#   $(BUILD)/mps2-an385/demo-tracer.elf the demo with another trace tool beside the
+#                                       library (the `tracer` variant, qemu.mk)
 #   $(BUILD)/mps2-an385/snapshot.elf    the minimal build (no shell) in a firmware of its
 #                                       own: snapshot_main.c, the board files and
 #                                       demo.elf's kernel objects, linked with the
@@ -36,6 +38,7 @@ mps2-an385_INC := freertos-port/mps2-an385
 mps2-an385_SRC := $(addprefix freertos-port/mps2-an385/,startup.c main.c commands.c kernel_hooks.c uart.c \
     uart_text.c clock.c irq_load.c mask_check.c semihosting.c syscalls.c)
 mps2-an385_NOLIB_SRC := freertos-port/mps2-an385/cpu_usage_stubs.c
+mps2-an385_VARIANTS := tracer
 # snapshot.elf: the board without the demo (startup.c leaves the demo's IRQs to the
 # fault report when irq_load.c and mask_check.c are not linked).
 mps2-an385_SNAPSHOT_SRC := $(addprefix freertos-port/mps2-an385/,startup.c snapshot_main.c kernel_hooks.c \
@@ -47,7 +50,8 @@ mps2-an385_LDSCRIPT := freertos-port/mps2-an385/mps2-an385.ld
 # MPS2 board shares, mps2-sections.ld, from this directory.
 mps2-an385_LDFLAGS := --specs=nano.specs -Wl,--no-warn-execstack -L freertos-port/mps2-an385
 MPS2_SECTIONS_LD := freertos-port/mps2-an385/mps2-sections.ld
-$(addprefix $(BUILD)/mps2-an385/,demo.elf demo-nolib.elf snapshot.elf): $(MPS2_SECTIONS_LD)
+$(addprefix $(BUILD)/mps2-an385/,demo.elf demo-nolib.elf snapshot.elf $(mps2-an385_VARIANTS:%=demo-%.elf)): \
+    $(MPS2_SECTIONS_LD)
 mps2-an385_RUST_TARGET := thumbv7m-none-eabi
 
 MPS2_QEMU := qemu-system-arm -M mps2-an385 -cpu cortex-m3 -display none -monitor none

@@ -128,5 +128,14 @@ void vAssertCalled( const char * pcFile,
  * call the library's traced functions. */
 #define CPU_USAGE_TRACE    1
 
-/* freertos-cpu-usage: must stay the last line (the header checks it). */
-#include "freertos_cpu_usage_hooks.h"
+/* freertos-cpu-usage: must stay the last line (the header checks it). The tracer
+ * variant (-DDEMO_STAND_IN_TRACER=1, build/posix-tracer/) has another trace tool
+ * beside the library: the tool's header first, then the firmware's header that shares
+ * the kernel's trace macros between the two, which includes the library's
+ * (demo/stand-in-tracer/). */
+#if defined( DEMO_STAND_IN_TRACER ) && ( DEMO_STAND_IN_TRACER == 1 )
+    #include "stand_in_tracer.h"
+    #include "trace_hooks_shared.h"
+#else
+    #include "freertos_cpu_usage_hooks.h"
+#endif

@@ -1,15 +1,17 @@
 # port.mk - builds the demo on FreeRTOS's POSIX port (a Linux process; tasks are pthreads).
 #
 # Included by the top-level Makefile after freertos-port/qemu.mk, which finds the kernel
-# (KERNEL_DIR) and lists its sources (KERNEL_SRC) for every port, this one included;
-# run from the repository root. Three variants,
-# each in its own object directory:
+# (KERNEL_DIR) and lists its sources (KERNEL_SRC) for every port, this one included,
+# and describes the demo's variants (DEMO_VARIANT_SRC_<v>, DEMO_VARIANT_CFLAGS_<v>);
+# run from the repository root. Four variants, each in its own object directory:
 #
 #   $(BUILD)/posix/freertos-sim        the simulator
 #   $(BUILD)/posix-asan/freertos-sim   the same under AddressSanitizer + UBSan
 #   $(BUILD)/posix-rts/freertos-sim    with the kernel's run-time stats on (shell: kernel_stats)
+#   $(BUILD)/posix-tracer/freertos-sim the demo's `tracer` variant: another trace tool
+#                                      beside the library (shell: tracer)
 #
-# $(POSIX_SIMS) lists all three. Each links $(LIB), which this fragment does not build.
+# $(POSIX_SIMS) lists all four. Each links $(LIB), which this fragment does not build.
 #
 # Inputs (all optional but the first two, from qemu.mk):
 #   KERNEL_DIR   FreeRTOS-Kernel directory of the freertos-next crate
@@ -68,8 +70,11 @@ POSIX_VARIANT_FLAGS_posix := -O2
 POSIX_VARIANT_FLAGS_posix-asan := -O1 -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined -fno-omit-frame-pointer
 POSIX_VARIANT_FLAGS_posix-rts := -O2 -DDEMO_RUN_TIME_STATS=1
+POSIX_VARIANT_FLAGS_posix-tracer := -O2 $(DEMO_VARIANT_CFLAGS_tracer)
+# Sources a variant adds to the demo's.
+POSIX_VARIANT_SRCS_posix-tracer := $(DEMO_VARIANT_SRC_tracer)
 
-POSIX_VARIANTS := posix posix-asan posix-rts
+POSIX_VARIANTS := posix posix-asan posix-rts posix-tracer
 POSIX_SIMS := $(foreach v,$(POSIX_VARIANTS),$(BUILD)/$(v)/freertos-sim)
 
 ifeq ($(wildcard $(KERNEL_DIR)/tasks.c),)
@@ -88,7 +93,7 @@ define POSIX_VARIANT_RULES
 
 POSIX_OBJS_$(1) := \
 	$$(addprefix $$(BUILD)/$(1)/kernel/,$$(notdir $$(POSIX_KERNEL_SRCS:.c=.o))) \
-	$$(addprefix $$(BUILD)/$(1)/app/,$$(POSIX_APP_SRCS:.c=.o))
+	$$(addprefix $$(BUILD)/$(1)/app/,$$(POSIX_APP_SRCS:.c=.o) $$(POSIX_VARIANT_SRCS_$(1):.c=.o))
 
 $$(BUILD)/$(1)/freertos-sim: $$(POSIX_OBJS_$(1)) $$(LIB)
 	@mkdir -p $$(@D)
