@@ -210,8 +210,9 @@
     } while( 0 )
 
 /* Nothing to do: the next SWITCHED_IN charges the task switched out, a few dozen
- * instructions of the kernel choosing the next task included (as the kernel's own
- * run-time stats count them). One clock reading per context switch instead of two. */
+ * instructions of the kernel choosing the next task included (the kernel's own
+ * run-time stats, which read their counter before choosing, give those to the task
+ * switched in). One clock reading per context switch instead of two. */
 #define CPU_USAGE_TRACE_TASK_SWITCHED_OUT()                                                 \
     do {                                                                                    \
     } while( 0 )

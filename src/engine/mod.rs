@@ -5,9 +5,9 @@
 //! the CPU in between: the task last switched in, an interrupt handler, the idle task
 //! asleep, or "other" when none of these (before the scheduler starts). A task's time
 //! runs from its switch-in to the next task's switch-in, so the kernel's own few
-//! dozen instructions of choosing the next task count with the task switched out, as
-//! in the kernel's run-time stats: one clock reading and one charge per context
-//! switch. Every count is charged exactly once, so for every window the buckets add
+//! dozen instructions of choosing the next task count with the task switched out
+//! (the kernel's run-time stats, which read their counter before choosing, give them
+//! to the task switched in): one clock reading and one charge per context switch. Every count is charged exactly once, so for every window the buckets add
 //! up to the window's length exactly. Differences are taken modulo 2^32, and the tick
 //! hook reads the counter at least once per tick, so a counter wrap between two
 //! readings neither loses nor doubles time.
