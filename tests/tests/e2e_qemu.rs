@@ -35,7 +35,7 @@ use std::process::Command;
 
 use freertos_cpu_usage::ffi::{cpu_usage_abi_version, cpu_usage_status, cpu_usage_status_str};
 use freertos_cpu_usage_tests::scenario::{self, IrqLoad, Port};
-use freertos_cpu_usage_tests::{path_from_env, repo_root, run, Console, Deadline};
+use freertos_cpu_usage_tests::{qemu, repo_root, run, Console, Deadline};
 
 /// Duty tolerance on QEMU, in percentage points.
 ///
@@ -214,63 +214,8 @@ qemu_demos! {
 /// The demo's conversation with `board` under QEMU.
 fn demo_on(board: &Board) {
     let mut console =
-        Console::spawn(&format!("QEMU {}", board.name), qemu_image_command(board.name, board.image_var, board.image));
+        Console::spawn(&format!("QEMU {}", board.name), qemu::image_command(board.name, board.image_var, board.image));
     scenario::run(&mut console, board.port);
-}
-
-/// `QEMU_CMD_ICOUNT` of `board` (its port.mk, read through qemu.mk) for `elf`, split
-/// into words.
-fn qemu_command(board: &str, elf: &std::path::Path) -> Vec<String> {
-    let mut make = Command::new("make");
-    make.current_dir(repo_root()).args([
-        "-s",
-        "--no-print-directory",
-        "-f",
-        "freertos-port/qemu.mk",
-        "--eval",
-        "cu-print-qemu-cmd: ; @printf '%s\\n' $(QEMU_CMD_ICOUNT)",
-        "cu-print-qemu-cmd",
-    ]);
-    make.arg(format!("TARGET={board}")).arg(format!("QEMU_ELF={}", elf.display()));
-    let out = run(make, 60).unwrap_or_else(|e| panic!("cannot ask qemu.mk for {board}'s QEMU_CMD_ICOUNT: {e}"));
-    assert!(out.status.success(), "make could not print {board}'s QEMU_CMD_ICOUNT ({}):\n{}", out.status, out.stderr);
-    let words: Vec<String> = out.stdout.split_whitespace().map(str::to_string).collect();
-    assert!(
-        words.first().is_some_and(|w| w.starts_with("qemu-system-")) && words.iter().any(|w| w == "-icount"),
-        "QEMU_CMD_ICOUNT of {board} is not a QEMU command with -icount: {words:?}"
-    );
-    words
-}
-
-/// `board`'s QEMU command for the image named by environment variable `var`, else
-/// `default`, checked to exist and to be runnable.
-fn qemu_image_command(board: &str, var: &str, default: &str) -> Command {
-    let elf = path_from_env(var, default);
-    assert!(
-        elf.is_file(),
-        "the QEMU image {} does not exist: build it with `make qemu-image` (or `make test-build`), \
-         or point {var} at one",
-        elf.display()
-    );
-    let words = qemu_command(board, &elf);
-    let qemu_found = run(
-        {
-            let mut c = Command::new(&words[0]);
-            c.arg("--version");
-            c
-        },
-        30,
-    );
-    assert!(
-        qemu_found.as_ref().is_ok_and(|f| f.status.success()),
-        "{} is not runnable ({:?}): install it (scripts/setup.sh does)",
-        words[0],
-        qemu_found.err()
-    );
-
-    let mut cmd = Command::new(&words[0]);
-    cmd.args(&words[1..]).current_dir(repo_root());
-    cmd
 }
 
 /// The library's critical section holds off the interrupts the kernel's critical
@@ -296,7 +241,7 @@ fn critical_section_masks_only_what_the_kernel_masks_on_cortex_m33() {
 /// `irqmask` on `board`'s demo image (see `qemu_image_command`) must answer that only
 /// the IRQ above configMAX_SYSCALL_INTERRUPT_PRIORITY ran inside the section.
 fn irqmask_on(board: &str, image_var: &str, image: &str) {
-    let mut console = Console::spawn(&format!("QEMU {board}"), qemu_image_command(board, image_var, image));
+    let mut console = Console::spawn(&format!("QEMU {board}"), qemu::image_command(board, image_var, image));
     console.read_answer(30);
     let answer = console.command("irqmask", 20);
     let expected = [
@@ -321,7 +266,7 @@ fn irqmask_on(board: &str, image_var: &str, image: &str) {
 /// goes on counting on the new clock.
 #[test]
 fn critical_section_masks_every_interrupt_on_the_cortex_m0() {
-    let cmd = qemu_image_command("microbit", "CPU_USAGE_QEMU_MICROBIT_ELF", "build/microbit/demo.elf");
+    let cmd = qemu::image_command("microbit", "CPU_USAGE_QEMU_MICROBIT_ELF", "build/microbit/demo.elf");
     let mut console = Console::spawn("QEMU microbit", cmd);
     console.read_answer(30);
     let answer = console.command("irqmask", 20);
@@ -378,7 +323,7 @@ const MANY_TASKS_WINDOW_MS: u64 = 10;
 /// the kernel's figure is truncated to, the library's rounded to, a hundredth.
 #[test]
 fn idle_and_load_with_more_tasks_than_ids_on_qemu_mps2_an385() {
-    let mut cmd = qemu_image_command("mps2-an385", "CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf");
+    let mut cmd = qemu::image_command("mps2-an385", "CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf");
     let args: Vec<String> = cmd
         .get_args()
         .map(|a| {
@@ -692,7 +637,7 @@ struct SnapshotBoard {
 
 /// The checks of [`minimal_build_through_cpu_usage_snapshot_on_qemu`] on `board`.
 fn snapshot_on(board: &SnapshotBoard) {
-    let cmd = qemu_image_command(board.name, board.image_var, board.image);
+    let cmd = qemu::image_command(board.name, board.image_var, board.image);
     // About 0.7 s of guest time, under a second on the host.
     let finished = run(cmd, 60).unwrap_or_else(|e| panic!("snapshot.elf under QEMU: {e}"));
     let out = SnapshotOutput::new(finished.stdout);
@@ -842,7 +787,7 @@ fn check_snapshot_window(out: &SnapshotOutput, w: &SnapshotWindow<'_>, clock_hz:
 
 /// The QEMU command for the riscv-virt demo image, checked to exist and to be runnable.
 fn riscv_demo_command() -> Command {
-    qemu_image_command("riscv-virt", "CPU_USAGE_QEMU_RISCV_ELF", "build/riscv-virt/demo.elf")
+    qemu::image_command("riscv-virt", "CPU_USAGE_QEMU_RISCV_ELF", "build/riscv-virt/demo.elf")
 }
 
 /// On RISC-V the library's critical section clears mstatus.MIE and puts back what it
