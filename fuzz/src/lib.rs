@@ -597,7 +597,9 @@ pub fn reset(start: u32) {
         }
         // Every deleted ID is now waiting in quarantine, in an order that depends on
         // the past. Two windows later (a restart) all of them are ready; taking every
-        // ID and giving them back in ID order leaves the same pool every time.
+        // ID and giving them back in ID order leaves the same pool every time. (With
+        // the scheduler started: until then two IDs are kept for the kernel's tasks.)
+        cpu_usage_hook_scheduler_start(0, 0, 0);
         assert_eq!(cpu_usage_set_clock(Some(fake_clock), BASE_HZ), OK);
         for expected in 1..=MAX_TASKS as u32 {
             let id = cpu_usage_hook_task_create(tcb(expected), c"reset".as_ptr());
