@@ -1,7 +1,7 @@
 /*
  * commands.c - this board's part of the demo's glue: its name in the shell's banner
  * and its own shell commands (demo.h). The rest of the glue is board-independent
- * (../mps2-an385/main.c, board.h).
+ * (../bare-metal/main.c, board.h).
  */
 #include "demo.h"
 #include "nrf51.h"

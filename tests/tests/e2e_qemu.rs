@@ -3,7 +3,7 @@
 //! the table `qemu_demos!` below. On the MPS2 boards (mps2-an385, Cortex-M3;
 //! mps2-an505, Cortex-M33) also what the library's critical section masks on the core
 //! (`irqmask`); on mps2-an385 the minimal build (no shell) in a firmware of its own,
-//! read through `cpu_usage_snapshot` (`freertos-port/mps2-an385/snapshot_main.c`), and
+//! read through `cpu_usage_snapshot` (`freertos-port/bare-metal/snapshot_main.c`), and
 //! the idle and load lines against the kernel's own statistics with more tasks than
 //! IDs. On microbit (Cortex-M0) also `irqmask` (every priority held off: PRIMASK) and
 //! the same minimal build. On riscv-virt (RV32) also what the critical section does to

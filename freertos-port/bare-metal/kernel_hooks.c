@@ -3,7 +3,7 @@
  * (board.h): the kernel's application hooks (stack overflow, heap exhausted, the
  * tickless-idle sleep) and the port's fatal paths (board_fatal, the target of
  * configASSERT), each ending the QEMU run with its own exit status (board.h). The demo
- * (main.c) and mps2-an385's minimal build example (snapshot_main.c) both link it.
+ * (main.c) and the minimal build's example (snapshot_main.c) both link it.
  */
 #include "board.h"
 

@@ -1,9 +1,10 @@
 /*
- * board.h - what the board-independent files of the QEMU M-profile demos expect of a
+ * board.h - what the board-independent files of the bare-metal QEMU demos expect of a
  * board, and what they give it.
  *
- * The board-independent files live here, in freertos-port/mps2-an385/, and every
- * M-profile QEMU port lists them in its build rather than keeping copies:
+ * The board-independent files live here, in freertos-port/bare-metal/ (README.md), and
+ * every bare-metal QEMU port lists them in its build (bare-metal.mk) rather than keeping
+ * copies:
  *   main.c          demo.h's console, exit and main() of the demo image
  *   kernel_hooks.c  the kernel's application hooks, the tickless-idle wait, the fatal
  *                   paths (board_fatal, configASSERT's board_assert_failed)
