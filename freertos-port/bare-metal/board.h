@@ -6,31 +6,26 @@
  * every bare-metal QEMU port lists them in its build (bare-metal.mk) rather than keeping
  * copies:
  *   main.c          demo.h's console, exit and main() of the demo image
- *   kernel_hooks.c  the kernel's application hooks, the tickless-idle wait, the fatal
- *                   paths (board_fatal, configASSERT's board_assert_failed)
- *   semihosting.c   exit with a status, the command line, the host's stdin
- *   syscalls.c      what newlib-nano needs
+ *   kernel_hooks.c  the kernel's application hooks and the fatal paths (board_fatal,
+ *                   configASSERT's board_assert_failed)
  *   uart_text.c     text and numbers over board_uart_putc()
  *   snapshot_main.c main() of snapshot.elf, the minimal build's example (no demo)
+ * and, for the Arm boards only, in cortex-m/:
+ *   semihosting.c   exit with a status, the command line, the host's stdin
+ *   syscalls.c      what newlib-nano needs
+ *   idle_sleep.c    the tickless-idle wait
  * A board (freertos-port/<board>/) provides the rest: the functions marked "board"
  * below, port_time_us(), port_name and port_commands (demo.h), its vector table and
  * startup, and its FreeRTOSConfig.h (whose portSUPPRESS_TICKS_AND_SLEEP() may be
- * board_idle_sleep() and configASSERT() board_assert_failed()). Its own header includes this one.
+ * board_idle_sleep() and configASSERT() board_assert_failed()). Its own header includes
+ * this one.
  */
 #ifndef BOARD_H
 #define BOARD_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-/* ---- M-profile core registers the shared files use (ARMv6-M and ARMv7-M alike) --- */
-#define BOARD_SCB_ICSR                  ( *( volatile uint32_t * ) 0xE000ED04u )
-#define BOARD_SCB_ICSR_PENDSTSET        ( 1u << 26 )
-#define BOARD_SCB_ICSR_VECTPENDING_MASK ( 0x1FFu << 12 ) /* highest pending enabled exception */
-
 /* ---- Exit codes of fatal errors detected by the port -------------------------
- * QEMU's exit status is the status given to semihosting's exit call. The demo owns
- * the small numbers (0 = pass); the port's own verdicts sit well above them. */
+ * QEMU's exit status is the status given to board_exit(). The demo owns the small
+ * numbers (0 = pass); the port's own verdicts sit well above them. */
 #define BOARD_EXIT_ASSERT               101
 #define BOARD_EXIT_FAULT                102
 #define BOARD_EXIT_STACK_OVERFLOW       103
@@ -38,6 +33,22 @@
 #define BOARD_EXIT_SCHEDULER_RETURNED   105
 
 #ifndef __ASSEMBLER__
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every interrupt off, whatever its priority, for the fatal paths: nothing may run
+ * between the report and the exit. */
+static inline void board_interrupts_off( void )
+{
+    #if defined( __arm__ )
+        __asm volatile ( "cpsid i" ::: "memory" );
+    #elif defined( __riscv )
+        __asm volatile ( "csrc mstatus, 8" ::: "memory" ); /* mstatus.MIE */
+    #else
+        #error "board.h: board_interrupts_off() does not know this architecture"
+    #endif
+}
 
 /* Board: everything main() needs set up first (the console UART, port_time_us()'s
  * timer), with interrupts masked, before the kernel runs. */
@@ -62,10 +73,13 @@ void board_uart_puts( const char * s );
 void board_uart_put_hex( uint32_t value );
 void board_uart_put_dec( uint32_t value );
 
-/* semihosting.c: end the QEMU run with an exit status; never returns. */
+/* Board (Arm: cortex-m/semihosting.c): end the QEMU run with an exit status, after
+ * board_uart_flush(); never returns. */
 void board_exit( int status ) __attribute__( ( noreturn ) );
 
-/* semihosting.c: the scripted console's pieces. getc returns -1 at end of input. */
+/* Board (Arm: cortex-m/semihosting.c): the run's command line and the host's stdin,
+ * the scripted console's pieces (main.c). getc returns -1 at end of input. A board
+ * without semihosting answers 0 to all three (its console is the UART alone). */
 int board_semihosting_cmdline_has( const char * word );
 int board_semihosting_stdin_open( void );
 int board_semihosting_stdin_getc( void );
@@ -80,7 +94,8 @@ void board_assert_failed( const char * file, int line ) __attribute__( ( noretur
  * starts (main.c has a weak one that creates none). */
 void board_start( void );
 
-/* kernel_hooks.c: portSUPPRESS_TICKS_AND_SLEEP() (configUSE_TICKLESS_IDLE 2). */
+/* Board (Arm: cortex-m/idle_sleep.c): portSUPPRESS_TICKS_AND_SLEEP()
+ * (configUSE_TICKLESS_IDLE 2), the idle task's wait for the next interrupt. */
 void board_idle_sleep( uint32_t expected_idle_ticks );
 
 /* Board (demo.h's, declared here too for the images without the demo): microseconds

@@ -1,9 +1,10 @@
 /*
- * kernel_hooks.c - what every image of a QEMU M-profile board needs besides its main()
- * (board.h): the kernel's application hooks (stack overflow, heap exhausted, the
- * tickless-idle sleep) and the port's fatal paths (board_fatal, the target of
- * configASSERT), each ending the QEMU run with its own exit status (board.h). The demo
- * (main.c) and the minimal build's example (snapshot_main.c) both link it.
+ * kernel_hooks.c - what every image of a bare-metal QEMU board needs besides its main()
+ * (board.h): the kernel's application hooks (stack overflow, heap exhausted) and the
+ * port's fatal paths (board_fatal, the target of configASSERT), each ending the QEMU
+ * run with its own exit status (board.h). The demo (main.c) and the minimal build's
+ * example (snapshot_main.c) both link it. The tickless-idle wait is the board's
+ * (board_idle_sleep: cortex-m/idle_sleep.c on the Arm boards).
  */
 #include "board.h"
 
@@ -14,7 +15,7 @@
 
 void board_fatal( const char * what, int code )
 {
-    __asm volatile ( "cpsid i" ::: "memory" );
+    board_interrupts_off();
     board_uart_puts( "\nFATAL " );
     board_uart_puts( what );
     board_uart_puts( "\n" );
@@ -23,7 +24,7 @@ void board_fatal( const char * what, int code )
 
 void board_assert_failed( const char * file, int line )
 {
-    __asm volatile ( "cpsid i" ::: "memory" );
+    board_interrupts_off();
     board_uart_puts( "\nASSERT " );
     board_uart_puts( file );
     board_uart_puts( ":" );
@@ -34,72 +35,10 @@ void board_assert_failed( const char * file, int line )
 
 /* ---- Kernel hooks -------------------------------------------------------------- */
 
-/*
- * portSUPPRESS_TICKS_AND_SLEEP() (FreeRTOSConfig.h): the idle task, with the scheduler
- * suspended, when no task is due for at least two ticks. The SysTick is left running,
- * so this sleeps until the next interrupt, the tick at the latest; the kernel catches
- * up on that tick in xTaskResumeAll() and the idle task comes back here if there is
- * still nothing to do. Not the port's own vPortSuppressTicksAndSleep(), which stops
- * the SysTick for several ticks: the library's SysTick-extended clock (and
- * mps2-an385's clock.c) count every tick interrupt.
- *
- * PRIMASK around the check and the wait: a pending interrupt still ends the wait but
- * is taken only after "cpsie i", so one that arrives after the check cannot be slept
- * through.
- *
- * The wait is WFI on silicon (BOARD_IDLE_WFI 1). Under QEMU it is a loop until an
- * interrupt is pending (ICSR.VECTPENDING, which PRIMASK does not hide), because QEMU
- * 7.2 with -icount shift=5,sleep=off loses SysTick interrupts across WFI: while the
- * core is halted, guest time jumps ahead to timer events, and one SysTick interrupt
- * often ends two periods. Measured with TIMER1 as a reference clock: with WFI, up to
- * 70 % of the intervals between SysTick interrupts of a mostly idle system were two
- * periods long (with PRIMASK set around it or not); with this loop, or an idle task
- * that spins, none. Every tick-counting clock (the kernel's, clock.c's, the library's
- * SysTick-extended one) then loses those periods: TIMER0 at 500 Hz came out at 800 to
- * 900 interrupts per 1000 ticks. The loop executes instructions, so guest time runs
- * with the instruction count as everywhere else and the run stays deterministic; the
- * library sees the same sleep_begin / sleep_end either way.
- */
-#ifndef BOARD_IDLE_WFI
-    #define BOARD_IDLE_WFI    0
-#endif
-
-#define BOARD_IDLE_POLL_SPINS    32u
-
-#if ( configUSE_TICKLESS_IDLE != 0 )
-void board_idle_sleep( uint32_t expected_idle_ticks )
-{
-    ( void ) expected_idle_ticks;
-
-    __asm volatile ( "cpsid i" ::: "memory" );
-
-    if( eTaskConfirmSleepModeStatus() != eAbortSleep )
-    {
-        #if ( BOARD_IDLE_WFI == 1 )
-            __asm volatile ( "dsb" ::: "memory" );
-            __asm volatile ( "wfi" );
-            __asm volatile ( "isb" );
-        #else
-            /* A register read is slow for QEMU (it leaves the translated code), so
-             * it looks every BOARD_IDLE_POLL_SPINS turns of a loop in RAM: an
-             * interrupt is taken a few microseconds late at most, never lost. */
-            while( ( BOARD_SCB_ICSR & BOARD_SCB_ICSR_VECTPENDING_MASK ) == 0u )
-            {
-                for( volatile uint32_t spin = 0u; spin < BOARD_IDLE_POLL_SPINS; spin++ )
-                {
-                }
-            }
-        #endif
-    }
-
-    __asm volatile ( "cpsie i" ::: "memory" );
-}
-#endif /* configUSE_TICKLESS_IDLE */
-
 void vApplicationStackOverflowHook( TaskHandle_t task, char * name )
 {
     ( void ) task;
-    __asm volatile ( "cpsid i" ::: "memory" );
+    board_interrupts_off();
     board_uart_puts( "\nFATAL stack overflow in task " );
     board_uart_puts( name );
     board_uart_puts( "\n" );

@@ -17,6 +17,7 @@
 #define MPS2_AN385_H
 
 #include "board.h"
+#include "cortex_m.h"
 
 /* Angle brackets: a quoted include would find this directory's mps2_board.h first
  * (the including file's own directory), whichever board is being built. */

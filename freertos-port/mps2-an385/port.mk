@@ -34,16 +34,16 @@ mps2-an385_ARCH := -mcpu=cortex-m3 -mthumb
 mps2-an385_KERNEL_PORT := portable/GCC/ARM_CM3
 mps2-an385_KERNEL_PORT_SRC := port.c
 mps2-an385_HEAP := heap_4
-mps2-an385_INC := freertos-port/mps2-an385 $(BARE_METAL)
+mps2-an385_INC := freertos-port/mps2-an385 $(BARE_METAL) $(BARE_METAL_CORTEX_M)
 # The MPS2 board files, which the other MPS2 boards build too.
 MPS2_SRC := $(addprefix freertos-port/mps2-an385/,startup.c commands.c uart.c clock.c irq_load.c mask_check.c)
-mps2-an385_SRC := $(BARE_METAL_DEMO_SRC) $(BARE_METAL_ARM_SRC) $(MPS2_SRC)
+mps2-an385_SRC := $(BARE_METAL_DEMO_SRC) $(BARE_METAL_CORTEX_M_SRC) $(MPS2_SRC)
 mps2-an385_NOLIB_SRC := freertos-port/mps2-an385/cpu_usage_stubs.c
 mps2-an385_VARIANTS := tracer
 # snapshot.elf: the board without the demo (startup.c leaves the demo's IRQs to the
 # fault report when irq_load.c and mask_check.c are not linked).
 mps2-an385_SNAPSHOT_SRC := $(addprefix freertos-port/mps2-an385/,startup.c uart.c clock.c) \
-    $(BARE_METAL_SNAPSHOT_SRC) $(BARE_METAL_ARM_SRC)
+    $(BARE_METAL_SNAPSHOT_SRC) $(BARE_METAL_CORTEX_M_SRC)
 mps2-an385_LDSCRIPT := freertos-port/mps2-an385/mps2-an385.ld
 # newlib-nano. --no-warn-execstack: newlib's assembly objects lack a .note.GNU-stack
 # section, which binutils >= 2.39 reports; there is no such thing as an executable stack

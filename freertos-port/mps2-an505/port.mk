@@ -27,7 +27,7 @@ mps2-an505_ARCH := -mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=fpv5-sp-d16
 mps2-an505_KERNEL_PORT := portable/GCC/ARM_CM33_NTZ/non_secure
 mps2-an505_KERNEL_PORT_SRC := port.c portasm.c
 mps2-an505_HEAP := heap_4
-mps2-an505_INC := freertos-port/mps2-an505 freertos-port/mps2-an385 $(BARE_METAL)
+mps2-an505_INC := freertos-port/mps2-an505 freertos-port/mps2-an385 $(BARE_METAL) $(BARE_METAL_CORTEX_M)
 mps2-an505_SRC = $(mps2-an385_SRC)
 mps2-an505_LDSCRIPT := freertos-port/mps2-an505/mps2-an505.ld
 # As mps2-an385's (newlib-nano; -L for the sections its linker script INCLUDEs).
