@@ -9,6 +9,7 @@
  *   kernel_hooks.c  the kernel's application hooks and the fatal paths (board_fatal,
  *                   configASSERT's board_assert_failed)
  *   uart_text.c     text and numbers over board_uart_putc()
+ *   irq_command.c   the shell's 'irq on|off|status' over the board's interrupt load
  *   snapshot_main.c main() of snapshot.elf, the minimal build's example (no demo)
  * and, for the Arm boards only, in cortex-m/:
  *   semihosting.c   exit with a status, the command line, the host's stdin
@@ -101,6 +102,29 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 /* Board (demo.h's, declared here too for the images without the demo): microseconds
  * of a free-running clock, wrapping at 2^32. */
 uint32_t port_time_us( void );
+
+/* ---- The interrupt load (demo images) --------------------------------------------
+ * Board: a peripheral interrupt at board_irq_load.hz, each one busy for work_us, whose
+ * handler calls the library's CPU_USAGE_ISR_ENTER() and _EXIT(): what the shell's
+ * 'irq on|off|status' (irq_command.c) switches. start is called only when the load is
+ * off, stop whenever the shell asks; count is the interrupts taken since boot. */
+typedef struct BoardIrqLoad
+{
+    const char * source;  /* what raises it: "TIMER0" */
+    const char * line;    /* its interrupt line, before the number: "IRQ" */
+    uint32_t line_number; /* 8: "TIMER0 (IRQ8)" */
+    uint32_t hz;
+    uint32_t work_us;
+    uint32_t share_bp;    /* the expected share of the CPU, hundredths of a percent */
+} BoardIrqLoad_t;
+
+extern const BoardIrqLoad_t board_irq_load;
+void board_irq_load_start( void );
+void board_irq_load_stop( void );
+uint32_t board_irq_load_count( void );
+
+/* irq_command.c: 'irq on|off|status', for the board's port_commands (demo.h). */
+void board_irq_load_command( int argc, char ** argv );
 
 #endif /* __ASSEMBLER__ */
 

@@ -103,9 +103,6 @@ uint32_t microbit_cycles( void );
 /* mask_check.c: the shell command 'irqmask' (what the library's critical section masks). */
 void microbit_mask_check_command( int argc, char ** argv );
 
-/* irq_load.c: the TIMER0 interrupt load and its shell command. */
-void microbit_irq_load_command( int argc, char ** argv );
-
 #endif /* __ASSEMBLER__ */
 
 #endif /* NRF51_H */

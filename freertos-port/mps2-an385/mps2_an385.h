@@ -101,9 +101,6 @@ void mps2_systick_handler( void );
  * since the scheduler started (port_time_us() is its microseconds: board.h). */
 uint64_t mps2_clock_cycles( void );
 
-/* irq_load.c: the TIMER0 interrupt load and its shell command. */
-void mps2_irq_load_command( int argc, char ** argv );
-
 /* mask_check.c: the shell command 'irqmask' (what the library's critical section masks). */
 void mps2_mask_check_command( int argc, char ** argv );
 

@@ -10,7 +10,7 @@ const char *const port_name = "riscv-virt (QEMU RV32IMAC)";
 
 static const DemoPortCommand_t virt_commands[] =
 {
-    { "irq", "on|off|status", "RTC alarm interrupts: 500 Hz, 100 us each", virt_irq_load_command },
+    { "irq", "on|off|status", "RTC alarm interrupts: 500 Hz, 100 us each", board_irq_load_command },
     { "irqmask", "", "what the library's critical section does to mstatus.MIE (sets a clock)", virt_mask_check_command },
     { "mcycle", "[use]", "mcycle's rate against mtime; 'use': the library counts with it", virt_mcycle_command },
 };

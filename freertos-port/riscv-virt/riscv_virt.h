@@ -99,9 +99,8 @@ int virt_uart_rx_isr( void );
 uint64_t virt_mtime( void );
 int virt_tick_isr( void );
 
-/* irq_load.c: the RTC interrupt load (PLIC source 11) and its shell command. */
+/* irq_load.c: the RTC interrupt load (PLIC source 11; board.h's board_irq_load). */
 void virt_rtc_isr( void );
-void virt_irq_load_command( int argc, char ** argv );
 
 /* mask_check.c: the shell command 'irqmask', and the software interrupt it pends. */
 void virt_mask_check_command( int argc, char ** argv );
