@@ -10,6 +10,7 @@
  *                   configASSERT's board_assert_failed)
  *   uart_text.c     text and numbers over board_uart_putc()
  *   irq_command.c   the shell's 'irq on|off|status' over the board's interrupt load
+ *   mask_probe.c    how the boards' 'irqmask' gets inside the library's critical section
  *   snapshot_main.c main() of snapshot.elf, the minimal build's example (no demo)
  * and, for the Arm boards only, in cortex-m/:
  *   semihosting.c   exit with a status, the command line, the host's stdin
@@ -125,6 +126,21 @@ uint32_t board_irq_load_count( void );
 
 /* irq_command.c: 'irq on|off|status', for the board's port_commands (demo.h). */
 void board_irq_load_command( int argc, char ** argv );
+
+/* ---- The 'irqmask' probe (demo images) --------------------------------------------
+ * The board's 'irqmask' (its mask_check.c) shows what the library's critical section
+ * masks on its core; mask_probe.c gets it inside that section. Board: what to do
+ * there, once (pend interrupts, record which ran and the mask registers), and the
+ * counts of the clock the library gets meanwhile (the default clock's, at
+ * configCPU_CLOCK_HZ). */
+void board_mask_probe_inside( void );
+uint32_t board_mask_probe_clock( void );
+
+/* mask_probe.c: nonzero if board_mask_probe_inside() ran inside the library's
+ * critical section; *status is cpu_usage_set_clock()'s. _failed prints the verdict
+ * when it did not. */
+int board_mask_probe( int32_t * status );
+void board_mask_probe_failed( int32_t status );
 
 #endif /* __ASSEMBLER__ */
 

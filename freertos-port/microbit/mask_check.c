@@ -6,23 +6,16 @@
  * after it. tests/tests/e2e_qemu.rs runs it; mps2-an385's mask_check.c is the
  * Cortex-M3 counterpart, where the levels above the kernel's mask must run.
  *
- * How it gets inside the section, as on mps2-an385: cpu_usage_set_clock() takes the
- * new clock's first reading inside the section that installs it, so the command sets
- * a clock, probe_clock(), whose first reading pends two spare IRQs through the NVIC,
- * one at the most urgent priority (0x00) and one at the least (0xC0), and records
- * which of them ran before it returned.
- *
- * The price: the demo's clock is a custom one from then on, TIMER2 counting the same
- * 16 MHz (clock.c), so every figure stays right (the report names it "custom"), and
- * cpu_usage_set_clock() restarts the figures, as it always does.
+ * Inside the section (../bare-metal/mask_probe.c gets there, through the clock, as on
+ * mps2-an385), board_mask_probe_inside() pends two spare IRQs through the NVIC, one at
+ * the most urgent priority (0x00) and one at the least (0xC0), and records which of
+ * them ran before it returned. The clock is TIMER2 counting the same 16 MHz (clock.c),
+ * named "custom" from then on.
  */
 #include "demo.h"
 #include "nrf51.h"
 
 #include "FreeRTOS.h"
-#include "task.h"
-
-#include "freertos_cpu_usage.h"
 
 /* No device of QEMU's nRF51 model drives IRQ30 or IRQ31: only this file pends them. */
 #define MASK_CHECK_IRQ_URGENT     NRF51_IRQ_MASK_CHECK_URGENT
@@ -31,14 +24,12 @@
 #define MASK_CHECK_PRIO_URGENT    0x00u
 #define MASK_CHECK_PRIO_LOW       0xC0u
 
+_Static_assert( configCPU_CLOCK_HZ == NRF51_HCLK_HZ, "the probe's clock, TIMER2, counts at configCPU_CLOCK_HZ" );
+
 static volatile uint32_t runs_urgent;
 static volatile uint32_t runs_low;
 
-/* Set by the command, taken by the first reading of probe_clock(). */
-static volatile uint8_t armed;
-
-/* What probe_clock() saw inside the section. */
-static volatile uint8_t probed;
+/* What board_mask_probe_inside() saw inside the section. */
 static volatile uint32_t seen_primask;
 static volatile uint32_t seen_runs_urgent;
 static volatile uint32_t seen_runs_low;
@@ -54,28 +45,26 @@ void MaskCheckLow_IRQHandler( void )
     runs_low = runs_low + 1u;
 }
 
-/* The clock given to the library; its first reading after arming is taken inside the
- * library's critical section (see the top of the file). */
-static uint32_t probe_clock( void )
+/* board.h: once, inside the library's critical section (../bare-metal/mask_probe.c). */
+void board_mask_probe_inside( void )
 {
-    if( armed != 0u )
-    {
-        uint32_t primask;
+    uint32_t primask;
 
-        armed = 0u;
-        __asm volatile ( "mrs %0, primask" : "=r" ( primask ) );
-        seen_primask = primask;
+    __asm volatile ( "mrs %0, primask" : "=r" ( primask ) );
+    seen_primask = primask;
 
-        /* Both at once; dsb and isb make the NVIC take what it may before the counts
-         * are read (a pended, enabled, unmasked interrupt is taken by then). */
-        NVIC_ISPR0 = MASK_CHECK_IRQS;
-        __asm volatile ( "dsb\n isb" ::: "memory" );
+    /* Both at once; dsb and isb make the NVIC take what it may before the counts are
+     * read (a pended, enabled, unmasked interrupt is taken by then). */
+    NVIC_ISPR0 = MASK_CHECK_IRQS;
+    __asm volatile ( "dsb\n isb" ::: "memory" );
 
-        seen_runs_urgent = runs_urgent;
-        seen_runs_low = runs_low;
-        probed = 1u;
-    }
+    seen_runs_urgent = runs_urgent;
+    seen_runs_low = runs_low;
+}
 
+/* board.h: the library's clock from the probe on. */
+uint32_t board_mask_probe_clock( void )
+{
     return microbit_cycles();
 }
 
@@ -83,6 +72,7 @@ static uint32_t probe_clock( void )
 void microbit_mask_check_command( int argc, char ** argv )
 {
     int32_t status;
+    int probed;
     uint32_t after_urgent;
     uint32_t after_low;
     int ok;
@@ -96,24 +86,19 @@ void microbit_mask_check_command( int argc, char ** argv )
     nrf51_nvic_set_priority( MASK_CHECK_IRQ_LOW, MASK_CHECK_PRIO_LOW );
     runs_urgent = 0u;
     runs_low = 0u;
-    probed = 0u;
     NVIC_ISER0 = MASK_CHECK_IRQS;
-    armed = 1u;
 
-    status = cpu_usage_set_clock( probe_clock, NRF51_HCLK_HZ );
+    probed = board_mask_probe( &status );
 
     /* The section is over: the interrupts it held off are taken by the end of this. */
     __asm volatile ( "dsb\n isb" ::: "memory" );
     after_urgent = runs_urgent;
     after_low = runs_low;
-    armed = 0u;
     NVIC_ICER0 = MASK_CHECK_IRQS;
 
-    if( ( status != CPU_USAGE_OK ) || ( probed == 0u ) )
+    if( probed == 0 )
     {
-        demo_print( "irqmask: FAILED: the library did not read the clock inside its critical section (cpu_usage_set_clock: " );
-        demo_print( cpu_usage_status_str( status ) );
-        demo_print( ")\n" );
+        board_mask_probe_failed( status );
         return;
     }
 

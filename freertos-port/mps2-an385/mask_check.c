@@ -5,26 +5,17 @@
  * sections do, and none above it (BASEPRI, not PRIMASK). tests/tests/e2e_qemu.rs
  * runs it.
  *
- * How it gets inside the section without a hook of its own in the library: the one
- * C function the library calls with its critical section held is the clock, from
- * cpu_usage_set_clock(), which takes the new clock's first reading inside the section
- * that installs it (the readers copy inside theirs but call the output after). So the
- * command sets a clock, probe_clock(), whose first reading pends two spare IRQs at
- * once through the NVIC, one a priority level above configMAX_SYSCALL_INTERRUPT_PRIORITY
- * and one at it, and records which of them ran before it returned. After the library
- * releases the section, the second one must run too.
- *
- * The price: the demo's clock is a custom one from then on (the same cycle count,
- * mps2_clock_cycles(), so every figure stays right; the report names it "custom"), and
- * cpu_usage_set_clock() restarts the figures, as it always does.
+ * Inside the section (../bare-metal/mask_probe.c gets there, through the clock),
+ * board_mask_probe_inside() pends two spare IRQs at once through the NVIC, one a
+ * priority level above configMAX_SYSCALL_INTERRUPT_PRIORITY and one at it, and records
+ * which of them ran before it returned. After the library releases the section, the
+ * second one must run too. The clock is the same cycle count as the default one,
+ * mps2_clock_cycles(), named "custom" from then on.
  */
 #include "demo.h"
 #include "mps2_an385.h"
 
 #include "FreeRTOS.h"
-#include "task.h"
-
-#include "freertos_cpu_usage.h"
 
 /* No device of the board's QEMU model drives these two (mps2_board.h): only this file
  * pends them. */
@@ -45,11 +36,7 @@ _Static_assert( MASK_CHECK_IRQ_AT < 32u, "IRQ30 and IRQ31 are in NVIC_ISPR0" );
 static volatile uint32_t runs_above;
 static volatile uint32_t runs_at;
 
-/* Set by the command, taken by the first reading of probe_clock(). */
-static volatile uint8_t armed;
-
-/* What probe_clock() saw inside the section. */
-static volatile uint8_t probed;
+/* What board_mask_probe_inside() saw inside the section. */
 static volatile uint32_t seen_basepri;
 static volatile uint32_t seen_primask;
 static volatile uint32_t seen_runs_above;
@@ -67,32 +54,29 @@ void MaskCheckAt_Handler( void )
     runs_at = runs_at + 1u;
 }
 
-/* The clock given to the library; its first reading after arming is taken inside the
- * library's critical section (see the top of the file). */
-static uint32_t probe_clock( void )
+/* board.h: once, inside the library's critical section (../bare-metal/mask_probe.c). */
+void board_mask_probe_inside( void )
 {
-    if( armed != 0u )
-    {
-        uint32_t basepri;
-        uint32_t primask;
+    uint32_t basepri;
+    uint32_t primask;
 
-        armed = 0u;
-        __asm volatile ( "mrs %0, basepri" : "=r" ( basepri ) );
-        __asm volatile ( "mrs %0, primask" : "=r" ( primask ) );
-        seen_basepri = basepri;
-        seen_primask = primask;
+    __asm volatile ( "mrs %0, basepri" : "=r" ( basepri ) );
+    __asm volatile ( "mrs %0, primask" : "=r" ( primask ) );
+    seen_basepri = basepri;
+    seen_primask = primask;
 
-        /* Both at once; dsb and isb make the NVIC take what it may before the
-         * counts are read (ARMv7-M: a pended, enabled, unmasked interrupt is taken
-         * by then). */
-        NVIC_ISPR0 = MASK_CHECK_IRQS;
-        __asm volatile ( "dsb\n isb" ::: "memory" );
+    /* Both at once; dsb and isb make the NVIC take what it may before the counts are
+     * read (ARMv7-M: a pended, enabled, unmasked interrupt is taken by then). */
+    NVIC_ISPR0 = MASK_CHECK_IRQS;
+    __asm volatile ( "dsb\n isb" ::: "memory" );
 
-        seen_runs_above = runs_above;
-        seen_runs_at = runs_at;
-        probed = 1u;
-    }
+    seen_runs_above = runs_above;
+    seen_runs_at = runs_at;
+}
 
+/* board.h: the library's clock from the probe on. */
+uint32_t board_mask_probe_clock( void )
+{
     return ( uint32_t ) mps2_clock_cycles();
 }
 
@@ -108,6 +92,7 @@ static void print_hex8( uint32_t value )
 void mps2_mask_check_command( int argc, char ** argv )
 {
     int32_t status;
+    int probed;
     uint32_t after_above;
     uint32_t after_at;
     int ok;
@@ -121,24 +106,19 @@ void mps2_mask_check_command( int argc, char ** argv )
     NVIC_IPR_BYTE( MASK_CHECK_IRQ_AT ) = ( uint8_t ) MASK_CHECK_PRIO_AT;
     runs_above = 0u;
     runs_at = 0u;
-    probed = 0u;
     NVIC_ISER0 = MASK_CHECK_IRQS;
-    armed = 1u;
 
-    status = cpu_usage_set_clock( probe_clock, configCPU_CLOCK_HZ );
+    probed = board_mask_probe( &status );
 
     /* The section is over: the interrupt it held off is taken by the end of this. */
     __asm volatile ( "dsb\n isb" ::: "memory" );
     after_above = runs_above;
     after_at = runs_at;
-    armed = 0u;
     NVIC_ICER0 = MASK_CHECK_IRQS;
 
-    if( ( status != CPU_USAGE_OK ) || ( probed == 0u ) )
+    if( probed == 0 )
     {
-        demo_print( "irqmask: FAILED: the library did not read the clock inside its critical section (cpu_usage_set_clock: " );
-        demo_print( cpu_usage_status_str( status ) );
-        demo_print( ")\n" );
+        board_mask_probe_failed( status );
         return;
     }
 
