@@ -10,6 +10,7 @@
 #   BARE_METAL_CORTEX_M       the Arm boards' part, cortex-m/: on their include path
 #   BARE_METAL_CORTEX_M_SRC   its files, in both images: semihosting, the system calls
 #                             of newlib-nano (their C library), the tickless-idle wait
+#   BARE_METAL_CORTEX_M_DEMO_SRC  and in demo.elf: the shell's 'irqmask'
 
 BARE_METAL := freertos-port/bare-metal
 
@@ -18,3 +19,4 @@ BARE_METAL_SNAPSHOT_SRC := $(addprefix $(BARE_METAL)/,snapshot_main.c kernel_hoo
 
 BARE_METAL_CORTEX_M := $(BARE_METAL)/cortex-m
 BARE_METAL_CORTEX_M_SRC := $(addprefix $(BARE_METAL_CORTEX_M)/,semihosting.c syscalls.c idle_sleep.c)
+BARE_METAL_CORTEX_M_DEMO_SRC := $(BARE_METAL_CORTEX_M)/mask_check.c

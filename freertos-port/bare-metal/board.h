@@ -128,10 +128,11 @@ uint32_t board_irq_load_count( void );
 void board_irq_load_command( int argc, char ** argv );
 
 /* ---- The 'irqmask' probe (demo images) --------------------------------------------
- * The board's 'irqmask' (its mask_check.c) shows what the library's critical section
- * masks on its core; mask_probe.c gets it inside that section. Board: what to do
- * there, once (pend interrupts, record which ran and the mask registers), and the
- * counts of the clock the library gets meanwhile (the default clock's, at
+ * The board's 'irqmask' (cortex-m/mask_check.c on the Arm boards) shows what the
+ * library's critical section masks on its core; mask_probe.c gets it inside that
+ * section. What to do there, once (pend interrupts, record which ran and the mask
+ * registers): the 'irqmask' command's, cortex-m/mask_check.c on the Arm boards. Board:
+ * the counts of the clock the library gets meanwhile (the default clock's, at
  * configCPU_CLOCK_HZ). */
 void board_mask_probe_inside( void );
 uint32_t board_mask_probe_clock( void );

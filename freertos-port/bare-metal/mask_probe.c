@@ -1,5 +1,6 @@
 /*
- * mask_probe.c - how every board's 'irqmask' (its mask_check.c) gets inside the
+ * mask_probe.c - how every board's 'irqmask' (cortex-m/mask_check.c on the Arm boards,
+ * riscv-virt's own mask_check.c) gets inside the
  * library's critical section, without a hook of its own in the library.
  *
  * The one C function the library calls with its critical section held is the clock,

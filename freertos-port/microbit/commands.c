@@ -37,7 +37,7 @@ const char *const port_name = "microbit (QEMU nRF51822, Cortex-M0)";
 static const DemoPortCommand_t microbit_commands[] =
 {
     { "irq", "on|off|status", "TIMER0 interrupts: 500 Hz, 100 us each", board_irq_load_command },
-    { "irqmask", "", "which IRQs the library's critical section holds off (sets a clock)", microbit_mask_check_command },
+    { "irqmask", "", "which IRQs the library's critical section holds off (sets a clock)", board_mask_check_command },
     { "mem", "", "heap and main stack: size, and what was never used", microbit_mem_command },
 };
 

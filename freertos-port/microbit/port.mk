@@ -21,8 +21,8 @@ microbit_KERNEL_PORT := portable/GCC/ARM_CM0
 microbit_KERNEL_PORT_SRC := port.c portasm.c
 microbit_HEAP := heap_4
 microbit_INC := freertos-port/microbit $(BARE_METAL) $(BARE_METAL_CORTEX_M)
-microbit_SRC := $(addprefix freertos-port/microbit/,startup.c commands.c uart.c clock.c irq_load.c mask_check.c) \
-    $(BARE_METAL_DEMO_SRC) $(BARE_METAL_CORTEX_M_SRC)
+microbit_SRC := $(addprefix freertos-port/microbit/,startup.c commands.c uart.c clock.c irq_load.c) \
+    $(BARE_METAL_DEMO_SRC) $(BARE_METAL_CORTEX_M_SRC) $(BARE_METAL_CORTEX_M_DEMO_SRC)
 # snapshot.elf: the board without the demo (startup.c leaves the demo's IRQs to the
 # fault report when irq_load.c and mask_check.c are not linked).
 microbit_SNAPSHOT_SRC := $(addprefix freertos-port/microbit/,startup.c uart.c clock.c) \

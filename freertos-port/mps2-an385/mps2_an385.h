@@ -101,9 +101,6 @@ void mps2_systick_handler( void );
  * since the scheduler started (port_time_us() is its microseconds: board.h). */
 uint64_t mps2_clock_cycles( void );
 
-/* mask_check.c: the shell command 'irqmask' (what the library's critical section masks). */
-void mps2_mask_check_command( int argc, char ** argv );
-
 #endif /* __ASSEMBLER__ */
 
 #endif /* MPS2_AN385_H */

@@ -38,8 +38,8 @@ mps2-an385_INC := freertos-port/mps2-an385 $(BARE_METAL) $(BARE_METAL_CORTEX_M)
 # The MPS2 board files, which the other MPS2 boards build too. The link order (here and
 # in bare-metal.mk) places the constants of demo.elf and demo-nolib.elf with the same
 # alignment padding, so that their difference, `make size`'s figures, is the library's.
-MPS2_SRC := $(addprefix freertos-port/mps2-an385/,commands.c startup.c uart.c clock.c mask_check.c irq_load.c)
-mps2-an385_SRC := $(BARE_METAL_DEMO_SRC) $(BARE_METAL_CORTEX_M_SRC) $(MPS2_SRC)
+MPS2_SRC := $(addprefix freertos-port/mps2-an385/,commands.c startup.c uart.c clock.c irq_load.c)
+mps2-an385_SRC := $(BARE_METAL_DEMO_SRC) $(BARE_METAL_CORTEX_M_SRC) $(BARE_METAL_CORTEX_M_DEMO_SRC) $(MPS2_SRC)
 mps2-an385_NOLIB_SRC := freertos-port/mps2-an385/cpu_usage_stubs.c
 mps2-an385_VARIANTS := tracer
 # snapshot.elf: the board without the demo (startup.c leaves the demo's IRQs to the
