@@ -16,7 +16,9 @@
 # Create freertos-port/<board>/port.mk (nothing else to edit: it is found by its name).
 # It appends the board to QEMU_PORTS and sets the variables below, each named after the
 # board (e.g. mps2-an385_CC). Paths are from the repository root, kernel paths from
-# KERNEL_DIR. freertos-port/mps2-an385/port.mk is the example.
+# KERNEL_DIR. freertos-port/mps2-an385/port.mk is the example. A bare-metal board
+# lists the board-independent files of freertos-port/bare-metal/ (main(), the console,
+# the kernel's hooks: the lists of its bare-metal.mk) and provides what its README asks.
 #
 #   <board>_CC                C compiler (arm-none-eabi-gcc, riscv64-unknown-elf-gcc)
 #   <board>_ARCH              CPU and ABI flags: every compile, the link, and the
@@ -152,6 +154,8 @@ DEMO_VARIANT_CFLAGS_tracer := -DDEMO_STAND_IN_TRACER=1 -I demo/stand-in-tracer
 # ---- The boards ------------------------------------------------------------------------
 
 QEMU_PORTS :=
+# The files every bare-metal board shares (freertos-port/bare-metal/), before the boards.
+include freertos-port/bare-metal/bare-metal.mk
 include $(sort $(filter-out freertos-port/posix/port.mk,$(wildcard freertos-port/*/port.mk)))
 
 QEMU_DEMO_SRC := $(wildcard demo/*.c)

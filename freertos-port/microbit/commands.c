@@ -1,7 +1,7 @@
 /*
  * commands.c - this board's part of the demo's glue: its name in the shell's banner
  * and its own shell commands (demo.h). The rest of the glue is board-independent
- * (../mps2-an385/main.c, board.h).
+ * (../bare-metal/main.c, board.h).
  */
 #include "demo.h"
 #include "nrf51.h"
@@ -36,8 +36,8 @@ const char *const port_name = "microbit (QEMU nRF51822, Cortex-M0)";
 
 static const DemoPortCommand_t microbit_commands[] =
 {
-    { "irq", "on|off|status", "TIMER0 interrupts: 500 Hz, 100 us each", microbit_irq_load_command },
-    { "irqmask", "", "which IRQs the library's critical section holds off (sets a clock)", microbit_mask_check_command },
+    { "irq", "on|off|status", "TIMER0 interrupts: 500 Hz, 100 us each", board_irq_load_command },
+    { "irqmask", "", "which IRQs the library's critical section holds off (sets a clock)", board_mask_check_command },
     { "mem", "", "heap and main stack: size, and what was never used", microbit_mem_command },
 };
 

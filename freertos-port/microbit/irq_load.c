@@ -2,7 +2,7 @@
  * irq_load.c - a real peripheral interrupt with a known cost, for the library's
  * "interrupts" line: TIMER0 (IRQ8) at IRQ_LOAD_HZ, each interrupt busy for
  * IRQ_LOAD_WORK_COUNTS of the timer's own 16 MHz counts. Off at boot; the shell's
- * 'irq on|off|status' switches it. The same load as mps2-an385's, on the nRF51 timer.
+ * 'irq on|off|status' (../bare-metal/irq_command.c) switches it. The same load as mps2-an385's, on the nRF51 timer.
  *
  * Why the expected share is exact: the work is measured on TIMER0's counter, on the
  * same 16 MHz clock that times the interrupts and (as the core clock, HCLK) the
@@ -21,10 +21,7 @@
  * to the "interrupts" line. A workload that burns a share of the wall time (demo.c)
  * therefore shows its duty times (1 - 5 %) while this runs.
  */
-#include "demo.h"
 #include "nrf51.h"
-
-#include <string.h>
 
 #include "FreeRTOS.h"
 #include "task.h"
@@ -49,7 +46,16 @@ _Static_assert( IRQ_LOAD_WORK_COUNTS < IRQ_LOAD_PERIOD_COUNTS / 2u, "the work mu
 _Static_assert( NRF51_TIMER_CLOCK_HZ == NRF51_HCLK_HZ, "the timer counts the core's clock, the library's clock" );
 
 static volatile uint32_t irq_count;
-static volatile uint8_t irq_on;
+
+const BoardIrqLoad_t board_irq_load =
+{
+    .source = "TIMER0",
+    .line = "IRQ",
+    .line_number = NRF51_IRQ_TIMER0,
+    .hz = IRQ_LOAD_HZ,
+    .work_us = IRQ_LOAD_WORK_US,
+    .share_bp = IRQ_LOAD_SHARE_BP,
+};
 
 static uint32_t timer_now( void )
 {
@@ -87,7 +93,7 @@ void TIMER0_IRQHandler( void )
     CPU_USAGE_ISR_EXIT();
 }
 
-static void irq_load_start( void )
+void board_irq_load_start( void )
 {
     TIMER_TASKS_STOP( IRQ_LOAD_TIMER ) = 1u;
     TIMER_MODE( IRQ_LOAD_TIMER ) = TIMER_MODE_TIMER;
@@ -102,51 +108,18 @@ static void irq_load_start( void )
     TIMER_INTENSET( IRQ_LOAD_TIMER ) = TIMER_INT_COMPARE0;
     NVIC_ISER0 = 1u << NRF51_IRQ_TIMER0;
     TIMER_TASKS_START( IRQ_LOAD_TIMER ) = 1u;
-    irq_on = 1u;
 }
 
-static void irq_load_stop( void )
+void board_irq_load_stop( void )
 {
     TIMER_TASKS_STOP( IRQ_LOAD_TIMER ) = 1u;
     NVIC_ICER0 = 1u << NRF51_IRQ_TIMER0;
     TIMER_INTENCLR( IRQ_LOAD_TIMER ) = TIMER_INT_COMPARE0;
     TIMER_EVENTS_COMPARE( IRQ_LOAD_TIMER, 0u ) = 0u;
     NVIC_ICPR0 = 1u << NRF51_IRQ_TIMER0;
-    irq_on = 0u;
 }
 
-/* 'irq on|off|status', from the shell task (demo.h's port commands). */
-void microbit_irq_load_command( int argc, char ** argv )
+uint32_t board_irq_load_count( void )
 {
-    if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "on" ) == 0 ) )
-    {
-        if( irq_on == 0u )
-        {
-            irq_load_start();
-        }
-    }
-    else if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "off" ) == 0 ) )
-    {
-        irq_load_stop();
-    }
-    else if( !( ( argc == 2 ) && ( strcmp( argv[ 1 ], "status" ) == 0 ) ) )
-    {
-        demo_print( "usage: irq on|off|status\n" );
-        return;
-    }
-
-    demo_print( "irq: " );
-    demo_print( ( irq_on != 0u ) ? "on" : "off" );
-    demo_print( ", TIMER0 (IRQ8) at " );
-    demo_print_uint( IRQ_LOAD_HZ, 0u );
-    demo_print( " Hz, " );
-    demo_print_uint( IRQ_LOAD_WORK_US, 0u );
-    demo_print( " us of work each: expected " );
-    demo_print_uint( IRQ_LOAD_SHARE_BP / 100u, 0u );
-    demo_print( "." );
-    demo_print_uint( ( IRQ_LOAD_SHARE_BP % 100u ) / 10u, 0u );
-    demo_print_uint( IRQ_LOAD_SHARE_BP % 10u, 0u );
-    demo_print( "% on the interrupts line (besides the tick's own), interrupts " );
-    demo_print_uint( irq_count, 0u );
-    demo_print( "\n" );
+    return irq_count;
 }

@@ -13,6 +13,7 @@
 #define NRF51_H
 
 #include "board.h"
+#include "cortex_m.h"
 
 #define NRF51_REG( addr )              ( *( volatile uint32_t * ) ( addr ) )
 
@@ -99,12 +100,6 @@ uint32_t microbit_main_stack_unused( void );
  * the 16 MHz clock, 32 bits, read like port_time_us(). */
 void microbit_clock_init( void );
 uint32_t microbit_cycles( void );
-
-/* mask_check.c: the shell command 'irqmask' (what the library's critical section masks). */
-void microbit_mask_check_command( int argc, char ** argv );
-
-/* irq_load.c: the TIMER0 interrupt load and its shell command. */
-void microbit_irq_load_command( int argc, char ** argv );
 
 #endif /* __ASSEMBLER__ */
 

@@ -6,15 +6,13 @@
 #   $(BUILD)/microbit/demo.elf       kernel + ARM_CM0 port + demo + board files, linked
 #                                    with the thumbv6m-none-eabi archive
 #   $(BUILD)/microbit/snapshot.elf   the minimal build (no shell) in a firmware of its
-#                                    own, mps2-an385's snapshot_main.c on this board
+#                                    own, the shared snapshot_main.c on this board
 # and its QEMU commands, which run $(QEMU_ELF). The console, the scripted mode and the
-# exit statuses are mps2-an385's: the board lists that port's board-independent files
-# (main.c, kernel_hooks.c, semihosting.c, syscalls.c, uart_text.c; board.h is their
-# contract with a board) rather than keeping copies.
+# exit statuses are mps2-an385's: the board lists the board-independent files of
+# freertos-port/bare-metal/ (bare-metal.mk; board.h is their contract with a board)
+# rather than keeping copies.
 
 QEMU_PORTS += microbit
-
-MICROBIT_SHARED := freertos-port/mps2-an385
 
 microbit_CC := arm-none-eabi-gcc
 microbit_ARCH := -mcpu=cortex-m0 -mthumb
@@ -22,13 +20,13 @@ microbit_ARCH := -mcpu=cortex-m0 -mthumb
 microbit_KERNEL_PORT := portable/GCC/ARM_CM0
 microbit_KERNEL_PORT_SRC := port.c portasm.c
 microbit_HEAP := heap_4
-microbit_INC := freertos-port/microbit $(MICROBIT_SHARED)
-microbit_SRC := $(addprefix freertos-port/microbit/,startup.c commands.c uart.c clock.c irq_load.c mask_check.c) \
-    $(addprefix $(MICROBIT_SHARED)/,main.c kernel_hooks.c semihosting.c syscalls.c uart_text.c)
+microbit_INC := freertos-port/microbit $(BARE_METAL) $(BARE_METAL_CORTEX_M)
+microbit_SRC := $(addprefix freertos-port/microbit/,startup.c commands.c uart.c clock.c irq_load.c) \
+    $(BARE_METAL_DEMO_SRC) $(BARE_METAL_CORTEX_M_SRC) $(BARE_METAL_CORTEX_M_DEMO_SRC)
 # snapshot.elf: the board without the demo (startup.c leaves the demo's IRQs to the
 # fault report when irq_load.c and mask_check.c are not linked).
 microbit_SNAPSHOT_SRC := $(addprefix freertos-port/microbit/,startup.c uart.c clock.c) \
-    $(addprefix $(MICROBIT_SHARED)/,snapshot_main.c kernel_hooks.c semihosting.c syscalls.c uart_text.c)
+    $(BARE_METAL_SNAPSHOT_SRC) $(BARE_METAL_CORTEX_M_SRC)
 microbit_LDSCRIPT := freertos-port/microbit/microbit.ld
 # newlib-nano; --no-warn-execstack as for mps2-an385 (newlib's assembly objects).
 microbit_LDFLAGS := --specs=nano.specs -Wl,--no-warn-execstack

@@ -59,8 +59,8 @@ static void fault_entry( void )
 /* The demo's own interrupt sources, weak: an image without irq_load.c and
  * mask_check.c (snapshot.elf) reports those IRQs as unexpected, like any other. */
 void TIMER0_IRQHandler( void ) __attribute__( ( weak, alias( "fault_entry" ) ) );           /* irq_load.c */
-void MaskCheckUrgent_IRQHandler( void ) __attribute__( ( weak, alias( "fault_entry" ) ) ); /* mask_check.c */
-void MaskCheckLow_IRQHandler( void ) __attribute__( ( weak, alias( "fault_entry" ) ) );    /* mask_check.c */
+void MaskCheckFirst_Handler( void ) __attribute__( ( weak, alias( "fault_entry" ) ) );  /* ../bare-metal/cortex-m/mask_check.c */
+void MaskCheckSecond_Handler( void ) __attribute__( ( weak, alias( "fault_entry" ) ) ); /* ../bare-metal/cortex-m/mask_check.c */
 
 struct vector_table
 {
@@ -91,8 +91,8 @@ const struct vector_table microbit_vector_table =
         [ NRF51_IRQ_UART0 + 1u ... NRF51_IRQ_TIMER0 - 1u ] = fault_entry,
         [ NRF51_IRQ_TIMER0 ] = TIMER0_IRQHandler,
         [ NRF51_IRQ_TIMER0 + 1u ... NRF51_IRQ_MASK_CHECK_URGENT - 1u ] = fault_entry,
-        [ NRF51_IRQ_MASK_CHECK_URGENT ] = MaskCheckUrgent_IRQHandler,
-        [ NRF51_IRQ_MASK_CHECK_LOW ] = MaskCheckLow_IRQHandler,
+        [ NRF51_IRQ_MASK_CHECK_URGENT ] = MaskCheckFirst_Handler,
+        [ NRF51_IRQ_MASK_CHECK_LOW ] = MaskCheckSecond_Handler,
     },
 };
 _Static_assert( ( NRF51_IRQ_UART0 > 0u ) && ( NRF51_IRQ_TIMER0 > NRF51_IRQ_UART0 + 1u ) &&
@@ -100,6 +100,10 @@ _Static_assert( ( NRF51_IRQ_UART0 > 0u ) && ( NRF51_IRQ_TIMER0 > NRF51_IRQ_UART0
                 ( NRF51_IRQ_MASK_CHECK_LOW == NRF51_IRQ_MASK_CHECK_URGENT + 1u ) &&
                 ( NRF51_IRQ_MASK_CHECK_LOW == NRF51_EXTERNAL_IRQS - 1u ),
                 "the IRQ table above assumes 0 < UART0 < TIMER0 - 1 < mask check's two = the last two" );
+
+/* The two IRQs of 'irqmask' (../bare-metal/cortex-m/mask_check.c), which the table
+ * sends to its handlers. No device of QEMU's nRF51 model drives them. */
+const CortexMMaskCheckIrqs_t board_mask_check_irqs = { NRF51_IRQ_MASK_CHECK_URGENT, NRF51_IRQ_MASK_CHECK_LOW };
 
 /* Paints the main stack below the reset handler's frame, so that 'mem' (commands.c)
  * can tell how deep it has ever been. */

@@ -24,7 +24,7 @@
  * least two ticks the idle task waits for the next interrupt (the tick at the latest)
  * with the SysTick left running: the library shows that time as "sleep", and its
  * SysTick-based clock, which needs every tick interrupt, keeps working.
- * kernel_hooks.c says why the wait is a poll and not WFI under QEMU. */
+ * ../bare-metal/cortex-m/idle_sleep.c says why the wait is a poll and not WFI under QEMU. */
 #define configUSE_TICKLESS_IDLE                    2
 #ifndef __ASSEMBLER__
 #include <stdint.h>

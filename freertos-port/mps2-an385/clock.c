@@ -41,7 +41,7 @@ _Static_assert( configCPU_CLOCK_HZ % 1000000u == 0u, "a microsecond must be a wh
 _Static_assert( 1000000u % configTICK_RATE_HZ == 0u, "a tick must be a whole number of microseconds" );
 _Static_assert( SYSTICK_RELOAD <= 0xFFFFFFu, "SysTick is a 24-bit counter" );
 
-/* 2 (kernel_hooks.c's board_idle_sleep: a wait for the next interrupt, SysTick
+/* 2 (../bare-metal/cortex-m/idle_sleep.c's board_idle_sleep: a wait for the next interrupt, SysTick
  * untouched) is fine; the port's own tickless idle (1) stops and reprograms the
  * SysTick. */
 #if ( configUSE_TICKLESS_IDLE == 1 )
@@ -99,7 +99,7 @@ static void clock_read( uint32_t * ticks, uint32_t * cycles_into_tick )
     {
         count = systick_count;
         value = SYST_CVR;
-        pending = BOARD_SCB_ICSR & BOARD_SCB_ICSR_PENDSTSET;
+        pending = CORTEX_M_ICSR & CORTEX_M_ICSR_PENDSTSET;
         value_again = SYST_CVR;
     } while( ( count != systick_count ) || ( value_again > value ) );
 
@@ -129,4 +129,11 @@ uint64_t mps2_clock_cycles( void )
 
     clock_read( &ticks, &cycles );
     return ( ( uint64_t ) ticks * CYCLES_PER_TICK ) + cycles;
+}
+
+/* board.h: the library's clock once 'irqmask' has run: the same cycle count as its
+ * default one, at configCPU_CLOCK_HZ. */
+uint32_t board_mask_probe_clock( void )
+{
+    return ( uint32_t ) mps2_clock_cycles();
 }

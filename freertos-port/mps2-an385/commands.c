@@ -10,8 +10,8 @@ const char *const port_name = MPS2_PORT_NAME;
 
 static const DemoPortCommand_t mps2_commands[] =
 {
-    { "irq", "on|off|status", "TIMER0 interrupts: 500 Hz, 100 us each", mps2_irq_load_command },
-    { "irqmask", "", "which IRQs the library's critical section holds off (sets a clock)", mps2_mask_check_command },
+    { "irq", "on|off|status", "TIMER0 interrupts: 500 Hz, 100 us each", board_irq_load_command },
+    { "irqmask", "", "which IRQs the library's critical section holds off (sets a clock)", board_mask_check_command },
 };
 
 const DemoPortCommand_t * const port_commands = mps2_commands;

@@ -3,7 +3,7 @@
  * "interrupts" line: CMSDK APB TIMER0 at IRQ_LOAD_HZ, each interrupt busy for 100 us,
  * IRQ_LOAD_WORK_COUNTS of the timer's own counts (the system clock: 2500 at 25 MHz on
  * mps2-an385, 2000 at 20 MHz on mps2-an505). Off at boot; the shell's
- * 'irq on|off|status' switches it.
+ * 'irq on|off|status' (../bare-metal/irq_command.c) switches it.
  *
  * Why the expected share is exact: the work is measured on TIMER0's VALUE, the same
  * system clock that times the interrupts and (as the core clock) the library's
@@ -19,10 +19,7 @@
  * to the "interrupts" line. A workload that burns a share of the wall time (demo.c)
  * therefore shows its duty times (1 - 5 %) while this runs.
  */
-#include "demo.h"
 #include "mps2_an385.h"
-
-#include <string.h>
 
 #include "FreeRTOS.h"
 #include "task.h"
@@ -49,7 +46,16 @@ _Static_assert( IRQ_LOAD_PRIORITY >= configMAX_SYSCALL_INTERRUPT_PRIORITY,
 _Static_assert( IRQ_LOAD_PRIORITY <= 0xFFu, "an NVIC priority is one byte" );
 
 static volatile uint32_t irq_count;
-static volatile uint8_t irq_on;
+
+const BoardIrqLoad_t board_irq_load =
+{
+    .source = "TIMER0",
+    .line = "IRQ",
+    .line_number = MPS2_IRQ_TIMER0,
+    .hz = IRQ_LOAD_HZ,
+    .work_us = IRQ_LOAD_WORK_US,
+    .share_bp = IRQ_LOAD_SHARE_BP,
+};
 
 /* TIMER0's IRQ, named in the vector table in startup.c. */
 void TIMER0_Handler( void )
@@ -77,7 +83,7 @@ void TIMER0_Handler( void )
     CPU_USAGE_ISR_EXIT();
 }
 
-static void irq_load_start( void )
+void board_irq_load_start( void )
 {
     TIMER0_CTRL = 0u;
     TIMER0_RELOAD = IRQ_LOAD_PERIOD_COUNTS - 1u;
@@ -87,52 +93,17 @@ static void irq_load_start( void )
     NVIC_IPR_BYTE( MPS2_IRQ_TIMER0 ) = ( uint8_t ) IRQ_LOAD_PRIORITY;
     NVIC_ENABLE( MPS2_IRQ_TIMER0 );
     TIMER0_CTRL = TIMER_CTRL_EN | TIMER_CTRL_IRQEN;
-    irq_on = 1u;
 }
 
-static void irq_load_stop( void )
+void board_irq_load_stop( void )
 {
     TIMER0_CTRL = 0u;
     NVIC_DISABLE( MPS2_IRQ_TIMER0 );
     TIMER0_INTCLEAR = 1u;
     NVIC_UNPEND( MPS2_IRQ_TIMER0 );
-    irq_on = 0u;
 }
 
-/* 'irq on|off|status', from the shell task (demo.h's port commands). */
-void mps2_irq_load_command( int argc, char ** argv )
+uint32_t board_irq_load_count( void )
 {
-    if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "on" ) == 0 ) )
-    {
-        if( irq_on == 0u )
-        {
-            irq_load_start();
-        }
-    }
-    else if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "off" ) == 0 ) )
-    {
-        irq_load_stop();
-    }
-    else if( !( ( argc == 2 ) && ( strcmp( argv[ 1 ], "status" ) == 0 ) ) )
-    {
-        demo_print( "usage: irq on|off|status\n" );
-        return;
-    }
-
-    demo_print( "irq: " );
-    demo_print( ( irq_on != 0u ) ? "on" : "off" );
-    demo_print( ", TIMER0 (IRQ" );
-    demo_print_uint( MPS2_IRQ_TIMER0, 0u );
-    demo_print( ") at " );
-    demo_print_uint( IRQ_LOAD_HZ, 0u );
-    demo_print( " Hz, " );
-    demo_print_uint( IRQ_LOAD_WORK_US, 0u );
-    demo_print( " us of work each: expected " );
-    demo_print_uint( IRQ_LOAD_SHARE_BP / 100u, 0u );
-    demo_print( "." );
-    demo_print_uint( ( IRQ_LOAD_SHARE_BP % 100u ) / 10u, 0u );
-    demo_print_uint( IRQ_LOAD_SHARE_BP % 10u, 0u );
-    demo_print( "% on the interrupts line (besides the tick's own), interrupts " );
-    demo_print_uint( irq_count, 0u );
-    demo_print( "\n" );
+    return irq_count;
 }

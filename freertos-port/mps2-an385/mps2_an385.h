@@ -17,6 +17,7 @@
 #define MPS2_AN385_H
 
 #include "board.h"
+#include "cortex_m.h"
 
 /* Angle brackets: a quoted include would find this directory's mps2_board.h first
  * (the including file's own directory), whichever board is being built. */
@@ -99,12 +100,6 @@ void mps2_systick_handler( void );
 /* clock.c: the SysTick-extended clock; see the comment at the top of clock.c. Cycles
  * since the scheduler started (port_time_us() is its microseconds: board.h). */
 uint64_t mps2_clock_cycles( void );
-
-/* irq_load.c: the TIMER0 interrupt load and its shell command. */
-void mps2_irq_load_command( int argc, char ** argv );
-
-/* mask_check.c: the shell command 'irqmask' (what the library's critical section masks). */
-void mps2_mask_check_command( int argc, char ** argv );
 
 #endif /* __ASSEMBLER__ */
 

@@ -23,7 +23,7 @@
 
 /* External interrupt numbers: UART0 RX is IRQ0, UART0 TX IRQ1 (unused here), TIMER0
  * IRQ8; IRQ30 and IRQ31, which no device of QEMU's model drives, are pended by
- * software for the 'irqmask' check (mask_check.c). QEMU gives the AN385 NVIC 32. */
+ * software for the 'irqmask' check (../bare-metal/cortex-m/mask_check.c). QEMU gives the AN385 NVIC 32. */
 #define MPS2_IRQ_UART0_RX              0u
 #define MPS2_IRQ_TIMER0                8u
 #define MPS2_IRQ_MASK_CHECK_ABOVE      30u

@@ -20,8 +20,8 @@
 # and its QEMU commands, which run $(QEMU_ELF): interactive; with -icount; fully
 # deterministic with scripted input (see below). QEMU's exit status is the demo's
 # port_exit() status; the port's own fatal errors exit with 101..105 (board.h).
-# main.c, kernel_hooks.c, semihosting.c, syscalls.c and uart_text.c are the
-# board-independent files other QEMU M-profile boards list too (board.h).
+# The board-independent files (main(), the console, the kernel's hooks, semihosting...)
+# are freertos-port/bare-metal/'s, which every bare-metal board lists (bare-metal.mk).
 #
 # Inputs: MPS2_CC (default arm-none-eabi-gcc; bench/ uses it too).
 
@@ -34,15 +34,18 @@ mps2-an385_ARCH := -mcpu=cortex-m3 -mthumb
 mps2-an385_KERNEL_PORT := portable/GCC/ARM_CM3
 mps2-an385_KERNEL_PORT_SRC := port.c
 mps2-an385_HEAP := heap_4
-mps2-an385_INC := freertos-port/mps2-an385
-mps2-an385_SRC := $(addprefix freertos-port/mps2-an385/,startup.c main.c commands.c kernel_hooks.c uart.c \
-    uart_text.c clock.c irq_load.c mask_check.c semihosting.c syscalls.c)
+mps2-an385_INC := freertos-port/mps2-an385 $(BARE_METAL) $(BARE_METAL_CORTEX_M)
+# The MPS2 board files, which the other MPS2 boards build too. The link order (here and
+# in bare-metal.mk) places the constants of demo.elf and demo-nolib.elf with the same
+# alignment padding, so that their difference, `make size`'s figures, is the library's.
+MPS2_SRC := $(addprefix freertos-port/mps2-an385/,commands.c startup.c uart.c clock.c irq_load.c)
+mps2-an385_SRC := $(BARE_METAL_DEMO_SRC) $(BARE_METAL_CORTEX_M_SRC) $(BARE_METAL_CORTEX_M_DEMO_SRC) $(MPS2_SRC)
 mps2-an385_NOLIB_SRC := freertos-port/mps2-an385/cpu_usage_stubs.c
 mps2-an385_VARIANTS := tracer
 # snapshot.elf: the board without the demo (startup.c leaves the demo's IRQs to the
 # fault report when irq_load.c and mask_check.c are not linked).
-mps2-an385_SNAPSHOT_SRC := $(addprefix freertos-port/mps2-an385/,startup.c snapshot_main.c kernel_hooks.c \
-    uart.c uart_text.c clock.c semihosting.c syscalls.c)
+mps2-an385_SNAPSHOT_SRC := $(addprefix freertos-port/mps2-an385/,startup.c uart.c clock.c) \
+    $(BARE_METAL_SNAPSHOT_SRC) $(BARE_METAL_CORTEX_M_SRC)
 mps2-an385_LDSCRIPT := freertos-port/mps2-an385/mps2-an385.ld
 # newlib-nano. --no-warn-execstack: newlib's assembly objects lack a .note.GNU-stack
 # section, which binutils >= 2.39 reports; there is no such thing as an executable stack

@@ -31,7 +31,7 @@
 #endif
 
 /* Every wake-up keeps the idle task out of its tickless sleep for the tick before it
- * (kernel_hooks.c), so not as often as the workloads' 10 ms. */
+ * (../bare-metal/cortex-m/idle_sleep.c), so not as often as the workloads' 10 ms. */
 #define FPU_CHECK_PERIOD_MS    100u
 /* Above the workloads (which burn the CPU), so the two wake and meet on time; with
  * the shell, which is mostly blocked. */

@@ -18,7 +18,7 @@ mps2-an386_ARCH := -mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard
 mps2-an386_KERNEL_PORT := portable/GCC/ARM_CM4F
 mps2-an386_KERNEL_PORT_SRC := port.c
 mps2-an386_HEAP := heap_4
-mps2-an386_INC := freertos-port/mps2-an386 freertos-port/mps2-an385
+mps2-an386_INC := freertos-port/mps2-an386 freertos-port/mps2-an385 $(BARE_METAL) $(BARE_METAL_CORTEX_M)
 mps2-an386_SRC = $(mps2-an385_SRC) freertos-port/mps2-an386/cm4f.c
 mps2-an386_LDSCRIPT = $(mps2-an385_LDSCRIPT)
 mps2-an386_LDFLAGS = $(mps2-an385_LDFLAGS)

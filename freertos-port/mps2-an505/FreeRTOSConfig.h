@@ -23,7 +23,7 @@
  * least two ticks the idle task waits for the next interrupt (the tick at the latest)
  * with the SysTick left running: the library shows that time as "sleep", and its
  * SysTick-based clock, which needs every tick interrupt, keeps working.
- * kernel_hooks.c says why the wait is a poll and not WFI under QEMU. */
+ * ../bare-metal/cortex-m/idle_sleep.c says why the wait is a poll and not WFI under QEMU. */
 #define configUSE_TICKLESS_IDLE                    2
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -112,8 +112,8 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 
 /* ---- Assertions --------------------------------------------------------------
  * A failed assertion prints "ASSERT file:line" on UART0 and ends the QEMU run with
- * exit status 101 (BOARD_EXIT_ASSERT), so a test sees it as a failure (the board code
- * in ../mps2-an385 is shared). */
+ * exit status 101 (BOARD_EXIT_ASSERT), so a test sees it as a failure (the fatal paths
+ * are ../bare-metal/kernel_hooks.c's). */
 #ifndef __ASSEMBLER__
 void board_assert_failed( const char * file, int line ) __attribute__( ( noreturn ) );
 #endif

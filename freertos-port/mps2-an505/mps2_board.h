@@ -37,7 +37,7 @@
 /* Interrupt numbers: the IoT Kit's own devices take IRQ0..31 (TIMER0 is IRQ3), the
  * FPGA's devices start at IRQ32 (UART0 RX), 92 of them: 124 in all. IRQ30 and IRQ31
  * are reserved in the IoT Kit, and no device of QEMU's model drives them: the
- * 'irqmask' check (mask_check.c) pends them by software, as on mps2-an385. */
+ * 'irqmask' check (../bare-metal/cortex-m/mask_check.c) pends them by software, as on mps2-an385. */
 #define MPS2_IRQ_UART0_RX              32u
 #define MPS2_IRQ_TIMER0                3u
 #define MPS2_IRQ_MASK_CHECK_ABOVE      30u

@@ -9,9 +9,10 @@
 # and its QEMU commands, which run $(QEMU_ELF), as mps2-an385's do (interactive; with
 # -icount; scripted): the same options on another machine.
 #
-# The board files are mps2-an385's, compiled again for this core with this directory
-# first on the include path: its mps2_board.h (addresses, IRQs, clock, the kernel
-# port's handler names) and FreeRTOSConfig.h are found before mps2-an385's.
+# The board files are mps2-an385's (and the board-independent ones of
+# freertos-port/bare-metal/), compiled again for this core with this directory first on
+# the include path: its mps2_board.h (addresses, IRQs, clock, the kernel port's handler
+# names) and FreeRTOSConfig.h are found before mps2-an385's.
 
 QEMU_PORTS += mps2-an505
 
@@ -26,9 +27,8 @@ mps2-an505_ARCH := -mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=fpv5-sp-d16
 mps2-an505_KERNEL_PORT := portable/GCC/ARM_CM33_NTZ/non_secure
 mps2-an505_KERNEL_PORT_SRC := port.c portasm.c
 mps2-an505_HEAP := heap_4
-mps2-an505_INC := freertos-port/mps2-an505 freertos-port/mps2-an385
-mps2-an505_SRC := $(addprefix freertos-port/mps2-an385/,startup.c main.c commands.c kernel_hooks.c uart.c uart_text.c clock.c \
-    irq_load.c mask_check.c semihosting.c syscalls.c)
+mps2-an505_INC := freertos-port/mps2-an505 freertos-port/mps2-an385 $(BARE_METAL) $(BARE_METAL_CORTEX_M)
+mps2-an505_SRC = $(mps2-an385_SRC)
 mps2-an505_LDSCRIPT := freertos-port/mps2-an505/mps2-an505.ld
 # As mps2-an385's (newlib-nano; -L for the sections its linker script INCLUDEs).
 mps2-an505_LDFLAGS := --specs=nano.specs -Wl,--no-warn-execstack -L freertos-port/mps2-an385

@@ -29,13 +29,13 @@
 #define configMTIMECMP_BASE_ADDRESS                ( VIRT_MTIMECMP_BASE )
 
 /* Tickless idle, the application's way (2), as on mps2-an385: when no task is due for
- * two ticks or more, the idle task waits in WFI for the next interrupt (kernel_hooks.c)
+ * two ticks or more, the idle task waits in WFI for the next interrupt (idle_sleep.c)
  * with the machine timer left running, and the library shows that time as "sleep". */
 #define configUSE_TICKLESS_IDLE                    2
 #ifndef __ASSEMBLER__
-void virt_idle_sleep( uint32_t expected_idle_ticks );
+void board_idle_sleep( uint32_t expected_idle_ticks );
 #endif
-#define portSUPPRESS_TICKS_AND_SLEEP( xExpectedIdleTime )    virt_idle_sleep( xExpectedIdleTime )
+#define portSUPPRESS_TICKS_AND_SLEEP( xExpectedIdleTime )    board_idle_sleep( xExpectedIdleTime )
 
 /* ---- Tasks and memory ------------------------------------------------------- */
 /* In words, as on mps2-an385. A task's stack holds its saved context (31 words) and
@@ -92,14 +92,15 @@ void virt_idle_sleep( uint32_t expected_idle_ticks );
 
 /* ---- Assertions --------------------------------------------------------------
  * A failed assertion prints "ASSERT file:line" on UART0 and ends the QEMU run with
- * exit status 101 (VIRT_EXIT_ASSERT), so a test sees it as a failure. */
+ * exit status 101 (BOARD_EXIT_ASSERT), so a test sees it as a failure (the fatal paths
+ * are ../bare-metal/kernel_hooks.c's). */
 #ifndef __ASSEMBLER__
-void virt_assert_failed( const char * file, int line ) __attribute__( ( noreturn ) );
+void board_assert_failed( const char * file, int line ) __attribute__( ( noreturn ) );
 #endif
 #define configASSERT( x )                                    \
     do {                                                     \
         if( ( x ) == 0 ) {                                   \
-            virt_assert_failed( __FILE__, __LINE__ );        \
+            board_assert_failed( __FILE__, __LINE__ );       \
         }                                                    \
     } while( 0 )
 

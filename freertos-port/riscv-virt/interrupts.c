@@ -92,7 +92,7 @@ void freertos_risc_v_application_interrupt_handler( uint32_t mcause )
     }
     else
     {
-        virt_fatal( "unexpected interrupt", VIRT_EXIT_FAULT );
+        board_fatal( "unexpected interrupt", BOARD_EXIT_FAULT );
     }
 
     portYIELD_FROM_ISR( woken );
@@ -104,12 +104,12 @@ void freertos_risc_v_application_exception_handler( uint32_t mcause )
     uint32_t mepc = VIRT_CSR_READ( mepc );
     uint32_t mtval = VIRT_CSR_READ( mtval );
 
-    virt_uart_puts( "\nFATAL exception: mcause " );
-    virt_uart_put_hex( mcause );
-    virt_uart_puts( " mepc " );
-    virt_uart_put_hex( mepc );
-    virt_uart_puts( " mtval " );
-    virt_uart_put_hex( mtval );
-    virt_uart_puts( "\n" );
-    virt_exit( VIRT_EXIT_FAULT );
+    board_uart_puts( "\nFATAL exception: mcause " );
+    board_uart_put_hex( mcause );
+    board_uart_puts( " mepc " );
+    board_uart_put_hex( mepc );
+    board_uart_puts( " mtval " );
+    board_uart_put_hex( mtval );
+    board_uart_puts( "\n" );
+    board_exit( BOARD_EXIT_FAULT );
 }

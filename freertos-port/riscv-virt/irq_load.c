@@ -2,7 +2,7 @@
  * irq_load.c - a real peripheral interrupt with a known cost, for the library's
  * "interrupts" line: virt's Goldfish RTC alarm (PLIC source 11) at IRQ_LOAD_HZ, each
  * interrupt busy for IRQ_LOAD_WORK_US. Off at boot; the shell's 'irq on|off|status'
- * switches it, as TIMER0 on mps2-an385.
+ * (../bare-metal/irq_command.c) switches it, as TIMER0 on mps2-an385.
  *
  * Why the expected share is exact: the RTC counts nanoseconds of QEMU's RTC clock,
  * which port.mk's command lines make guest time (-rtc clock=vm), the time mtime counts
@@ -17,12 +17,9 @@
  * Without -rtc clock=vm the RTC follows the host's wall clock: the rate is then 500 Hz
  * of host time, which under -icount is not 500 Hz of guest time.
  */
-#include <string.h>
-
 #include "FreeRTOS.h"
 #include "task.h"
 
-#include "demo.h"
 #include "riscv_virt.h"
 
 #define IRQ_LOAD_HZ                500u
@@ -40,7 +37,19 @@ _Static_assert( ( IRQ_LOAD_WORK_MTIME * 10000u ) % IRQ_LOAD_PERIOD_MTIME == 0u, 
 _Static_assert( IRQ_LOAD_WORK_MTIME < IRQ_LOAD_PERIOD_MTIME / 2u, "the work must leave time for everything else" );
 
 static volatile uint32_t irq_count;
-static volatile uint8_t irq_on;
+
+/* Set while the load runs: each alarm then sets the next one. */
+static volatile uint8_t alarm_on;
+
+const BoardIrqLoad_t board_irq_load =
+{
+    .source = "Goldfish RTC alarm",
+    .line = "PLIC source ",
+    .line_number = VIRT_IRQ_RTC,
+    .hz = IRQ_LOAD_HZ,
+    .work_us = IRQ_LOAD_WORK_US,
+    .share_bp = IRQ_LOAD_SHARE_BP,
+};
 
 /* When the next alarm is due, in RTC nanoseconds. */
 static uint64_t next_alarm;
@@ -74,7 +83,7 @@ void virt_rtc_isr( void )
 
     RTC_CLEAR_INTERRUPT = 1u;
 
-    if( irq_on != 0u )
+    if( alarm_on != 0u )
     {
         next_alarm += IRQ_LOAD_PERIOD_NS;
         rtc_arm( next_alarm );
@@ -87,23 +96,23 @@ void virt_rtc_isr( void )
     irq_count = irq_count + 1u;
 }
 
-static void irq_load_start( void )
+void board_irq_load_start( void )
 {
     RTC_CLEAR_ALARM = 1u;
     RTC_CLEAR_INTERRUPT = 1u;
     RTC_IRQ_ENABLED = 1u;
     virt_plic_enable( VIRT_IRQ_RTC );
     taskENTER_CRITICAL();
-    irq_on = 1u;
+    alarm_on = 1u;
     next_alarm = rtc_now() + IRQ_LOAD_PERIOD_NS;
     rtc_arm( next_alarm );
     taskEXIT_CRITICAL();
 }
 
-static void irq_load_stop( void )
+void board_irq_load_stop( void )
 {
     taskENTER_CRITICAL();
-    irq_on = 0u;
+    alarm_on = 0u;
     RTC_CLEAR_ALARM = 1u;
     RTC_IRQ_ENABLED = 0u;
     RTC_CLEAR_INTERRUPT = 1u;
@@ -111,38 +120,7 @@ static void irq_load_stop( void )
     taskEXIT_CRITICAL();
 }
 
-/* 'irq on|off|status', from the shell task (demo.h's port commands). */
-void virt_irq_load_command( int argc, char ** argv )
+uint32_t board_irq_load_count( void )
 {
-    if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "on" ) == 0 ) )
-    {
-        if( irq_on == 0u )
-        {
-            irq_load_start();
-        }
-    }
-    else if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "off" ) == 0 ) )
-    {
-        irq_load_stop();
-    }
-    else if( !( ( argc == 2 ) && ( strcmp( argv[ 1 ], "status" ) == 0 ) ) )
-    {
-        demo_print( "usage: irq on|off|status\n" );
-        return;
-    }
-
-    demo_print( "irq: " );
-    demo_print( ( irq_on != 0u ) ? "on" : "off" );
-    demo_print( ", Goldfish RTC alarm (PLIC source 11) at " );
-    demo_print_uint( IRQ_LOAD_HZ, 0u );
-    demo_print( " Hz, " );
-    demo_print_uint( IRQ_LOAD_WORK_US, 0u );
-    demo_print( " us of work each: expected " );
-    demo_print_uint( IRQ_LOAD_SHARE_BP / 100u, 0u );
-    demo_print( "." );
-    demo_print_uint( ( IRQ_LOAD_SHARE_BP % 100u ) / 10u, 0u );
-    demo_print_uint( IRQ_LOAD_SHARE_BP % 10u, 0u );
-    demo_print( "% on the interrupts line (besides the tick's own), interrupts " );
-    demo_print_uint( irq_count, 0u );
-    demo_print( "\n" );
+    return irq_count;
 }

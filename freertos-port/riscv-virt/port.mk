@@ -6,8 +6,8 @@
 #   $(BUILD)/riscv-virt/demo.elf   kernel + GCC/RISC-V port + demo + board files, linked
 #                                  with the riscv32imac-unknown-none-elf archive
 # and its QEMU commands, which run $(QEMU_ELF): interactive, and with -icount. QEMU's
-# exit status is the demo's port_exit() status (the test finisher, exit.c); the port's
-# own fatal errors exit with 101..105 (riscv_virt.h).
+# exit status is the demo's port_exit() status (the test finisher, host.c); the port's
+# own fatal errors exit with 101..105 (../bare-metal/board.h).
 
 QEMU_PORTS += riscv-virt
 
@@ -24,9 +24,11 @@ riscv-virt_CFLAGS = -march=rv32imac_zicsr -mcmodel=medany \
 riscv-virt_KERNEL_PORT := portable/GCC/RISC-V
 riscv-virt_KERNEL_PORT_SRC := port.c portASM.S
 riscv-virt_HEAP := heap_4
-riscv-virt_INC := freertos-port/riscv-virt
-riscv-virt_SRC := $(addprefix freertos-port/riscv-virt/,start.S main.c interrupts.c clock.c uart.c \
-    irq_load.c mask_check.c mcycle.c kernel_hooks.c exit.c)
+riscv-virt_INC := freertos-port/riscv-virt $(BARE_METAL)
+# With the board-independent files of freertos-port/bare-metal/ (main(), the console,
+# the kernel's hooks and fatal paths); not its Arm part (semihosting, newlib).
+riscv-virt_SRC := $(addprefix freertos-port/riscv-virt/,start.S commands.c interrupts.c clock.c uart.c \
+    irq_load.c mask_check.c mcycle.c idle_sleep.c host.c) $(BARE_METAL_DEMO_SRC)
 riscv-virt_LDSCRIPT := freertos-port/riscv-virt/riscv-virt.ld
 # One RAM region holds code and data, which is what QEMU loads.
 riscv-virt_LDFLAGS := -Wl,--no-warn-rwx-segments

@@ -1,6 +1,7 @@
 /*
  * riscv_virt.h - the devices of QEMU's RISC-V `virt` machine that this port touches, and
- * the port's internal interfaces.
+ * the port's internal interfaces (the ones the board-independent files of
+ * ../bare-metal use are in board.h, which this header includes).
  *
  * Addresses and interrupt numbers follow QEMU's hw/riscv/virt.c (the memory map the
  * machine's device tree describes); register layouts follow the SiFive CLINT and PLIC
@@ -9,8 +10,7 @@
 #ifndef RISCV_VIRT_H
 #define RISCV_VIRT_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "board.h"
 
 #define VIRT_REG32( addr )             ( *( volatile uint32_t * ) ( addr ) )
 #define VIRT_REG8( addr )              ( *( volatile uint8_t * ) ( addr ) )
@@ -81,13 +81,6 @@
 #define MCAUSE_MACHINE_TIMER           ( MCAUSE_INTERRUPT | 7u )
 #define MCAUSE_MACHINE_EXTERNAL        ( MCAUSE_INTERRUPT | 11u )
 
-/* ---- Exit codes of fatal errors detected by the port (as on mps2-an385) ---------- */
-#define VIRT_EXIT_ASSERT               101
-#define VIRT_EXIT_FAULT                102
-#define VIRT_EXIT_STACK_OVERFLOW       103
-#define VIRT_EXIT_MALLOC_FAILED        104
-#define VIRT_EXIT_SCHEDULER_RETURNED   105
-
 #ifndef __ASSEMBLER__
 
 #define VIRT_CSR_READ( csr )                                          \
@@ -97,32 +90,17 @@
         ulCsrValue_;                                                  \
     } )
 
-/* uart.c: polled output works from any context, before or after the scheduler. */
-void virt_uart_init( void );
-void virt_uart_putc( char c );
-int virt_uart_tx_full( void );
-void virt_uart_write( const char * s, size_t n );
-void virt_uart_puts( const char * s );
-void virt_uart_put_hex( uint32_t value );
-void virt_uart_put_dec( uint32_t value );
-void virt_uart_flush( void );
-
-/* uart.c: interrupt-driven input into a stream buffer; call before the scheduler.
- * interrupts.c calls virt_uart_rx_isr() for PLIC source 10; nonzero: a task woke that
- * should run now. */
-void virt_console_rx_init( void );
-int virt_console_rx_getc( uint32_t timeout_ms );
+/* uart.c (the console UART and its input, board.h): interrupts.c calls
+ * virt_uart_rx_isr() for PLIC source 10; nonzero: a task woke that should run now. */
 int virt_uart_rx_isr( void );
 
 /* clock.c: the machine timer: the kernel's tick (virt_tick_isr(), from interrupts.c;
- * nonzero: switch tasks), and the wall clock of demo.h. */
+ * nonzero: switch tasks), and the wall clock of demo.h (port_time_us(), board.h). */
 uint64_t virt_mtime( void );
 int virt_tick_isr( void );
-uint32_t port_time_us( void );
 
-/* irq_load.c: the RTC interrupt load (PLIC source 11) and its shell command. */
+/* irq_load.c: the RTC interrupt load (PLIC source 11; board.h's board_irq_load). */
 void virt_rtc_isr( void );
-void virt_irq_load_command( int argc, char ** argv );
 
 /* mask_check.c: the shell command 'irqmask', and the software interrupt it pends. */
 void virt_mask_check_command( int argc, char ** argv );
@@ -134,13 +112,6 @@ void virt_mcycle_command( int argc, char ** argv );
 /* interrupts.c: the PLIC set-up. */
 void virt_plic_enable( uint32_t irq );
 void virt_plic_disable( uint32_t irq );
-
-/* exit.c: end the QEMU run with an exit status through the test finisher. */
-void virt_exit( int status ) __attribute__( ( noreturn ) );
-
-/* kernel_hooks.c: print "FATAL <what>" and exit with code. Callable from any context. */
-void virt_fatal( const char * what, int code ) __attribute__( ( noreturn ) );
-void virt_assert_failed( const char * file, int line ) __attribute__( ( noreturn ) );
 
 #endif /* __ASSEMBLER__ */
 

@@ -6,8 +6,10 @@
  *
  * The trap vector is FreeRTOS's (portASM.S) from the first instruction, in direct mode:
  * a trap before the scheduler starts still reaches the port's exception report
- * (kernel_hooks.c) instead of address 0.
+ * (interrupts.c) instead of address 0.
  */
+#include "board.h"
+
     .section .text.start, "ax", @progbits
     .globl _start
 _start:
@@ -30,7 +32,7 @@ _start:
     j 1b
 2:
     call main
-    li a0, 105                          /* VIRT_EXIT_SCHEDULER_RETURNED */
-    call virt_exit
+    li a0, BOARD_EXIT_SCHEDULER_RETURNED
+    call board_exit
 3:
     j 3b

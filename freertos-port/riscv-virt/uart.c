@@ -1,5 +1,6 @@
 /*
- * uart.c - the console on virt's NS16550A UART0.
+ * uart.c - the console on virt's NS16550A UART0 (board.h's board_uart_* and
+ * board_console_rx_*; ../bare-metal/uart_text.c writes text and numbers with it).
  *
  * Output is polled: it works from any context (faults, asserts, before the scheduler).
  * Input is interrupt-driven (PLIC source 10) into a stream buffer, so the shell task
@@ -24,7 +25,14 @@ static StreamBufferHandle_t rx_buffer;
 /* Set by the handler when it left a byte in the UART because rx_buffer was full. */
 static volatile uint8_t rx_stalled;
 
-void virt_uart_init( void )
+/* board.h: all that needs setting up before the kernel runs (mtime counts from
+ * reset, and the kernel port starts the tick). */
+void board_init( void )
+{
+    board_uart_init();
+}
+
+void board_uart_init( void )
 {
     UART_IER = 0u;
     UART_FCR = 0u;
@@ -32,12 +40,12 @@ void virt_uart_init( void )
     UART_MCR = UART_MCR_OUT2;
 }
 
-int virt_uart_tx_full( void )
+int board_uart_tx_full( void )
 {
     return ( UART_LSR & UART_LSR_THRE ) == 0u;
 }
 
-void virt_uart_putc( char c )
+void board_uart_putc( char c )
 {
     while( ( UART_LSR & UART_LSR_THRE ) == 0u )
     {
@@ -46,60 +54,15 @@ void virt_uart_putc( char c )
     UART_THR = ( uint8_t ) c;
 }
 
-void virt_uart_write( const char * s, size_t n )
-{
-    for( size_t i = 0; i < n; i++ )
-    {
-        virt_uart_putc( s[ i ] );
-    }
-}
-
-void virt_uart_puts( const char * s )
-{
-    while( *s != '\0' )
-    {
-        virt_uart_putc( *s++ );
-    }
-}
-
-void virt_uart_put_hex( uint32_t value )
-{
-    static const char digits[] = "0123456789abcdef";
-
-    virt_uart_puts( "0x" );
-
-    for( int shift = 28; shift >= 0; shift -= 4 )
-    {
-        virt_uart_putc( digits[ ( value >> shift ) & 0xFu ] );
-    }
-}
-
-void virt_uart_put_dec( uint32_t value )
-{
-    char buf[ 10 ];
-    size_t n = 0;
-
-    do
-    {
-        buf[ n++ ] = ( char ) ( '0' + ( value % 10u ) );
-        value /= 10u;
-    } while( value != 0u );
-
-    while( n > 0u )
-    {
-        virt_uart_putc( buf[ --n ] );
-    }
-}
-
 /* Wait until the last byte has left, so nothing is lost when the run ends right after. */
-void virt_uart_flush( void )
+void board_uart_flush( void )
 {
     while( ( UART_LSR & UART_LSR_TEMT ) == 0u )
     {
     }
 }
 
-void virt_console_rx_init( void )
+void board_console_rx_init( void )
 {
     rx_buffer = xStreamBufferCreate( RX_BUFFER_BYTES, 1 );
     configASSERT( rx_buffer != NULL );
@@ -130,7 +93,7 @@ int virt_uart_rx_isr( void )
     return woken != pdFALSE;
 }
 
-int virt_console_rx_getc( uint32_t timeout_ms )
+int board_console_rx_getc( uint32_t timeout_ms )
 {
     uint8_t c;
 

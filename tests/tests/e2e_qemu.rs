@@ -3,7 +3,7 @@
 //! the table `qemu_demos!` below. On the MPS2 boards (mps2-an385, Cortex-M3;
 //! mps2-an505, Cortex-M33) also what the library's critical section masks on the core
 //! (`irqmask`); on mps2-an385 the minimal build (no shell) in a firmware of its own,
-//! read through `cpu_usage_snapshot` (`freertos-port/mps2-an385/snapshot_main.c`), and
+//! read through `cpu_usage_snapshot` (`freertos-port/bare-metal/snapshot_main.c`), and
 //! the idle and load lines against the kernel's own statistics with more tasks than
 //! IDs. On microbit (Cortex-M0) also `irqmask` (every priority held off: PRIMASK) and
 //! the same minimal build. On riscv-virt (RV32) also what the critical section does to
@@ -221,7 +221,7 @@ fn demo_on(board: &Board) {
 /// The library's critical section holds off the interrupts the kernel's critical
 /// sections hold off and no others: BASEPRI at configMAX_SYSCALL_INTERRUPT_PRIORITY
 /// (0xA0 in the demo's FreeRTOSConfig.h), not PRIMASK. The port's `irqmask` command
-/// (freertos-port/mps2-an385/mask_check.c) pends IRQ30 (priority 0x80) and IRQ31
+/// (freertos-port/bare-metal/cortex-m/mask_check.c) pends IRQ30 (priority 0x80) and IRQ31
 /// (0xA0) from inside the section and counts which ran before it ended; with PRIMASK
 /// neither would, and the line below would read `BASEPRI 0x00 PRIMASK 1: IRQ30
 /// (priority 0x80) ran 0`.
@@ -259,7 +259,7 @@ fn irqmask_on(board: &str, image_var: &str, image: &str) {
 
 /// On the Cortex-M0 (microbit) the kernel's critical sections mask every interrupt
 /// (PRIMASK: ARMv6-M has no BASEPRI), and so must the library's. The port's `irqmask`
-/// (freertos-port/microbit/mask_check.c) pends IRQ30 at the most urgent priority (0x00)
+/// (freertos-port/bare-metal/cortex-m/mask_check.c) pends IRQ30 at the most urgent priority (0x00)
 /// and IRQ31 at the least (0xC0) from inside the section: neither may run before it
 /// ends, both must run after it. The command leaves the library on a clock of the
 /// port's (TIMER2, the same 16 MHz), and a window is then read with it: the library

@@ -1,38 +1,11 @@
 /*
- * kernel_hooks.c - what every image of a QEMU M-profile board needs besides its main()
- * (board.h): the kernel's application hooks (stack overflow, heap exhausted, the
- * tickless-idle sleep) and the port's fatal paths (board_fatal, the target of
- * configASSERT), each ending the QEMU run with its own exit status (board.h). The demo
- * (main.c) and mps2-an385's minimal build example (snapshot_main.c) both link it.
+ * idle_sleep.c - the tickless-idle wait of the Arm boards (board.h's board_idle_sleep).
  */
 #include "board.h"
+#include "cortex_m.h"
 
 #include "FreeRTOS.h"
 #include "task.h"
-
-/* ---- Fatal paths ---------------------------------------------------------------- */
-
-void board_fatal( const char * what, int code )
-{
-    __asm volatile ( "cpsid i" ::: "memory" );
-    board_uart_puts( "\nFATAL " );
-    board_uart_puts( what );
-    board_uart_puts( "\n" );
-    board_exit( code );
-}
-
-void board_assert_failed( const char * file, int line )
-{
-    __asm volatile ( "cpsid i" ::: "memory" );
-    board_uart_puts( "\nASSERT " );
-    board_uart_puts( file );
-    board_uart_puts( ":" );
-    board_uart_put_dec( ( uint32_t ) line );
-    board_uart_puts( "\n" );
-    board_exit( BOARD_EXIT_ASSERT );
-}
-
-/* ---- Kernel hooks -------------------------------------------------------------- */
 
 /*
  * portSUPPRESS_TICKS_AND_SLEEP() (FreeRTOSConfig.h): the idle task, with the scheduler
@@ -83,7 +56,7 @@ void board_idle_sleep( uint32_t expected_idle_ticks )
             /* A register read is slow for QEMU (it leaves the translated code), so
              * it looks every BOARD_IDLE_POLL_SPINS turns of a loop in RAM: an
              * interrupt is taken a few microseconds late at most, never lost. */
-            while( ( BOARD_SCB_ICSR & BOARD_SCB_ICSR_VECTPENDING_MASK ) == 0u )
+            while( ( CORTEX_M_ICSR & CORTEX_M_ICSR_VECTPENDING_MASK ) == 0u )
             {
                 for( volatile uint32_t spin = 0u; spin < BOARD_IDLE_POLL_SPINS; spin++ )
                 {
@@ -95,18 +68,3 @@ void board_idle_sleep( uint32_t expected_idle_ticks )
     __asm volatile ( "cpsie i" ::: "memory" );
 }
 #endif /* configUSE_TICKLESS_IDLE */
-
-void vApplicationStackOverflowHook( TaskHandle_t task, char * name )
-{
-    ( void ) task;
-    __asm volatile ( "cpsid i" ::: "memory" );
-    board_uart_puts( "\nFATAL stack overflow in task " );
-    board_uart_puts( name );
-    board_uart_puts( "\n" );
-    board_exit( BOARD_EXIT_STACK_OVERFLOW );
-}
-
-void vApplicationMallocFailedHook( void )
-{
-    board_fatal( "FreeRTOS heap exhausted (configTOTAL_HEAP_SIZE)", BOARD_EXIT_MALLOC_FAILED );
-}

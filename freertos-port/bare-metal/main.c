@@ -1,5 +1,5 @@
 /*
- * main.c - demo.h's console and exit for every QEMU M-profile board (board.h), and
+ * main.c - demo.h's console and exit for every bare-metal QEMU board (board.h), and
  * main() of the demo image. The board gives the UART, port_time_us(), port_name and
  * its shell commands (mps2-an385: commands.c); the kernel's application hooks and the
  * fatal paths are in kernel_hooks.c.
@@ -15,7 +15,8 @@
  *   without echo, and the end of stdin is PORT_CONSOLE_EOF, as on the POSIX port with
  *   piped input. Each byte arrives at the same guest instruction in every run, so
  *   with -icount the whole run is reproducible, which UART input is not (see
- *   semihosting.c). port_console_getc() then never times out, and a read stops the
+ *   cortex-m/semihosting.c). A board without semihosting (riscv-virt) has the
+ *   interactive console only. port_console_getc() then never times out, and a read stops the
  *   whole machine until the host has a byte: the script must end with end-of-file (a
  *   pipe or a file, not a terminal). QEMU's serial port must not read stdin then (a
  *   file chardev on /dev/stdout instead of -serial stdio): port.mk's QEMU_CMD_SCRIPT.
@@ -23,8 +24,8 @@
  * 0x04 in both modes. Output is not translated; QEMU leaves the terminal's LF -> CRLF
  * output processing on.
  *
- * Exit: port_exit() and every fatal path end the run through semihosting's
- * SYS_EXIT_EXTENDED, so QEMU's own exit status is the verdict.
+ * Exit: port_exit() and every fatal path end the run through board_exit() (on the Arm
+ * boards semihosting's SYS_EXIT_EXTENDED), so QEMU's own exit status is the verdict.
  */
 #include "demo.h"
 #include "board.h"
