@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 pub mod in_process;
+pub mod ports;
 pub mod qemu;
 pub mod scenario;
 

@@ -33,50 +33,32 @@ use std::sync::{Mutex, MutexGuard};
 use std::thread;
 use std::time::Duration;
 
-use freertos_cpu_usage_tests::scenario::{self, parse_tasks, IrqLoad, Port};
-use freertos_cpu_usage_tests::{path_from_env, qemu, repo_root, run, Console, Deadline};
+use freertos_cpu_usage_tests::scenario::{self, parse_tasks, Port};
+use freertos_cpu_usage_tests::{path_from_env, ports, qemu, repo_root, run, Console, Deadline};
 use serde_json::Value;
 
 // ---- The ports ----------------------------------------------------------------------
 
 /// The POSIX simulator's tracer variant, as `e2e_posix` drives the plain one.
 ///
-/// Tolerances: those of `e2e_posix.rs`, for the same reasons (the workloads and the
+/// Tolerances: `ports::POSIX`'s, for the same reasons (the workloads and the
 /// library both count host wall time; what is left is where 10 ms activations fall
 /// against 1 s windows, 0 to 0.5 pp measured, and tick30's way out of its burn). The
 /// stand-in adds a few increments under a signal mask to each switch, tick and sleep:
 /// well under a microsecond per event against windows of a second, nothing the 1.5 pp
 /// bound could notice.
-const POSIX: Port = Port {
-    reply_secs: 10,
-    boot_secs: 10,
-    total_secs: 90,
-    duty_tolerance_pp: 1.5,
-    tick30_tolerance_pp: 1.5,
-    host_time: true,
-    irq: None,
-    clock: ("monotonic", 15_625_000),
-};
+const POSIX: Port = ports::POSIX;
 
 /// mps2-an385's tracer variant under QEMU `-icount`, as `e2e_qemu` drives demo.elf.
 ///
-/// Tolerances: those of `e2e_qemu.rs`. Under `-icount` every instruction is 32 ns of
+/// Tolerances: `ports::MPS2_AN385`'s. Under `-icount` every instruction is 32 ns of
 /// guest time and both the workloads' clock and the library's count it, so what moves
 /// a share is instructions: the stand-in adds about ten (a BASEPRI raise, an increment,
 /// the restore) to each switch, tick and interrupt, some 0.3 µs, a few thousand times a
 /// second at most: under 0.1 pp of any line. TIMER0's share is the same 5.00 %; its
 /// handler's entry and exit now also run the stand-in's ten instructions each, well
 /// inside the 1 pp that `e2e_qemu` allows for the handler's own cost.
-const MPS2_AN385: Port = Port {
-    reply_secs: 20,
-    boot_secs: 30,
-    total_secs: 120,
-    duty_tolerance_pp: 1.0,
-    tick30_tolerance_pp: 1.0,
-    host_time: false,
-    irq: Some(IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 }),
-    clock: ("systick", 25_000_000),
-};
+const MPS2_AN385: Port = ports::MPS2_AN385;
 
 fn posix_console() -> Console {
     let sim = path_from_env("CPU_USAGE_TRACER_SIM", "build/posix-tracer/freertos-sim");

@@ -34,39 +34,9 @@ use std::ffi::CStr;
 use std::process::Command;
 
 use freertos_cpu_usage::ffi::{cpu_usage_abi_version, cpu_usage_status, cpu_usage_status_str};
+use freertos_cpu_usage_tests::ports::{MPS2_TIMER0, QEMU, QEMU_DUTY_TOLERANCE_PP};
 use freertos_cpu_usage_tests::scenario::{self, IrqLoad, Port};
 use freertos_cpu_usage_tests::{qemu, repo_root, run, Console, Deadline};
-
-/// Duty tolerance on QEMU, in percentage points.
-///
-/// Under `-icount` every guest instruction takes the same 32 ns of guest time, and
-/// both the workloads' clock and the library's are guest clocks (SysTick based), so
-/// neither the host's speed nor its load enters. What is left is the window boundary
-/// cutting through a 10 ms activation's burn (averaged out over three windows) and the
-/// burn loop's own granularity; measured averages are within 0.3 pp of the duty.
-const DUTY_TOLERANCE_PP: f64 = 1.0;
-
-/// tick30 tolerance on QEMU, in percentage points, on a 2-window average.
-///
-/// tick30 keeps the CPU until 30 % of the tick period has passed since the tick (its
-/// time taken in the tick hook). The library charges it from its switch-in to its
-/// switch-out: that misses the start (the rest of the tick interrupt, charged to the
-/// interrupts line, and the context switch, about 10 µs in all: `tick30 status`) and
-/// adds the way out (vTaskDelay() and the switch to the idle task), a few hundred
-/// instructions in both cases. Under `-icount` all of it is a fixed number of
-/// instructions, so the figure is the same in every run: measured 30.11 %.
-const TICK30_TOLERANCE_PP: f64 = 1.0;
-
-/// The MPS2 demos' TIMER0 interrupt (freertos-port/mps2-an385/irq_load.c): 500 Hz, each
-/// busy for 100 µs of the timer's own clock, the system clock (2500 counts of 25 MHz on
-/// mps2-an385, 2000 of 20 MHz on mps2-an505), 5.00 % of the time. The interrupts line
-/// also holds what each handler does around that work (the library's enter and exit,
-/// clearing the timer, the loop's last turn: about 1.5 µs, 0.08 pp), and the comparison
-/// is against a window without TIMER0 whose tick and UART interrupts may differ a
-/// little: measured +5.15 to +5.18 pp on mps2-an385, +5.15 to +5.26 pp on mps2-an505.
-/// Under `-icount` the timer, the core and the library's clock count the same guest
-/// time, so 1 pp is a wide bound.
-const MPS2_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
 
 /// The microbit demo's TIMER0 interrupt (freertos-port/microbit/irq_load.c): 500 Hz,
 /// each busy for 1600 counts of the nRF51 timer's 16 MHz clock, 5.00 % of the time,
@@ -121,18 +91,11 @@ qemu_demos! {
         image: "build/mps2-an385/demo.elf",
         image_var: "CPU_USAGE_QEMU_ELF",
         port: Port {
-            reply_secs: 20,
-            boot_secs: 30,
-            // About 25 guest windows; the guest runs faster than the host's clock
-            // here, so this takes well under 25 s.
-            total_secs: 120,
-            duty_tolerance_pp: DUTY_TOLERANCE_PP,
-            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
-            host_time: false,
             irq: Some(MPS2_TIMER0),
             // QEMU's DWT cycle counter does not count, so the library falls back to
             // the SysTick-extended count at the core clock.
             clock: ("systick", 25_000_000),
+            ..QEMU
         },
     },
     demo_on_qemu_mps2_an505 => Board {
@@ -140,17 +103,11 @@ qemu_demos! {
         image: "build/mps2-an505/demo.elf",
         image_var: "CPU_USAGE_QEMU_AN505_ELF",
         port: Port {
-            reply_secs: 20,
-            boot_secs: 30,
-            // As on mps2-an385: about 25 guest windows, faster than the host's clock.
-            total_secs: 120,
-            duty_tolerance_pp: DUTY_TOLERANCE_PP,
-            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
-            host_time: false,
             irq: Some(MPS2_TIMER0),
             // The Cortex-M33's DWT does not count under QEMU either: SysTick-extended,
             // at the IoT Kit's 20 MHz.
             clock: ("systick", 20_000_000),
+            ..QEMU
         },
     },
     // The same board with a Cortex-M4F, hard float (freertos-port/mps2-an386): the same
@@ -160,14 +117,9 @@ qemu_demos! {
         image: "build/mps2-an386/demo.elf",
         image_var: "CPU_USAGE_QEMU_AN386_ELF",
         port: Port {
-            reply_secs: 20,
-            boot_secs: 30,
-            total_secs: 120,
-            duty_tolerance_pp: DUTY_TOLERANCE_PP,
-            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
-            host_time: false,
             irq: Some(MPS2_TIMER0),
             clock: ("systick", 25_000_000),
+            ..QEMU
         },
     },
     // Cortex-M0 (nRF51822): no DWT, so the library's SysTick-extended clock; PRIMASK
@@ -179,16 +131,10 @@ qemu_demos! {
         image: "build/microbit/demo.elf",
         image_var: "CPU_USAGE_QEMU_MICROBIT_ELF",
         port: Port {
-            reply_secs: 20,
-            boot_secs: 30,
-            // About 25 guest windows, in about 20 s on the host.
-            total_secs: 120,
-            duty_tolerance_pp: DUTY_TOLERANCE_PP,
-            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
-            host_time: false,
             irq: Some(MICROBIT_TIMER0),
             // The Cortex-M0 has no DWT: SysTick-extended, at the nRF51's 16 MHz.
             clock: ("systick", 16_000_000),
+            ..QEMU
         },
     },
     demo_on_qemu_riscv_virt => Board {
@@ -196,17 +142,11 @@ qemu_demos! {
         image: "build/riscv-virt/demo.elf",
         image_var: "CPU_USAGE_QEMU_RISCV_ELF",
         port: Port {
-            reply_secs: 20,
-            boot_secs: 30,
-            // As on mps2-an385: about 25 guest windows, faster than the host's clock.
-            total_secs: 120,
-            duty_tolerance_pp: DUTY_TOLERANCE_PP,
-            tick30_tolerance_pp: TICK30_TOLERANCE_PP,
-            host_time: false,
             irq: Some(RISCV_RTC),
             // The machine timer's mtime at configCPU_CLOCK_HZ, which on FreeRTOS's
             // RISC-V port is mtime's rate: QEMU virt's 10 MHz.
             clock: ("mtime", 10_000_000),
+            ..QEMU
         },
     },
 }
@@ -840,7 +780,7 @@ fn riscv_last_window(console: &mut Console) -> Option<serde_json::Value> {
 /// counts nanoseconds of guest time, so the rate must come out at exactly 1 GHz (a
 /// 100 ms measurement rounded to a whole MHz), every window must be 10^9 counts long
 /// and add up exactly, and the workloads' shares, averaged over three windows, must
-/// be within the demo's duty tolerance (`DUTY_TOLERANCE_PP`: the clock is finer, the
+/// be within the demo's duty tolerance (`QEMU_DUTY_TOLERANCE_PP`: the clock is finer, the
 /// physics the same).
 #[test]
 fn riscv_mcycle_clock_gives_the_same_figures() {
@@ -882,8 +822,10 @@ fn riscv_mcycle_clock_gives_the_same_figures() {
             })
             .collect();
         let mean = shares.iter().sum::<f64>() / shares.len() as f64;
-        println!("mcycle clock: {name} {mean:.2} % averaged over {shares:?} (duty {duty} ± {DUTY_TOLERANCE_PP} pp)");
-        if (mean - duty).abs() > DUTY_TOLERANCE_PP || mean.is_nan() {
+        println!(
+            "mcycle clock: {name} {mean:.2} % averaged over {shares:?} (duty {duty} ± {QEMU_DUTY_TOLERANCE_PP} pp)"
+        );
+        if (mean - duty).abs() > QEMU_DUTY_TOLERANCE_PP || mean.is_nan() {
             console.fail(&format!("with the mcycle clock {name} is at {mean:.2} % ({shares:?}), not {duty} %"));
         }
     }
