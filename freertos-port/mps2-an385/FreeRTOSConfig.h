@@ -37,28 +37,14 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
  * which run on the calling task's stack. */
 #define configMINIMAL_STACK_SIZE                   ( 256 )
 #define configMAX_TASK_NAME_LEN                    ( 16 )
-#define configSUPPORT_DYNAMIC_ALLOCATION           1
-#define configSUPPORT_STATIC_ALLOCATION            0
+
+/* The kernel settings every bare-metal board shares (allocation, kernel objects, API
+ * functions, the trace facility): freertos-port/bare-metal/. */
+#include "demo_kernel_config.h"
+
 /* The churn task keeps up to 40 short-lived tasks alive next to the long-lived ones:
  * about 50 TCBs and stacks of a few KiB at most. The board has 4 MiB of RAM. */
 #define configTOTAL_HEAP_SIZE                      ( 256U * 1024U )
-#define configAPPLICATION_ALLOCATED_HEAP           0
-#define configSTACK_DEPTH_TYPE                     uint32_t
-#define configMESSAGE_BUFFER_LENGTH_TYPE           size_t
-
-/* ---- Kernel features -------------------------------------------------------- */
-#define configUSE_MUTEXES                          1
-#define configUSE_RECURSIVE_MUTEXES                0
-#define configUSE_COUNTING_SEMAPHORES              1
-#define configUSE_TASK_NOTIFICATIONS               1
-#define configUSE_STREAM_BUFFERS                   1 /* the console's receive buffer */
-#define configUSE_QUEUE_SETS                       0
-#define configUSE_TIMERS                           0
-#define configUSE_CO_ROUTINES                      0
-#define configQUEUE_REGISTRY_SIZE                  0
-#define configUSE_NEWLIB_REENTRANT                 0
-#define configENABLE_BACKWARD_COMPATIBILITY        0
-#define configNUM_THREAD_LOCAL_STORAGE_POINTERS    0
 
 /* ---- Hooks and checks ------------------------------------------------------- */
 /* No idle hook: the idle task sleeps only through portSUPPRESS_TICKS_AND_SLEEP above,
@@ -71,9 +57,6 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 #define configCHECK_FOR_STACK_OVERFLOW             2
 #define configUSE_DAEMON_TASK_STARTUP_HOOK         0
 
-/* freertos-cpu-usage keeps each task's ID in uxTaskNumber, which needs this. */
-#define configUSE_TRACE_FACILITY                   1
-#define configUSE_STATS_FORMATTING_FUNCTIONS       0
 /* The kernel's own run-time stats (the shell's kernel_stats), in core cycles as the
  * library's SysTick-extended clock counts them, to compare the two
  * (tests/tests/e2e_qemu.rs). */
@@ -85,19 +68,6 @@ uint64_t mps2_clock_cycles( void );
 #endif
 #define portCONFIGURE_TIMER_FOR_RUN_TIME_STATS()    do {} while( 0 )
 #define portGET_RUN_TIME_COUNTER_VALUE()            mps2_clock_cycles()
-
-/* ---- API functions ---------------------------------------------------------- */
-#define INCLUDE_vTaskPrioritySet                   1
-#define INCLUDE_uxTaskPriorityGet                  1
-#define INCLUDE_vTaskDelete                        1
-#define INCLUDE_vTaskSuspend                       1 /* portMAX_DELAY means "forever" */
-#define INCLUDE_xTaskDelayUntil                    1
-#define INCLUDE_vTaskDelay                         1
-#define INCLUDE_xTaskGetSchedulerState             1
-#define INCLUDE_xTaskGetCurrentTaskHandle          1
-#define INCLUDE_xTaskGetIdleTaskHandle             1
-#define INCLUDE_uxTaskGetStackHighWaterMark        1
-#define INCLUDE_eTaskGetState                      1
 
 /* ---- Interrupt priorities (Cortex-M: numerically lower = more urgent) ---------
  * The AN385 NVIC implements 3 priority bits (QEMU implements all 8; the values below

@@ -43,26 +43,12 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
  * interrupt stack (main()'s, riscv-virt.ld), the library's switch hook included. */
 #define configMINIMAL_STACK_SIZE                   ( 256 )
 #define configMAX_TASK_NAME_LEN                    ( 16 )
-#define configSUPPORT_DYNAMIC_ALLOCATION           1
-#define configSUPPORT_STATIC_ALLOCATION            0
-#define configTOTAL_HEAP_SIZE                      ( 256U * 1024U )
-#define configAPPLICATION_ALLOCATED_HEAP           0
-#define configSTACK_DEPTH_TYPE                     uint32_t
-#define configMESSAGE_BUFFER_LENGTH_TYPE           size_t
 
-/* ---- Kernel features -------------------------------------------------------- */
-#define configUSE_MUTEXES                          1
-#define configUSE_RECURSIVE_MUTEXES                0
-#define configUSE_COUNTING_SEMAPHORES              1
-#define configUSE_TASK_NOTIFICATIONS               1
-#define configUSE_STREAM_BUFFERS                   1 /* the console's receive buffer */
-#define configUSE_QUEUE_SETS                       0
-#define configUSE_TIMERS                           0
-#define configUSE_CO_ROUTINES                      0
-#define configQUEUE_REGISTRY_SIZE                  0
-#define configUSE_NEWLIB_REENTRANT                 0
-#define configENABLE_BACKWARD_COMPATIBILITY        0
-#define configNUM_THREAD_LOCAL_STORAGE_POINTERS    0
+/* The kernel settings every bare-metal board shares (allocation, kernel objects, API
+ * functions, the trace facility): freertos-port/bare-metal/. */
+#include "demo_kernel_config.h"
+
+#define configTOTAL_HEAP_SIZE                      ( 256U * 1024U )
 
 /* ---- Hooks and checks ------------------------------------------------------- */
 /* The tick hook is the demo's tick-sampled accounting (the shell's 'sampled'). */
@@ -72,23 +58,7 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 #define configCHECK_FOR_STACK_OVERFLOW             2
 #define configUSE_DAEMON_TASK_STARTUP_HOOK         0
 
-/* freertos-cpu-usage keeps each task's ID in uxTaskNumber, which needs this. */
-#define configUSE_TRACE_FACILITY                   1
-#define configUSE_STATS_FORMATTING_FUNCTIONS       0
 #define configGENERATE_RUN_TIME_STATS              0
-
-/* ---- API functions ---------------------------------------------------------- */
-#define INCLUDE_vTaskPrioritySet                   1
-#define INCLUDE_uxTaskPriorityGet                  1
-#define INCLUDE_vTaskDelete                        1
-#define INCLUDE_vTaskSuspend                       1 /* portMAX_DELAY means "forever" */
-#define INCLUDE_xTaskDelayUntil                    1
-#define INCLUDE_vTaskDelay                         1
-#define INCLUDE_xTaskGetSchedulerState             1
-#define INCLUDE_xTaskGetCurrentTaskHandle          1
-#define INCLUDE_xTaskGetIdleTaskHandle             1
-#define INCLUDE_uxTaskGetStackHighWaterMark        1
-#define INCLUDE_eTaskGetState                      1
 
 /* ---- Assertions --------------------------------------------------------------
  * A failed assertion prints "ASSERT file:line" on UART0 and ends the QEMU run with
