@@ -4,17 +4,17 @@
 #                start it with its shell on this terminal
 #   make test    set up what is missing, build everything, run every test
 #   make qemu    the same demo on an emulated Cortex-M3 (QEMU mps2-an385); make qemu
-#                TARGET=<board> on any QEMU port (freertos-port/<board>/)
+#                TARGET=<board> on any QEMU board (boards/<board>/)
 #   make top     the simulator with the live viewer cpu-usage-top (top/top.mk: top-qemu,
 #                top-install)
 #   make lib     the library for this host:  target/release/libfreertos_cpu_usage.a
 #   make lib-cm3 the library for Cortex-M3:  target/thumbv7m-none-eabi/release/...
-#                (make lib-<rust target>: the same for any target a QEMU port uses)
+#                (make lib-<rust target>: the same for any target a QEMU board uses)
 #   make lib-cm3-minimal
 #                its minimal build (no shell): target/minimal/thumbv7m-none-eabi/release/...
 #                (make lib-<rust target>-minimal)
 #   make lib-rv32 the library for RISC-V RV32: target/riscv32imac-unknown-none-elf/release/...
-#   make qemu-image  every QEMU port's images (make <board>: one port's)
+#   make qemu-image  every QEMU board's images (make <board>: one board's)
 #   make header  regenerate include/freertos_cpu_usage.h
 #   make size    what each build of the library costs a Cortex-M3 image; writes FOOTPRINT
 #   make soak    100,000 task creations through the ID pool, every window checked
@@ -24,9 +24,9 @@
 #   make fuzz    each fuzz target for FUZZ_SECONDS (default 180): fuzz/README.md
 #   make clean
 #
-# The QEMU ports are built by one description, freertos-port/qemu.mk (which also finds
-# the FreeRTOS kernel); each port lists its own files and flags in
-# freertos-port/<board>/port.mk. The POSIX simulator's rules: freertos-port/posix/port.mk.
+# The QEMU boards are built by one description, boards/qemu.mk (which also finds
+# the FreeRTOS kernel); each board lists its own files and flags in
+# boards/<board>/board.mk. The POSIX simulator's rules: boards/posix/board.mk.
 
 BUILD ?= build
 CARGO ?= cargo
@@ -37,13 +37,13 @@ LIB_CM3 := target/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
 LIB_CM3_MINIMAL := target/minimal/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
 LIB_RV32 := target/riscv32imac-unknown-none-elf/release/libfreertos_cpu_usage.a
 # Committed footprint figures; `make test` fails when the library grows past them.
-FOOTPRINT := freertos-port/mps2-an385/footprint.txt
+FOOTPRINT := boards/mps2-an385/footprint.txt
 
 # The included files define rules of their own; `make` alone still means `make all`.
 .DEFAULT_GOAL := all
 
-include freertos-port/qemu.mk
-include freertos-port/posix/port.mk
+include boards/qemu.mk
+include boards/posix/board.mk
 include bench/bench.mk
 include top/top.mk
 

@@ -16,7 +16,7 @@
 //!
 //! `cfg(cpu_usage_basepri)` is set for the Arm cores that have BASEPRI (ARMv7-M and
 //! ARMv8-M Mainline): there the critical section masks only up to the kernel's
-//! priority (`src/port/cortex_m.rs`). The Rust target name is the only place that
+//! priority (`src/arch/cortex_m.rs`). The Rust target name is the only place that
 //! tells them apart from ARMv6-M and ARMv8-M Baseline, which share `target_arch`.
 
 use std::env;

@@ -19,7 +19,7 @@
 #             stack each reader of the C API wrote (painted before the call, scanned
 #             after it); stack.*.sp (not with --stack): how far the stack pointer went
 #             down meanwhile, from QEMU's register log
-#   size.*    freertos-port/mps2-an385/footprint.txt, as committed by `make size`
+#   size.*    boards/mps2-an385/footprint.txt, as committed by `make size`
 #
 # The budgets are bench/check.sh's; this script only asks it for the verdicts.
 #
@@ -38,7 +38,7 @@ else
     figures=${2:?$usage}
 fi
 out=${BENCH_OUT:-build/bench}
-footprint=freertos-port/mps2-an385/footprint.txt
+footprint=boards/mps2-an385/footprint.txt
 
 SWITCHES=100000
 TASK_COUNTS="1 32 200"
@@ -567,7 +567,7 @@ switch goes from the task to itself. The harness checks through the API that exa
 the rollover and worst pairs close a window.
 
 Clocks: QEMU's DWT does not count, so the library falls back to its SysTick-extended
-clock (src/port/cortex_m.rs): **systick** is what the library does on QEMU.
+clock (src/arch/cortex_m.rs): **systick** is what the library does on QEMU.
 **1-load** is a clock set by \`cpu_usage_set_clock()\` that is one load from memory:
 the same instructions as the DWT cycle counter the library uses on a real
 Cortex-M3/M4/M7. In brackets: instructions spent in the clock function.
@@ -761,7 +761,7 @@ EOF
 ## 6. Footprint
 
 What the library adds to the mps2-an385 demo (Cortex-M3, 32 IDs), in bytes, from
-\`freertos-port/mps2-an385/footprint.txt\` as committed by \`make size\`:
+\`boards/mps2-an385/footprint.txt\` as committed by \`make size\`:
 
 | flash | ram | text | data | bss |
 |---:|---:|---:|---:|---:|

@@ -2,7 +2,7 @@
  * The demo application shared by every port: three workload tasks that burn a set
  * share of the CPU, a churn task that creates and deletes short-lived tasks, a
  * tick-synchronous task (tick30) with a tick-sampled accounting beside it, and a
- * shell on the console. A port (freertos-port/<port>/) provides the functions in
+ * shell on the console. A port (boards/<port>/) provides the functions in
  * the first block and calls demo_start() before vTaskStartScheduler().
  */
 #ifndef DEMO_H

@@ -22,7 +22,7 @@
 
 pub mod engine;
 pub mod ffi;
-mod port;
+mod arch;
 #[cfg(feature = "shell")]
 pub mod report;
 #[cfg(feature = "trace")]
@@ -33,7 +33,7 @@ pub mod trace;
 #[cfg(not(any(test, feature = "std")))]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
-    port::halt()
+    arch::halt()
 }
 
 /// The host's precompiled `core` is built for unwinding and names this symbol in its

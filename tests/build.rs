@@ -1,12 +1,12 @@
 //! Builds the C side of the system tests from the same sources the simulator uses.
 //!
 //! - `libcu_kernel_posix.a`: the FreeRTOS kernel and its POSIX port, configured by
-//!   `freertos-port/posix/FreeRTOSConfig.h` exactly as the simulator is, with empty
+//!   `boards/posix/FreeRTOSConfig.h` exactly as the simulator is, with empty
 //!   stand-ins for the application hooks that configuration names (the demo's tick
 //!   hook, the port's tickless sleep). `c_api_misuse` links its C program against it,
 //!   only for the port's critical section (the scheduler never starts there).
 //! - `libcu_cross_check.a`: the same kernel with its own run-time statistics on
-//!   (`-DDEMO_RUN_TIME_STATS=1`, the `posix-rts` variant of `port.mk`), plus the demo
+//!   (`-DDEMO_RUN_TIME_STATS=1`, the `posix-rts` variant of `board.mk`), plus the demo
 //!   and the POSIX port glue, whose `main` is renamed `posix_demo_main` so that the
 //!   `kernel_cross_check` test (Rust) owns `main` and can set things up first.
 //! - `kernel_api.rs`: bindgen's view of `task.h` under that second configuration, so
@@ -44,7 +44,7 @@ impl Paths {
         [
             self.repo.join("include"),
             self.repo.join("demo"),
-            self.repo.join("freertos-port/posix"),
+            self.repo.join("boards/posix"),
             self.kernel.join("include"),
             self.posix_port.clone(),
         ]
@@ -87,7 +87,7 @@ fn main() {
         out: PathBuf::from(env::var("OUT_DIR").unwrap()),
     };
 
-    for dir in ["demo", "freertos-port/posix", "include", "tests/c"] {
+    for dir in ["demo", "boards/posix", "include", "tests/c"] {
         println!("cargo:rerun-if-changed={}", paths.repo.join(dir).display());
     }
     println!("cargo:rerun-if-changed=build.rs");
@@ -101,11 +101,11 @@ fn main() {
         .define("DEMO_RUN_TIME_STATS", "1")
         .define("main", "posix_demo_main")
         .file(paths.repo.join("demo/demo.c"))
-        .file(paths.repo.join("freertos-port/posix/main.c"))
+        .file(paths.repo.join("boards/posix/main.c"))
         .compile("cu_cross_check");
 
     // The demo's POSIX glue disposes of deleted tasks' threads with the scheduler
-    // suspended (freertos-port/posix/main.c, __wrap_vPortCancelThread): without it,
+    // suspended (boards/posix/main.c, __wrap_vPortCancelThread): without it,
     // heavy churn deadlocks on glibc's thread-stack lock.
     println!("cargo:rustc-link-arg-tests=-Wl,--wrap=vPortCancelThread");
 

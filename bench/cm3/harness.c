@@ -9,7 +9,7 @@
  *     clock=systick|load1  tasks=N  scenario=S
  *
  *   clock=systick  the library's own choice on QEMU, which has no counting DWT: a
- *                  SysTick-extended count (src/port/cortex_m.rs)
+ *                  SysTick-extended count (src/arch/cortex_m.rs)
  *   clock=load1    cpu_usage_set_clock() with a clock that is one load from memory,
  *                  the same instructions as reading DWT_CYCCNT
  *   tasks=N        tasks created before the scheduler starts (the first is the idle

@@ -6,7 +6,7 @@
  *   1  the kernel's own run-time stats (configGENERATE_RUN_TIME_STATS), on the
  *      library's hosted clock: CLOCK_MONOTONIC in 64 ns units, 32 bits (main.c)
  *   2  this library: its hooks header, libfreertos_cpu_usage.a linked
- * Everything else is as in the simulator (freertos-port/posix), minus what the
+ * Everything else is as in the simulator (boards/posix), minus what the
  * benchmark has no use for. configUSE_TRACE_FACILITY is on in all three (the hooks
  * header needs it); it adds a TCB field and nothing to the context switch.
  */

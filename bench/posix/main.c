@@ -31,7 +31,7 @@ static unsigned long ulDone;
 #if ( BENCH_ACCOUNTING == 1 )
 
 /* The library's default hosted clock, the same instructions in C
- * (src/port/hosted.rs, monotonic_64ns): CLOCK_MONOTONIC in 64 ns units, 32 bits. */
+ * (src/arch/hosted.rs, monotonic_64ns): CLOCK_MONOTONIC in 64 ns units, 32 bits. */
     uint32_t ulBenchClock( void )
     {
         struct timespec xNow;

@@ -7,7 +7,7 @@ use core::ffi::{c_char, c_int};
 use super::status::cpu_usage_status as St;
 use super::with_state;
 use crate::engine::arith;
-use crate::port::{Clock, ClockName};
+use crate::arch::{Clock, ClockName};
 
 /// Where the shell commands' output goes: `n` bytes at `s`.
 #[cfg(feature = "shell")]
@@ -46,7 +46,7 @@ pub extern "C" fn cpu_usage_set_clock(read: Option<unsafe extern "C" fn() -> u32
 #[cfg(all(target_os = "none", target_arch = "riscv32"))]
 #[no_mangle]
 pub extern "C" fn cpu_usage_clock_mcycle() -> u32 {
-    crate::port::mcycle_low()
+    crate::arch::mcycle_low()
 }
 
 /// Sets the window length (default 1000 ms), from 1 ms to an hour and at most 2^31

@@ -11,7 +11,7 @@ use core::ffi::{c_char, c_void};
 use super::status::cpu_usage_status as St;
 use super::{state, watchdog};
 use crate::engine::{arith, Engine, NAME_LEN, OVERFLOW_ID};
-use crate::port::{self, ClockName};
+use crate::arch::{self, ClockName};
 
 /// `traceTASK_CREATE`: returns the new task's ID (0 if every ID is taken, or if
 /// `tcb` is NULL). `name` is read up to `CPU_USAGE_NAME_LEN` bytes; NULL means no
@@ -74,7 +74,7 @@ pub unsafe extern "C" fn cpu_usage_hook_task_switched_in(tcb: *mut c_void, id: u
 /// Called by the hooks header from the tick interrupt.
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_tick() {
-    port::on_tick();
+    arch::on_tick();
     // SAFETY: a hook.
     let st = unsafe { state() };
     let now = st.now();
@@ -92,7 +92,7 @@ pub unsafe extern "C" fn cpu_usage_hook_tick() {
 /// priority.
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
-    port::on_isr_enter();
+    arch::on_isr_enter();
     // SAFETY: a hook.
     unsafe { once_started(Engine::isr_enter) };
 }
@@ -208,12 +208,12 @@ unsafe fn name_of(name: *const c_char) -> [u8; NAME_LEN] {
 /// Called by the hooks header from inside the kernel.
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u32, port_setting: u32) {
-    port::set_interrupt_mask_level(port_setting);
+    arch::set_interrupt_mask_level(port_setting);
     // SAFETY: a hook.
     let mut st = unsafe { state() };
     // A clock the application chose (named Custom) is kept.
     if st.config.clock.name != ClockName::Custom {
-        let clock = port::clock_at_scheduler_start(cpu_hz, port_setting);
+        let clock = arch::clock_at_scheduler_start(cpu_hz, port_setting);
         if let Some(counts) = arith::window_counts(st.config.window_ms, clock.hz) {
             st.config.clock = clock;
             st.set_window(counts, st.config.window_ms);

@@ -39,7 +39,7 @@ use core::ffi::c_void;
 
 use crate::engine::arith::{self, DEFAULT_WINDOW_MS};
 use crate::engine::{Engine, Line, Stamp, MAX_WINDOW_COUNTS};
-use crate::port::{self, Clock};
+use crate::arch::{self, Clock};
 
 #[cfg(feature = "shell")]
 mod args;
@@ -106,7 +106,7 @@ unsafe impl<T> Sync for Shared<T> {}
 static ENGINE: Shared<Engine> = Shared(UnsafeCell::new(Engine::new(0)));
 
 static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
-    clock: port::DEFAULT_CLOCK,
+    clock: arch::DEFAULT_CLOCK,
     window_ms: DEFAULT_WINDOW_MS,
     #[cfg(feature = "shell")]
     output: None,

@@ -9,7 +9,7 @@ use super::args::Argv;
 use super::config::OutputFn;
 use super::status::cpu_usage_status as St;
 use super::with_state;
-use crate::port;
+use crate::arch;
 use crate::report::Sink;
 
 /// The line after a report whose figures changed while it went out (then comes the
@@ -47,7 +47,7 @@ impl LineSink {
             match self.output {
                 // SAFETY: the application's function, given a valid pointer and length.
                 Some(write) => unsafe { write(line.as_ptr().cast(), line.len()) },
-                None => self.failed |= !port::default_output(line),
+                None => self.failed |= !arch::default_output(line),
             }
         }
         self.len = 0;

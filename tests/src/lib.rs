@@ -9,7 +9,7 @@
 //!   on every report it reads.
 //! - [`in_process`]: the demo's FreeRTOS POSIX build run inside a test process, for
 //!   tests that call the kernel's API themselves.
-//! - [`qemu`]: a QEMU port's image started as `make qemu` starts it, under `-icount`.
+//! - [`qemu`]: a QEMU board's image started as `make qemu` starts it, under `-icount`.
 //!
 //! Nothing here retries a failed check or widens a tolerance: a failure says what was
 //! expected, what was seen, and shows the end of the conversation.

@@ -1,7 +1,7 @@
-//! Starting a QEMU port's image the way `make qemu TARGET=<board>` does, with `-icount`.
+//! Starting a QEMU board's image the way `make qemu TARGET=<board>` does, with `-icount`.
 //!
 //! The command line is the board's `QEMU_CMD_ICOUNT`, from its
-//! `freertos-port/<board>/port.mk` read through `freertos-port/qemu.mk`, so it cannot
+//! `boards/<board>/board.mk` read through `boards/qemu.mk`, so it cannot
 //! drift from the Makefile. A missing image or QEMU is a failure, never a skip.
 
 use std::path::Path;
@@ -16,7 +16,7 @@ pub fn icount_command_words(board: &str, elf: &Path) -> Vec<String> {
         "-s",
         "--no-print-directory",
         "-f",
-        "freertos-port/qemu.mk",
+        "boards/qemu.mk",
         "--eval",
         "cu-print-qemu-cmd: ; @printf '%s\\n' $(QEMU_CMD_ICOUNT)",
         "cu-print-qemu-cmd",

@@ -2,7 +2,7 @@
 //! (`build/posix-asan/freertos-sim`, from `make test-build`), through a session that
 //! uses every shell command and churns a few hundred tasks through the ID pool.
 //!
-//! The sanitizers are built to abort on their first report (port.mk), and
+//! The sanitizers are built to abort on their first report (board.mk), and
 //! LeakSanitizer checks the heap at exit, so the verdict is the exit status after
 //! `exit`. Shares are not checked here: the sanitizers slow the kernel and the churn
 //! enough to overload the simulated CPU, which `e2e_posix` covers on the plain build.

@@ -63,7 +63,7 @@ fn f(v: &Value, field: &str) -> f64 {
     v[field].as_f64().unwrap_or(f64::NAN)
 }
 
-/// The answer without the echo of the line typed (the QEMU port echoes it).
+/// The answer without the echo of the line typed (the QEMU board echoes it).
 fn strip_echo<'a>(answer: &'a str, line: &str) -> &'a str {
     answer.strip_prefix(line).and_then(|rest| rest.strip_prefix('\n')).unwrap_or(answer)
 }
