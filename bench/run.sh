@@ -678,7 +678,7 @@ the IDs (32 tasks at 32 IDs, 256 at 256: every row a reader can have, none shari
 ID 0).
 
 **written** (painting; \`make bench-stack\` measures this alone, in seconds): a few
-lines of assembly in bench/cm3/harness.c (\`stack_call()\`) paint the $STACK_PAINT_KIB KiB
+lines of assembly in bench/cm3/stack.c (\`stack_call()\`) paint the $STACK_PAINT_KIB KiB
 below the stack pointer with a pattern, load the reader's arguments into r0 to r3,
 call it with the stack pointer at the top of the painted region, then scan the region
 up from its lowest word: the figure is the distance from the first word that no
