@@ -9,6 +9,8 @@
  *   kernel_hooks.c  the kernel's application hooks and the fatal paths (board_fatal,
  *                   configASSERT's board_assert_failed)
  *   uart_text.c     text and numbers over board_uart_putc()
+ *   console_rx.c    console input: the stream buffer between the board's UART
+ *                   interrupt and board_console_rx_getc()
  *   irq_command.c   the shell's 'irq on|off|status' over the board's interrupt load
  *   mask_probe.c    how the boards' 'irqmask' gets inside the library's critical section
  *   snapshot_main.c main() of snapshot.elf, the minimal build's example (no demo)
@@ -16,6 +18,7 @@
  *   semihosting.c   exit with a status, the command line, the host's stdin
  *   syscalls.c      what newlib-nano needs
  *   idle_sleep.c    the tickless-idle wait
+ *   exceptions.c    from reset to main(), and the report of an unexpected exception
  * A board (boards/<board>/) provides the rest: the functions marked "board"
  * below, port_time_us(), port_name and port_commands (demo.h), its vector table and
  * startup, and its FreeRTOSConfig.h (whose portSUPPRESS_TICKS_AND_SLEEP() may be
@@ -64,10 +67,30 @@ void board_uart_putc( char c );
 int board_uart_tx_full( void );
 void board_uart_flush( void );
 
-/* Board: interrupt-driven console input into a stream buffer; init before the
- * scheduler starts; getc returns a byte, or -1 after timeout_ms without one. */
+/* Console input, interrupt-driven into a stream buffer. Board: init, before the
+ * scheduler starts, calls board_console_rx_attach() and enables the UART's receive
+ * interrupt, whose handler calls board_console_rx_drain(). console_rx.c: getc returns
+ * a byte, or -1 after timeout_ms without one. */
 void board_console_rx_init( void );
 int board_console_rx_getc( uint32_t timeout_ms );
+
+/* Board: the UART's side of the console input, for console_rx.c. */
+typedef struct BoardConsoleRx
+{
+    int ( * ready )( void );    /* nonzero while a received byte waits in the UART */
+    uint8_t ( * take )( void ); /* reads that byte, which hands the UART the next */
+    void ( * hold )( void );    /* the buffer is full: the byte stays in the UART, and
+                                 * its interrupt must not come again for it */
+    void ( * release )( void ); /* there is room again: the interrupt may take it */
+} BoardConsoleRx_t;
+
+/* console_rx.c: the buffer of `bytes`, filled from `uart`. */
+void board_console_rx_attach( const BoardConsoleRx_t * uart, size_t bytes );
+
+/* console_rx.c: from the receive interrupt's handler: moves the bytes the UART holds
+ * into the buffer, as many as fit; nonzero if that woke a task (portYIELD_FROM_ISR()'s
+ * argument). */
+int board_console_rx_drain( void );
 
 /* uart_text.c: text and numbers over board_uart_putc(). */
 void board_uart_write( const char * s, size_t n );

@@ -47,7 +47,7 @@
 
 #define WORK_PRIORITY       ( tskIDLE_PRIORITY + 2u )
 #define REPORT_PRIORITY     ( tskIDLE_PRIORITY + 1u )
-/* cpu_usage_snapshot() takes about 600 bytes of its caller's stack (README, "Stack"). */
+/* cpu_usage_snapshot() takes about 600 bytes of its caller's stack (docs/targets.md, "Stack"). */
 #define TASK_STACK_WORDS    ( configMINIMAL_STACK_SIZE * 2u )
 
 _Static_assert( WINDOW_MS % WORK_PERIOD_MS == 0u, "a window must hold whole work periods" );

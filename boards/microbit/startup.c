@@ -7,28 +7,18 @@
  * names its handlers after the exceptions (SVC_Handler, PendSV_Handler,
  * SysTick_Handler) and checks at scheduler start that the table holds the first two.
  *
- * Any exception that is not expected (HardFault, NMI, an IRQ without a handler) prints
- * the exception number and the stacked registers on the UART, then ends the QEMU run
- * with BOARD_EXIT_FAULT, so a crash is a clear test failure instead of a hang until the
- * timeout. ARMv6-M has no fault status registers: every fault is a HardFault, and the
- * stacked pc is the whole story.
+ * Any exception that is not expected (HardFault, NMI, an IRQ without a handler) goes
+ * to the Arm boards' fault report (../bare-metal/cortex-m/exceptions.c): the exception
+ * number and the stacked registers on the UART, then the end of the QEMU run with
+ * BOARD_EXIT_FAULT.
  */
 #include "nrf51.h"
 
 /* Symbols defined by microbit.ld. */
 extern uint32_t __stack_top[];
-extern const uint32_t __data_load[];
-extern uint32_t __data_start[];
-extern uint32_t __data_end[];
-extern uint32_t __bss_start[];
-extern uint32_t __bss_end[];
 extern uint32_t __stack_limit[];
-extern uint8_t __ram_start[];
-extern uint8_t __ram_end[];
 
-int main( void );
 void Reset_Handler( void ) __attribute__( ( noreturn ) );
-void microbit_fault_report( const uint32_t * frame, uint32_t exc_return ) __attribute__( ( noreturn, used ) );
 
 /* Kernel handlers (FreeRTOS portable/GCC/ARM_CM0) and ours. */
 void SVC_Handler( void );
@@ -36,25 +26,8 @@ void PendSV_Handler( void );
 void SysTick_Handler( void );
 void UART0_IRQHandler( void ); /* uart.c */
 
-/* Hands the stacked exception frame (on whichever stack was in use) and the
- * EXC_RETURN value to microbit_fault_report. Thumb-1 only: no IT blocks, and a branch
- * through a register, which reaches anywhere. */
-static void fault_entry( void ) __attribute__( ( naked ) );
-static void fault_entry( void )
-{
-    __asm volatile (
-        "   movs  r0, #4                \n"
-        "   mov   r1, lr                \n"
-        "   tst   r0, r1                \n"
-        "   bne   1f                    \n"
-        "   mrs   r0, msp               \n"
-        "   b     2f                    \n"
-        "1: mrs   r0, psp               \n"
-        "2: ldr   r2, =microbit_fault_report \n"
-        "   bx    r2                    \n"
-        "   .ltorg                      \n"
-    );
-}
+/* Every exception the table does not expect: the fault report. */
+CORTEX_M_FAULT_ENTRY( fault_entry )
 
 /* The demo's own interrupt sources, weak: an image without irq_load.c and
  * mask_check.c (snapshot.elf) reports those IRQs as unexpected, like any other. */
@@ -112,7 +85,6 @@ const CortexMMaskCheckIrqs_t board_mask_check_irqs = { NRF51_IRQ_MASK_CHECK_URGE
 
 void Reset_Handler( void )
 {
-    const uint32_t * src = __data_load;
     uint32_t sp;
 
     __asm volatile ( "mov %0, sp" : "=r" ( sp ) );
@@ -122,18 +94,7 @@ void Reset_Handler( void )
         *p = MAIN_STACK_PAINT;
     }
 
-    for( uint32_t * dst = __data_start; dst < __data_end; )
-    {
-        *dst++ = *src++;
-    }
-
-    for( uint32_t * dst = __bss_start; dst < __bss_end; )
-    {
-        *dst++ = 0u;
-    }
-
-    ( void ) main();
-    board_fatal( "main returned", BOARD_EXIT_SCHEDULER_RETURNED );
+    cortex_m_start_c();
 }
 
 uint32_t microbit_main_stack_unused( void )
@@ -153,59 +114,4 @@ void board_init( void )
 {
     board_uart_init();
     microbit_clock_init();
-}
-
-static void put_reg( const char * name, uint32_t value )
-{
-    board_uart_puts( name );
-    board_uart_put_hex( value );
-}
-
-void microbit_fault_report( const uint32_t * frame, uint32_t exc_return )
-{
-    uint32_t ipsr;
-
-    __asm volatile ( "mrs %0, ipsr" : "=r" ( ipsr ) );
-    ipsr &= 0x3Fu;
-
-    board_uart_puts( "\nFATAL " );
-    board_uart_puts( ( ipsr == 2u ) ? "NMI" : ( ipsr == 3u ) ? "HardFault" :
-                     ( ipsr >= 16u ) ? "unexpected IRQ" : "unexpected exception" );
-    board_uart_puts( " (exception " );
-    board_uart_put_dec( ipsr );
-
-    if( ipsr >= 16u )
-    {
-        board_uart_puts( ", IRQ" );
-        board_uart_put_dec( ipsr - 16u );
-    }
-
-    board_uart_puts( ")\n" );
-
-    /* The frame pointer comes from a stack that may itself be the problem. */
-    const uint8_t * f = ( const uint8_t * ) frame;
-
-    if( ( f >= __ram_start ) && ( f + 32 <= __ram_end ) )
-    {
-        put_reg( "  pc   ", frame[ 6 ] );
-        put_reg( "  lr   ", frame[ 5 ] );
-        put_reg( "  xpsr ", frame[ 7 ] );
-        board_uart_puts( "\n" );
-        put_reg( "  r0   ", frame[ 0 ] );
-        put_reg( "  r1   ", frame[ 1 ] );
-        put_reg( "  r2   ", frame[ 2 ] );
-        put_reg( "  r3   ", frame[ 3 ] );
-        put_reg( "  r12  ", frame[ 4 ] );
-        board_uart_puts( "\n" );
-    }
-    else
-    {
-        put_reg( "  stack pointer outside RAM: ", ( uint32_t ) frame );
-        board_uart_puts( "\n" );
-    }
-
-    put_reg( "  exc_return ", exc_return );
-    board_uart_puts( "\n" );
-
-    board_exit( BOARD_EXIT_FAULT );
 }

@@ -2,8 +2,8 @@
  * uart.c - the console on the nRF51's UART0.
  *
  * Output is polled: it works from any context (faults, asserts, before the scheduler)
- * and keeps the order of bytes simple. Input is interrupt-driven into a stream buffer
- * so the shell task blocks instead of spinning.
+ * and keeps the order of bytes simple. Input is interrupt-driven into the stream
+ * buffer of ../bare-metal/console_rx.c, so the shell task blocks instead of spinning.
  *
  * How the nRF51 UART behaves (nRF51 RM chapter 29; QEMU's hw/char/nrf51_uart.c), which
  * shapes the code below:
@@ -15,14 +15,13 @@
  *   reading RXD hands the UART the next byte, whose event must not be wiped out.
  * - The interrupt line stays up while an enabled event is set. When the stream buffer
  *   is full, the handler therefore leaves the byte in the UART and disables the RXDRDY
- *   interrupt; the reader enables it again once it has made room. The UART holds
+ *   interrupt (uart_rx_hold); the reader enables it again once it has made room. The UART holds
  *   back the host's input meanwhile (QEMU offers it a byte only when it has room in
  *   its 6-byte FIFO), so no byte is lost.
  */
 #include "nrf51.h"
 
 #include "FreeRTOS.h"
-#include "stream_buffer.h"
 #include "task.h"
 
 /* More urgent than SysTick and PendSV (0xC0, the lowest of the four levels), so input
@@ -34,13 +33,8 @@
  * UART (see above). */
 #define RX_BUFFER_BYTES          64u
 
-static StreamBufferHandle_t rx_buffer;
-
 /* A byte was written to TXD and its TXDRDY event has not been seen yet. */
 static volatile uint8_t tx_busy;
-
-/* Set by the ISR when it left a byte in the UART because rx_buffer was full. */
-static volatile uint8_t rx_stalled;
 
 void board_uart_init( void )
 {
@@ -83,10 +77,37 @@ void board_uart_flush( void )
     }
 }
 
+static int uart_rx_ready( void )
+{
+    return UART0_EVENTS_RXDRDY != 0u;
+}
+
+/* The event is cleared first: reading RXD hands the UART the next byte. */
+static uint8_t uart_rx_take( void )
+{
+    UART0_EVENTS_RXDRDY = 0u;
+    return ( uint8_t ) UART0_RXD;
+}
+
+static void uart_rx_hold( void )
+{
+    UART0_INTENCLR = UART_INT_RXDRDY;
+}
+
+/* The line is still up for the byte left in the UART. */
+static void uart_rx_release( void )
+{
+    UART0_INTENSET = UART_INT_RXDRDY;
+}
+
+static const BoardConsoleRx_t uart_rx =
+{
+    uart_rx_ready, uart_rx_take, uart_rx_hold, uart_rx_release
+};
+
 void board_console_rx_init( void )
 {
-    rx_buffer = xStreamBufferCreate( RX_BUFFER_BYTES, 1 );
-    configASSERT( rx_buffer != NULL );
+    board_console_rx_attach( &uart_rx, RX_BUFFER_BYTES );
 
     nrf51_nvic_set_priority( NRF51_IRQ_UART0, UART_RX_IRQ_PRIORITY );
     UART0_EVENTS_RXDRDY = 0u;
@@ -98,43 +119,8 @@ void board_console_rx_init( void )
 /* IRQ2, named in the vector table in startup.c. */
 void UART0_IRQHandler( void )
 {
-    BaseType_t woken = pdFALSE;
-
     /* Its time goes to the "interrupts" line; portYIELD_FROM_ISR() below ends it. */
     CPU_USAGE_ISR_ENTER();
 
-    while( UART0_EVENTS_RXDRDY != 0u )
-    {
-        if( xStreamBufferSpacesAvailable( rx_buffer ) == 0u )
-        {
-            UART0_INTENCLR = UART_INT_RXDRDY;
-            rx_stalled = 1u;
-            break;
-        }
-
-        UART0_EVENTS_RXDRDY = 0u;
-        uint8_t c = ( uint8_t ) UART0_RXD;
-        ( void ) xStreamBufferSendFromISR( rx_buffer, &c, 1, &woken );
-    }
-
-    portYIELD_FROM_ISR( woken );
-}
-
-int board_console_rx_getc( uint32_t timeout_ms )
-{
-    uint8_t c;
-
-    if( xStreamBufferReceive( rx_buffer, &c, 1, pdMS_TO_TICKS( timeout_ms ) ) == 0u )
-    {
-        return -1;
-    }
-
-    if( rx_stalled != 0u )
-    {
-        /* There is room now: the line is still up for the byte left in the UART. */
-        rx_stalled = 0u;
-        UART0_INTENSET = UART_INT_RXDRDY;
-    }
-
-    return c;
+    portYIELD_FROM_ISR( board_console_rx_drain() ? pdTRUE : pdFALSE );
 }

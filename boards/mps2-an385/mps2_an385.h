@@ -27,14 +27,8 @@
 
 /* ---- System control block --------------------------------------------------- */
 #define SCB_SHCSR                      MPS2_REG( 0xE000ED24u )
-#define SCB_CFSR                       MPS2_REG( 0xE000ED28u )
-#define SCB_HFSR                       MPS2_REG( 0xE000ED2Cu )
-#define SCB_MMFAR                      MPS2_REG( 0xE000ED34u )
-#define SCB_BFAR                       MPS2_REG( 0xE000ED38u )
 #define SCB_CPACR                      MPS2_REG( 0xE000ED88u ) /* cores with an FPU */
 #define SCB_CPACR_CP10_CP11_FULL       ( 0xFu << 20 )
-#define SCB_SFSR                       MPS2_REG( 0xE000EDE4u ) /* ARMv8-M, Secure state */
-#define SCB_SFAR                       MPS2_REG( 0xE000EDE8u )
 
 /* ---- NVIC ------------------------------------------------------------------- */
 #define NVIC_ISER0                     MPS2_REG( 0xE000E100u )

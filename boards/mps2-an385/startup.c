@@ -9,47 +9,26 @@
  * on exception entry. The board header (mps2_board.h) gives the IRQ numbers and the
  * kernel port's handler names.
  *
- * Any exception that is not expected (faults, NMI, an IRQ without a handler) prints
- * the exception number, the stacked registers and the fault status registers on
- * UART0, then ends the QEMU run with BOARD_EXIT_FAULT, so a crash is a clear test
- * failure instead of a hang until the timeout.
+ * Any exception that is not expected (faults, NMI, an IRQ without a handler) goes to
+ * the Arm boards' fault report (../bare-metal/cortex-m/exceptions.c): the exception
+ * number, the stacked registers and the fault status registers on UART0, then the end
+ * of the QEMU run with BOARD_EXIT_FAULT.
  */
 #include "mps2_an385.h"
 
 /* Symbols defined by the board's linker script (mps2-sections.ld). */
 extern uint32_t __stack_top[];
 extern uint32_t __stack_limit[];
-extern const uint32_t __data_load[];
-extern uint32_t __data_start[];
-extern uint32_t __data_end[];
-extern uint32_t __bss_start[];
-extern uint32_t __bss_end[];
-extern uint8_t __ram_start[];
-extern uint8_t __ram_end[];
 
-int main( void );
 void Reset_Handler( void ) __attribute__( ( noreturn ) );
-void mps2_fault_report( const uint32_t * frame, uint32_t exc_return ) __attribute__( ( noreturn, used ) );
 
 /* Kernel handlers (the FreeRTOS port's port.c or portasm.c) and ours. */
 void MPS2_KERNEL_SVC_HANDLER( void );
 void MPS2_KERNEL_PENDSV_HANDLER( void );
 void UART0RX_Handler( void ); /* uart.c */
 
-/* Hands the stacked exception frame (on whichever stack was in use) and the
- * EXC_RETURN value to mps2_fault_report. */
-static void fault_entry( void ) __attribute__( ( naked ) );
-static void fault_entry( void )
-{
-    __asm volatile (
-        "   tst   lr, #4                \n"
-        "   ite   eq                    \n"
-        "   mrseq r0, msp               \n"
-        "   mrsne r0, psp               \n"
-        "   mov   r1, lr                \n"
-        "   b     mps2_fault_report     \n"
-    );
-}
+/* Every exception the table does not expect: the fault report. */
+CORTEX_M_FAULT_ENTRY( fault_entry )
 
 /* The demo's own interrupt sources, weak: an image without irq_load.c and
  * mask_check.c (snapshot.elf) reports those IRQs as unexpected, like any other. */
@@ -113,8 +92,6 @@ _Static_assert( ( MPS2_IRQ_MASK_CHECK_ABOVE < 32u ) && ( MPS2_IRQ_MASK_CHECK_AT 
 
 void Reset_Handler( void )
 {
-    const uint32_t * src = __data_load;
-
     #if defined( __ARM_ARCH_8M_MAIN__ )
         /* ARMv8-M checks the main stack against a limit of its own: an overflow of
          * the interrupts' stack faults instead of running into .bss. */
@@ -129,18 +106,7 @@ void Reset_Handler( void )
         __asm volatile ( "dsb\n isb" ::: "memory" );
     #endif
 
-    for( uint32_t * dst = __data_start; dst < __data_end; )
-    {
-        *dst++ = *src++;
-    }
-
-    for( uint32_t * dst = __bss_start; dst < __bss_end; )
-    {
-        *dst++ = 0u;
-    }
-
-    ( void ) main();
-    board_fatal( "main returned", BOARD_EXIT_SCHEDULER_RETURNED );
+    cortex_m_start_c();
 }
 
 /* board.h: what every image sets up first. The clock (clock.c) needs nothing before
@@ -148,96 +114,4 @@ void Reset_Handler( void )
 void board_init( void )
 {
     board_uart_init();
-}
-
-static const char * exception_name( uint32_t number )
-{
-    switch( number )
-    {
-        case 2:
-            return "NMI";
-
-        case 3:
-            return "HardFault";
-
-        case 4:
-            return "MemManage";
-
-        case 5:
-            return "BusFault";
-
-        case 6:
-            return "UsageFault";
-
-        case 7:
-            return "SecureFault";
-
-        case 12:
-            return "DebugMonitor";
-
-        default:
-            return number >= 16u ? "unexpected IRQ" : "unexpected exception";
-    }
-}
-
-static void put_reg( const char * name, uint32_t value )
-{
-    board_uart_puts( name );
-    board_uart_put_hex( value );
-}
-
-void mps2_fault_report( const uint32_t * frame, uint32_t exc_return )
-{
-    uint32_t ipsr;
-
-    __asm volatile ( "mrs %0, ipsr" : "=r" ( ipsr ) );
-    ipsr &= 0x1FFu;
-
-    board_uart_puts( "\nFATAL " );
-    board_uart_puts( exception_name( ipsr ) );
-    board_uart_puts( " (exception " );
-    board_uart_put_dec( ipsr );
-
-    if( ipsr >= 16u )
-    {
-        board_uart_puts( ", IRQ" );
-        board_uart_put_dec( ipsr - 16u );
-    }
-
-    board_uart_puts( ")\n" );
-
-    /* The frame pointer comes from a stack that may itself be the problem. */
-    const uint8_t * f = ( const uint8_t * ) frame;
-
-    if( ( f >= __ram_start ) && ( f + 32 <= __ram_end ) )
-    {
-        put_reg( "  pc   ", frame[ 6 ] );
-        put_reg( "  lr   ", frame[ 5 ] );
-        put_reg( "  xpsr ", frame[ 7 ] );
-        board_uart_puts( "\n" );
-        put_reg( "  r0   ", frame[ 0 ] );
-        put_reg( "  r1   ", frame[ 1 ] );
-        put_reg( "  r2   ", frame[ 2 ] );
-        put_reg( "  r3   ", frame[ 3 ] );
-        put_reg( "  r12  ", frame[ 4 ] );
-        board_uart_puts( "\n" );
-    }
-    else
-    {
-        put_reg( "  stack pointer outside RAM: ", ( uint32_t ) frame );
-        board_uart_puts( "\n" );
-    }
-
-    put_reg( "  cfsr ", SCB_CFSR );
-    put_reg( "  hfsr ", SCB_HFSR );
-    put_reg( "  mmfar ", SCB_MMFAR );
-    put_reg( "  bfar ", SCB_BFAR );
-    #if defined( __ARM_ARCH_8M_MAIN__ )
-        put_reg( "  sfsr ", SCB_SFSR );
-        put_reg( "  sfar ", SCB_SFAR );
-    #endif
-    put_reg( "  exc_return ", exc_return );
-    board_uart_puts( "\n" );
-
-    board_exit( BOARD_EXIT_FAULT );
 }

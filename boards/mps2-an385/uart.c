@@ -3,13 +3,11 @@
  * interrupt: mps2_board.h).
  *
  * Output is polled: it works from any context (faults, asserts, before the scheduler)
- * and keeps the order of bytes simple. Input is interrupt-driven into a stream buffer
- * so the shell task blocks instead of spinning.
- *
- * Input never loses a byte. QEMU hands the UART the next input byte only once the
- * previous one has been read from DATA, so when the stream buffer is full the ISR
- * leaves the byte in the UART (the input stream is simply held back) and notes the
- * stall; the reader pends the interrupt again once it has made room.
+ * and keeps the order of bytes simple. Input is interrupt-driven into the stream
+ * buffer of ../bare-metal/console_rx.c, which never loses a byte: QEMU hands the UART
+ * the next input byte only once the previous one has been read from DATA, so when the
+ * buffer is full the ISR leaves the byte in the UART (the input stream is simply held
+ * back); the reader pends the interrupt again once it has made room.
  *
  * How QEMU's model behaves (hw/char/cmsdk-apb-uart.c), which shapes the code below:
  * - An RX interrupt is raised only for a byte that arrives while RXIE is set, so RXEN
@@ -24,7 +22,6 @@
 #include "mps2_an385.h"
 
 #include "FreeRTOS.h"
-#include "stream_buffer.h"
 #include "task.h"
 
 /* QEMU ignores the rate; on hardware this gives 115200 baud from PCLK (the system
@@ -41,11 +38,6 @@
 _Static_assert( UART_BAUDDIV >= 16u, "the CMSDK UART needs a divisor of at least 16" );
 _Static_assert( UART_RX_IRQ_PRIORITY >= configMAX_SYSCALL_INTERRUPT_PRIORITY,
                 "the UART ISR calls FromISR APIs: its priority must be maskable by the kernel" );
-
-static StreamBufferHandle_t rx_buffer;
-
-/* Set by the ISR when it left a byte in the UART because rx_buffer was full. */
-static volatile uint8_t rx_stalled;
 
 static void uart_enable_tx( void )
 {
@@ -92,10 +84,35 @@ void board_uart_flush( void )
     }
 }
 
+static int uart_rx_ready( void )
+{
+    return ( UART0_STATE & UART_STATE_RXFULL ) != 0u;
+}
+
+static uint8_t uart_rx_take( void )
+{
+    return ( uint8_t ) UART0_DATA;
+}
+
+/* Nothing to do: the ISR cleared INTSTATUS before draining, and a byte left in DATA
+ * raises no interrupt of its own. */
+static void uart_rx_hold( void )
+{
+}
+
+static void uart_rx_release( void )
+{
+    NVIC_PEND( MPS2_IRQ_UART0_RX );
+}
+
+static const BoardConsoleRx_t uart_rx =
+{
+    uart_rx_ready, uart_rx_take, uart_rx_hold, uart_rx_release
+};
+
 void board_console_rx_init( void )
 {
-    rx_buffer = xStreamBufferCreate( RX_BUFFER_BYTES, 1 );
-    configASSERT( rx_buffer != NULL );
+    board_console_rx_attach( &uart_rx, RX_BUFFER_BYTES );
 
     NVIC_IPR_BYTE( MPS2_IRQ_UART0_RX ) = UART_RX_IRQ_PRIORITY;
     UART0_INTSTATUS = UART_INT_RX;
@@ -107,43 +124,9 @@ void board_console_rx_init( void )
 /* UART0 RX, named in the vector table in startup.c. */
 void UART0RX_Handler( void )
 {
-    BaseType_t woken = pdFALSE;
-
     /* Its time goes to the "interrupts" line; portYIELD_FROM_ISR() below ends it. */
     CPU_USAGE_ISR_ENTER();
 
     UART0_INTSTATUS = UART_INT_RX;
-
-    while( ( UART0_STATE & UART_STATE_RXFULL ) != 0u )
-    {
-        if( xStreamBufferSpacesAvailable( rx_buffer ) == 0u )
-        {
-            rx_stalled = 1u;
-            break;
-        }
-
-        uint8_t c = ( uint8_t ) UART0_DATA;
-        ( void ) xStreamBufferSendFromISR( rx_buffer, &c, 1, &woken );
-    }
-
-    portYIELD_FROM_ISR( woken );
-}
-
-int board_console_rx_getc( uint32_t timeout_ms )
-{
-    uint8_t c;
-
-    if( xStreamBufferReceive( rx_buffer, &c, 1, pdMS_TO_TICKS( timeout_ms ) ) == 0u )
-    {
-        return -1;
-    }
-
-    if( rx_stalled != 0u )
-    {
-        /* There is room now: let the ISR take the byte it left in the UART. */
-        rx_stalled = 0u;
-        NVIC_PEND( MPS2_IRQ_UART0_RX );
-    }
-
-    return c;
+    portYIELD_FROM_ISR( board_console_rx_drain() ? pdTRUE : pdFALSE );
 }

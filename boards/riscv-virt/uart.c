@@ -3,8 +3,9 @@
  * board_console_rx_*; ../bare-metal/uart_text.c writes text and numbers with it).
  *
  * Output is polled: it works from any context (faults, asserts, before the scheduler).
- * Input is interrupt-driven (PLIC source 10) into a stream buffer, so the shell task
- * blocks instead of polling, and the idle task can sleep between keystrokes.
+ * Input is interrupt-driven (PLIC source 10) into the stream buffer of
+ * ../bare-metal/console_rx.c, so the shell task blocks instead of polling, and the
+ * idle task can sleep between keystrokes.
  *
  * The FIFOs stay off (16450 mode): QEMU's model then hands the UART the next input byte
  * only once the previous one has been read, so no byte is lost. When the stream buffer
@@ -12,18 +13,9 @@
  * (the PLIC's line is level-triggered: the byte would raise it again at once); the
  * reader turns it back on once it has made room, and the byte raises it then.
  */
-#include "FreeRTOS.h"
-#include "stream_buffer.h"
-#include "task.h"
-
 #include "riscv_virt.h"
 
 #define RX_BUFFER_BYTES    256u
-
-static StreamBufferHandle_t rx_buffer;
-
-/* Set by the handler when it left a byte in the UART because rx_buffer was full. */
-static volatile uint8_t rx_stalled;
 
 /* board.h: all that needs setting up before the kernel runs (mtime counts from
  * reset, and the kernel port starts the tick). */
@@ -62,10 +54,35 @@ void board_uart_flush( void )
     }
 }
 
+static int uart_rx_ready( void )
+{
+    return ( UART_LSR & UART_LSR_DR ) != 0u;
+}
+
+static uint8_t uart_rx_take( void )
+{
+    return UART_RBR;
+}
+
+static void uart_rx_hold( void )
+{
+    UART_IER = 0u;
+}
+
+/* The byte left in the UART raises the interrupt again. */
+static void uart_rx_release( void )
+{
+    UART_IER = UART_IER_RX;
+}
+
+static const BoardConsoleRx_t uart_rx =
+{
+    uart_rx_ready, uart_rx_take, uart_rx_hold, uart_rx_release
+};
+
 void board_console_rx_init( void )
 {
-    rx_buffer = xStreamBufferCreate( RX_BUFFER_BYTES, 1 );
-    configASSERT( rx_buffer != NULL );
+    board_console_rx_attach( &uart_rx, RX_BUFFER_BYTES );
 
     /* Interrupts stay off in mstatus until the first task runs. */
     virt_plic_enable( VIRT_IRQ_UART0 );
@@ -75,39 +92,5 @@ void board_console_rx_init( void )
 /* PLIC source 10 (interrupts.c). */
 int virt_uart_rx_isr( void )
 {
-    BaseType_t woken = pdFALSE;
-
-    while( ( UART_LSR & UART_LSR_DR ) != 0u )
-    {
-        if( xStreamBufferSpacesAvailable( rx_buffer ) == 0u )
-        {
-            rx_stalled = 1u;
-            UART_IER = 0u;
-            break;
-        }
-
-        uint8_t c = UART_RBR;
-        ( void ) xStreamBufferSendFromISR( rx_buffer, &c, 1, &woken );
-    }
-
-    return woken != pdFALSE;
-}
-
-int board_console_rx_getc( uint32_t timeout_ms )
-{
-    uint8_t c;
-
-    if( xStreamBufferReceive( rx_buffer, &c, 1, pdMS_TO_TICKS( timeout_ms ) ) == 0u )
-    {
-        return -1;
-    }
-
-    if( rx_stalled != 0u )
-    {
-        /* There is room now: the byte left in the UART raises the interrupt again. */
-        rx_stalled = 0u;
-        UART_IER = UART_IER_RX;
-    }
-
-    return c;
+    return board_console_rx_drain();
 }

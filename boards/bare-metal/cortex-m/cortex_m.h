@@ -43,4 +43,38 @@ extern const CortexMMaskCheckIrqs_t board_mask_check_irqs;
 /* mask_check.c: 'irqmask', for the board's port_commands (demo.h). */
 void board_mask_check_command( int argc, char ** argv );
 
+/* ---- Start-up and unexpected exceptions (exceptions.c) ----------------------------
+ * A board's Reset_Handler does what its core needs first, then calls
+ * cortex_m_start_c(): .data copied, .bss zeroed (its linker script's __data_load,
+ * __data_start, __data_end, __bss_start, __bss_end), main() run, and its return
+ * reported as fatal. Every exception its vector table does not expect goes to an entry
+ * the board defines with CORTEX_M_FAULT_ENTRY( name ) in the file of the table (its
+ * weak aliases of unused handlers need it there), which hands the frame the core
+ * stacked and EXC_RETURN to cortex_m_fault_report(): the report on the UART, then
+ * board_exit( BOARD_EXIT_FAULT ). The linker script's __ram_start and __ram_end bound
+ * where a frame can be. */
+void cortex_m_start_c( void ) __attribute__( ( noreturn ) );
+void cortex_m_fault_report( const uint32_t * frame, uint32_t exc_return ) __attribute__( ( noreturn ) );
+
+/* The frame is on the stack EXC_RETURN's bit 2 names (MSP or PSP). Thumb-1 only, for
+ * every M-profile core: no IT blocks, and a branch through a register, which reaches
+ * anywhere. */
+#define CORTEX_M_FAULT_ENTRY( name )                            \
+    static void name( void ) __attribute__( ( naked ) );        \
+    static void name( void )                                    \
+    {                                                           \
+        __asm volatile (                                        \
+            "   movs  r0, #4                       \n"          \
+            "   mov   r1, lr                       \n"          \
+            "   tst   r0, r1                       \n"          \
+            "   bne   1f                           \n"          \
+            "   mrs   r0, msp                      \n"          \
+            "   b     2f                           \n"          \
+            "1: mrs   r0, psp                      \n"          \
+            "2: ldr   r2, =cortex_m_fault_report   \n"          \
+            "   bx    r2                           \n"          \
+            "   .ltorg                             \n"          \
+        );                                                      \
+    }
+
 #endif /* CORTEX_M_H */
