@@ -43,8 +43,8 @@
  * replace the library's macros without a word (TraceRecorder #undefs what it defines).
  * With CPU_USAGE_SHARED_HOOKS 1, CPU_USAGE_ISR_ENTER() and CPU_USAGE_ISR_EXIT() in your
  * handlers are traceISR_ENTER() and traceISR_EXIT(), so both tools see them (below).
- * The README's "Beside another trace tool" has the whole recipe for SystemView and
- * TraceRecorder.
+ * The README's "Beside another trace tool" says it in short, and
+ * docs/other-trace-tools.md has the whole recipe for SystemView and TraceRecorder.
  *
  * The lifecycle the hooks see, for one task:
  *

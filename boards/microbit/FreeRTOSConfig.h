@@ -78,7 +78,7 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 
 /* ---- Interrupt priorities ------------------------------------------------------
  * ARMv6-M has no BASEPRI: the ARM_CM0 port's critical sections, and the library's
- * (README.md, "On Cortex-M"), mask every interrupt with PRIMASK, so there is no
+ * (docs/targets.md, "On Cortex-M"), mask every interrupt with PRIMASK, so there is no
  * configMAX_SYSCALL_INTERRUPT_PRIORITY and any interrupt may call FromISR APIs. The
  * port runs SysTick and PendSV at the lowest of the nRF51's four levels (0xC0); the
  * UART and TIMER0 run at 0x80. */
