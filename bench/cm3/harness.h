@@ -16,7 +16,7 @@
  * FreeRTOSConfig.h can include. */
 void cpu_usage_hook_task_switched_in_traced( void * tcb, uint32_t id );
 
-#define CPU_HZ           25000000u /* mps2-an385, as configCPU_CLOCK_HZ in the port */
+#define CPU_HZ           25000000u /* mps2-an385, as configCPU_CLOCK_HZ in its FreeRTOSConfig.h */
 #define TICK_HZ          1000u
 #define WINDOW_MS        1000u     /* the library's default */
 #define WINDOW_COUNTS    ( CPU_HZ / 1000u * WINDOW_MS )
