@@ -54,7 +54,10 @@ fn shape(detail: String) -> Broken {
 /// (see [`parse_exact`]).
 pub fn parse(json: &str) -> Result<Report, Broken> {
     let head: Head = serde_json::from_str(json).map_err(|e| shape(format!("not a JSON object ({e})")))?;
-    let typed = |e: serde_json::Error| shape(format!("a field missing or of the wrong type ({e})"));
+    let typed = |e: serde_json::Error| {
+        let mode = head.mode.as_deref().unwrap_or_default();
+        shape(format!("a {mode:?} report with a bad field: missing or of the wrong type ({e})"))
+    };
     match (head.mode.as_deref(), head.error.is_some()) {
         (Some("window"), true) => Ok(Report::NoWindow(serde_json::from_str(json).map_err(typed)?)),
         (Some("window"), false) => Ok(Report::Window(serde_json::from_str(json).map_err(typed)?)),

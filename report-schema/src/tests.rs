@@ -138,10 +138,10 @@ fn a_report_of_the_other_kind_or_no_report_is_told_apart() {
     assert_breaks(&with(WINDOW, "\"mode\":\"window\"", "\"mode\":\"hourly\""), Invariant::Shape, "hourly");
     assert_breaks("{\"window\":3}", Invariant::Shape, "no \"mode\"");
     assert_breaks(&WINDOW[..200], Invariant::Shape, "not a JSON object");
-    assert_breaks(&with(WINDOW, "\"window_us\":1000000", "\"window_us\":\"soon\""), Invariant::Shape, "wrong type");
+    assert_breaks(&with(WINDOW, "\"window_us\":1000000", "\"window_us\":\"soon\""), Invariant::Shape, "bad field");
     // Counts are whole: every clock count is charged exactly once.
-    assert_breaks(&with(WINDOW, "\"counts\":10020", "\"counts\":10020.5"), Invariant::Shape, "wrong type");
-    assert_breaks(&with(WINDOW, "\"counts\":10020", "\"counts\":-10020"), Invariant::Shape, "wrong type");
+    assert_breaks(&with(WINDOW, "\"counts\":10020", "\"counts\":10020.5"), Invariant::Shape, "bad field");
+    assert_breaks(&with(WINDOW, "\"counts\":10020", "\"counts\":-10020"), Invariant::Shape, "bad field");
 }
 
 #[test]

@@ -8,6 +8,10 @@
 //! are percent with exactly two decimals, apportioned so that the lines of a report
 //! add up to exactly 100.00; a window number counts windows completed since the
 //! figures started, from 0.
+//!
+//! A field that earlier firmware did not write (the deleted tasks' line, the bucket's
+//! `tasks`, the runs) reads as 0 or absent when missing, so that a viewer still reads
+//! such a device; [`crate::parse_exact`] and the invariants require it.
 
 use serde::{Deserialize, Serialize};
 
@@ -183,11 +187,13 @@ pub struct Window {
     pub more_tasks: Option<MoreTasks>,
     /// Tasks deleted in the window and summed on one line (0 with `-d`, which lists
     /// them).
+    #[serde(default)]
     pub deleted_tasks: u32,
     /// Their counts together.
+    #[serde(default)]
     pub deleted_counts: u64,
     /// Their share together, in percent.
-    #[serde(with = "wire::pct")]
+    #[serde(default, with = "wire::pct")]
     pub deleted_pct: f64,
     /// The idle task; `null` before the scheduler started.
     pub idle: Option<Idle>,
@@ -251,9 +257,10 @@ pub struct SinceStart {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub more_tasks: Option<MoreTasks>,
     /// Counts of the tasks no longer listed (dead, their ID reused) together.
+    #[serde(default)]
     pub deleted_counts: u64,
     /// Their share, in percent.
-    #[serde(with = "wire::pct")]
+    #[serde(default, with = "wire::pct")]
     pub deleted_pct: f64,
     /// The idle task, with its history.
     pub idle: Option<Idle<History>>,
