@@ -256,10 +256,7 @@ impl<H: TaskHistory> View<'_, H> {
         ensure(with_idle <= u64::from(s.capacity) + 1, Ids, || {
             format!("{with_idle} tasks on the lines, for {} IDs and the bucket", s.capacity)
         })?;
-        for (name, counts, pct, events) in self.summary {
-            if let Some(n) = events {
-                ensure(counts == 0 || n >= 1, Runs, || format!("{name}: {counts} counts in {n} of them"))?;
-            }
+        for (name, counts, pct, _) in self.summary {
             lines.push(line(name.into(), counts, pct, 1)?);
         }
 
@@ -284,6 +281,12 @@ impl<H: TaskHistory> View<'_, H> {
                 ensure(shown.abs_diff(exact) < u128::from(l.tasks.max(1)) * slack * len, Rounding, || {
                     format!("{}: {} hundredths for {} of {length} counts", l.what, l.hundredths, l.counts)
                 })?;
+            }
+        }
+
+        for (name, counts, _, events) in self.summary {
+            if let Some(n) = events {
+                ensure(counts == 0 || n >= 1, Runs, || format!("{name}: {counts} counts in {n} of them"))?;
             }
         }
 
