@@ -41,8 +41,9 @@ pub enum Invariant {
     Load,
     /// The ID pool: used + quarantined + free = capacity.
     Pool,
-    /// IDs: none twice (the idle task's included), none past the capacity, 0 only for
-    /// the `(overflow)` bucket, the idle task's from 1; no more lines of tasks than IDs.
+    /// IDs: none twice (the idle task's included), none past the capacity, 0 named
+    /// `(overflow)` (the shared bucket), the idle task's from 1; no more tasks on the
+    /// lines than IDs and the bucket.
     Ids,
     /// Only the overflow bucket has a `tasks` field, and it is never deleted.
     Overflow,
@@ -196,7 +197,8 @@ impl<H: TaskHistory> View<'_, H> {
             let what = format!("task {} {:?}", t.id, t.name);
             ensure(t.id <= s.capacity, Ids, || format!("{what}: ID past the capacity {}", s.capacity))?;
             ensure(ids.insert(t.id), Ids, || format!("{what}: a second line with ID {}", t.id))?;
-            ensure((t.id == 0) == (t.name == "(overflow)"), Ids, || format!("{what}: ID 0 is the (overflow) line"))?;
+            // (A task may be named "(overflow)" too: the name says nothing of the ID.)
+            ensure(t.id != 0 || t.name == "(overflow)", Ids, || format!("{what}: ID 0 is the (overflow) line"))?;
             ensure((t.id == 0) == t.tasks.is_some(), Overflow, || format!("{what}: tasks {:?}", t.tasks))?;
             ensure(!(t.id == 0 && t.deleted), Overflow, || format!("{what}: the bucket deleted"))?;
             ensure(!(t.deleted && self.since_start), Deleted, || format!("{what}: listed deleted since start"))?;
