@@ -6,7 +6,6 @@ use freertos_cpu_usage_report::{SinceStart, Window};
 
 use crate::{MAX_WINDOW_COUNTS, MAX_WINDOW_MS};
 
-
 static NOW: AtomicU32 = AtomicU32::new(0);
 static LAST_READ: AtomicU32 = AtomicU32::new(0);
 static SINCE_RESTART: AtomicU64 = AtomicU64::new(0);

@@ -8,7 +8,6 @@ use arbitrary::Arbitrary;
 
 use crate::NAME_LEN;
 
-
 /// Bytes in a heap block of exactly their length.
 pub(crate) fn exact(bytes: Vec<u8>) -> Box<[u8]> {
     let mut v = Vec::with_capacity(bytes.len());
@@ -49,7 +48,6 @@ impl TaskName {
         s.iter().take(NAME_LEN).take_while(|&&b| b != 0).copied().collect()
     }
 }
-
 
 /// Pointers in a heap block of exactly their number.
 pub(crate) fn exact_ptrs(ptrs: Vec<*mut c_char>) -> Box<[*mut c_char]> {

@@ -10,7 +10,6 @@ use freertos_cpu_usage::report::{Options, Problem};
 use crate::cstr::{exact, exact_ptrs};
 use crate::{ERR_NULL, ERR_OPTION, MAX_ARGS, MAX_ARG_LEN};
 
-
 /// An argument list refused: what is wrong, the argument named (its first 24
 /// bytes: the option when it is unknown or its value is missing, else the value),
 /// the option whose value is wrong ("" when unknown) and the values it takes.

@@ -3,7 +3,6 @@
 use std::ffi::c_char;
 use std::sync::Mutex;
 
-
 static CAPTURED: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
 /// The output given to the library. Documented: `n` bytes, "a line or less at a

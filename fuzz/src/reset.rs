@@ -7,7 +7,6 @@ use freertos_cpu_usage::ffi::*;
 
 use crate::{capture, fake_clock, restarted, set_now, since_start, take_captured, BASE_HZ, MAX_TASKS, OK};
 
-
 /// A TCB address: the library never dereferences it, only checks it for NULL.
 pub fn tcb(id: u32) -> *mut c_void {
     (0x1000 + 0x100 * id as usize) as *mut c_void

@@ -1,7 +1,9 @@
 //! The table of a report against its JSON: the same figures, line by line.
 
 use freertos_cpu_usage::report::Options;
-use freertos_cpu_usage_report::{hundredths_of, name_bytes, History, Idle, MoreTasks, Report, Slots, Task, TaskHistory};
+use freertos_cpu_usage_report::{
+    hundredths_of, name_bytes, History, Idle, MoreTasks, Report, Slots, Task, TaskHistory,
+};
 
 use crate::{json_with, NAME_LEN};
 
@@ -99,7 +101,11 @@ fn lines(report: &Report) -> Lines<'_> {
             deleted: (v.deleted_tasks > 0)
                 .then(|| (format!("({} deleted)", v.deleted_tasks), v.deleted_counts, v.deleted_pct)),
             idle: v.idle.as_ref().map(|i| idle_row(i, v.idle_pct)),
-            summary: [(v.interrupts_counts, v.interrupts_pct), (v.sleep_counts, v.sleep_pct), (v.other_counts, v.other_pct)],
+            summary: [
+                (v.interrupts_counts, v.interrupts_pct),
+                (v.sleep_counts, v.sleep_pct),
+                (v.other_counts, v.other_pct),
+            ],
             interrupts: v.interrupts,
             longest_interrupt_us: v.longest_interrupt_us,
             load_pct: v.load_pct,
@@ -119,7 +125,11 @@ fn lines(report: &Report) -> Lines<'_> {
             more: v.more_tasks.as_ref(),
             deleted: Some(("(deleted tasks)".to_string(), v.deleted_counts, v.deleted_pct)),
             idle: v.idle.as_ref().map(|i| idle_row(i, v.idle_pct)),
-            summary: [(v.interrupts_counts, v.interrupts_pct), (v.sleep_counts, v.sleep_pct), (v.other_counts, v.other_pct)],
+            summary: [
+                (v.interrupts_counts, v.interrupts_pct),
+                (v.sleep_counts, v.sleep_pct),
+                (v.other_counts, v.other_pct),
+            ],
             interrupts: v.interrupts,
             longest_interrupt_us: v.longest_interrupt_us,
             load_pct: v.load_pct,

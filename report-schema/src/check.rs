@@ -184,12 +184,11 @@ impl<H: TaskHistory> View<'_, H> {
         }
 
         let s = self.slots;
-        ensure(u64::from(s.used) + u64::from(s.quarantined) + u64::from(s.free) == u64::from(s.capacity), Pool, || {
-            format!(
-                "used {} + quarantined {} + free {} != capacity {}",
-                s.used, s.quarantined, s.free, s.capacity
-            )
-        })?;
+        ensure(
+            u64::from(s.used) + u64::from(s.quarantined) + u64::from(s.free) == u64::from(s.capacity),
+            Pool,
+            || format!("used {} + quarantined {} + free {} != capacity {}", s.used, s.quarantined, s.free, s.capacity),
+        )?;
 
         let mut lines = Vec::new();
         let mut ids = BTreeSet::new();
@@ -207,10 +206,8 @@ impl<H: TaskHistory> View<'_, H> {
             lines.push(line(what, t.counts, t.usage_pct, 1)?);
         }
         let by_id = self.tasks.windows(2).all(|p| p[0].id < p[1].id);
-        let by_counts = self
-            .tasks
-            .windows(2)
-            .all(|p| p[0].counts > p[1].counts || p[0].counts == p[1].counts && p[0].id < p[1].id);
+        let by_counts =
+            self.tasks.windows(2).all(|p| p[0].counts > p[1].counts || p[0].counts == p[1].counts && p[0].id < p[1].id);
         ensure(by_id || by_counts, Listing, || {
             let order: Vec<(u32, u64)> = self.tasks.iter().map(|t| (t.id, t.counts)).collect();
             format!("neither by ID nor by counts: (ID, counts) {order:?}")

@@ -96,7 +96,10 @@ fn assert_breaks(text: &str, invariant: Invariant, words: &str) {
 #[test]
 fn the_librarys_reports_read_exactly() {
     let w = window(WINDOW);
-    assert_eq!((w.window, w.window_us, w.window_counts, w.clock.as_str(), w.clock_hz), (41, 1_000_000, 100_000, "test", 100_000));
+    assert_eq!(
+        (w.window, w.window_us, w.window_counts, w.clock.as_str(), w.clock_hz),
+        (41, 1_000_000, 100_000, "test", 100_000)
+    );
     assert_eq!(w.tasks.len(), 3);
     assert_eq!((w.tasks[0].id, w.tasks[0].tasks, w.tasks[1].tasks), (0, Some(3), None));
     assert_eq!((w.tasks[1].usage_pct, w.tasks[1].switches, w.tasks[1].longest_slice_us), (10.02, 12, 25_000));
@@ -151,8 +154,16 @@ fn a_report_that_is_not_its_own_text_written_back_breaks_text() {
     assert_breaks(&with(WINDOW, "\"sleep_pct\":5.00", "\"sleep_pct\":5.0"), Invariant::Text, "5.0");
     assert_breaks(&with(WINDOW, "\"sleeps\":9,", "\"sleeps\":9,\"naps\":2,"), Invariant::Text, "naps");
     assert_breaks(&with(WINDOW, "\"longest_interrupt_us\":120,", ""), Invariant::Shape, "missing field");
-    assert_breaks(&with(WINDOW, "\"usage_pct\":10.02,\"deleted\":false,", "\"usage_pct\":10.02,"), Invariant::Text, "differs");
-    let swapped = with(WINDOW, "\"window_us\":1000000,\"window_counts\":100000", "\"window_counts\":100000,\"window_us\":1000000");
+    assert_breaks(
+        &with(WINDOW, "\"usage_pct\":10.02,\"deleted\":false,", "\"usage_pct\":10.02,"),
+        Invariant::Text,
+        "differs",
+    );
+    let swapped = with(
+        WINDOW,
+        "\"window_us\":1000000,\"window_counts\":100000",
+        "\"window_counts\":100000,\"window_us\":1000000",
+    );
     assert_breaks(&swapped, Invariant::Text, "differs");
     // (Byte 0xe9 is written `\u00e9`, never as UTF-8.)
     let escaped = window(&with(WINDOW_D, "\\u0001", "\\u0001\\u00e9"));
@@ -169,19 +180,36 @@ fn a_report_that_is_not_its_own_text_written_back_breaks_text() {
 
 #[test]
 fn one_count_too_many_breaks_counts() {
-    assert_breaks(&with(WINDOW, "\"sleep_counts\":5000", "\"sleep_counts\":5001"), Invariant::Counts, "window_counts is 100000");
-    assert_breaks(&with(WINDOW, "\"interrupts_counts\":1230", "\"interrupts_counts\":1231"), Invariant::Counts, "interrupts 1231");
-    assert_breaks(&with(SINCE_START, "\"deleted_counts\":10", "\"deleted_counts\":9"), Invariant::Counts, "uptime_counts");
+    assert_breaks(
+        &with(WINDOW, "\"sleep_counts\":5000", "\"sleep_counts\":5001"),
+        Invariant::Counts,
+        "window_counts is 100000",
+    );
+    assert_breaks(
+        &with(WINDOW, "\"interrupts_counts\":1230", "\"interrupts_counts\":1231"),
+        Invariant::Counts,
+        "interrupts 1231",
+    );
+    assert_breaks(
+        &with(SINCE_START, "\"deleted_counts\":10", "\"deleted_counts\":9"),
+        Invariant::Counts,
+        "uptime_counts",
+    );
 }
 
 #[test]
 fn a_hundredth_off_breaks_shares_or_rounding() {
     // Shares add up to exactly 100.00: no tolerance, they are whole hundredths.
-    assert_breaks(&with(WINDOW, "\"idle_pct\":25.00,\"load_pct\":70.00", "\"idle_pct\":24.99,\"load_pct\":70.01"), Invariant::Shares, "99.99");
+    assert_breaks(
+        &with(WINDOW, "\"idle_pct\":25.00,\"load_pct\":70.00", "\"idle_pct\":24.99,\"load_pct\":70.01"),
+        Invariant::Shares,
+        "99.99",
+    );
     assert_breaks(&with(SIMULATOR, "\"idle_pct\":2.35", "\"idle_pct\":2.25"), Invariant::Shares, "not 100.00");
     // Moved from one line to another, the sum holds but a line is a hundredth past
     // its exact share.
-    let moved = with(&with(WINDOW, "\"usage_pct\":10.02", "\"usage_pct\":10.03"), "\"other_pct\":13.55", "\"other_pct\":13.54");
+    let moved =
+        with(&with(WINDOW, "\"usage_pct\":10.02", "\"usage_pct\":10.03"), "\"other_pct\":13.55", "\"other_pct\":13.54");
     assert_breaks(&moved, Invariant::Rounding, "task 1");
     // A third decimal, or past 100.
     let mut w = window(WINDOW);
@@ -203,7 +231,11 @@ fn a_load_that_is_not_100_less_idle_and_sleep_breaks_load() {
 
 #[test]
 fn the_length_in_microseconds_is_the_counts_at_the_clock() {
-    assert_breaks(&with(WINDOW, "\"window_us\":1000000", "\"window_us\":1000001"), Invariant::Length, "1000000 expected");
+    assert_breaks(
+        &with(WINDOW, "\"window_us\":1000000", "\"window_us\":1000001"),
+        Invariant::Length,
+        "1000000 expected",
+    );
     assert_breaks(&with(SIMULATOR, "\"clock_hz\":15625000", "\"clock_hz\":15625001"), Invariant::Length, "");
     let mut s = parse(SINCE_START).unwrap().since_start().unwrap();
     s.windows = 0;
@@ -227,7 +259,11 @@ fn ids_are_unique_and_within_the_pool() {
 
 #[test]
 fn the_overflow_bucket_alone_counts_tasks() {
-    assert_breaks(&with(WINDOW, "\"deleted\":false,\"tasks\":3,", "\"deleted\":false,"), Invariant::Overflow, "tasks None");
+    assert_breaks(
+        &with(WINDOW, "\"deleted\":false,\"tasks\":3,", "\"deleted\":false,"),
+        Invariant::Overflow,
+        "tasks None",
+    );
     let mut w = window(WINDOW);
     w.tasks[1].tasks = Some(1);
     assert_eq!(w.check().unwrap_err().invariant, Invariant::Overflow);
@@ -259,12 +295,32 @@ fn time_without_runs_breaks_runs() {
 #[test]
 fn a_history_out_of_place_breaks_history() {
     let s = SINCE_START;
-    assert_breaks(&with(s, "\"longest_slice_window\":17,\"peak_pct\":45.00", "\"longest_slice_window\":null,\"peak_pct\":45.00"), Invariant::History, "in no window");
-    assert_breaks(&with(s, "\"peak_pct\":45.00,\"peak_window\":3", "\"peak_pct\":45.00,\"peak_window\":null"), Invariant::History, "both or neither");
-    assert_breaks(&with(s, "\"peak_pct\":45.00,\"peak_window\":3", "\"peak_pct\":45.00,\"peak_window\":41"), Invariant::History, "of 41 completed");
-    assert_breaks(&with(s, "\"longest_slice_window\":17,\"peak_pct\":45.00", "\"longest_slice_window\":42,\"peak_pct\":45.00"), Invariant::History, "after the 41");
+    assert_breaks(
+        &with(s, "\"longest_slice_window\":17,\"peak_pct\":45.00", "\"longest_slice_window\":null,\"peak_pct\":45.00"),
+        Invariant::History,
+        "in no window",
+    );
+    assert_breaks(
+        &with(s, "\"peak_pct\":45.00,\"peak_window\":3", "\"peak_pct\":45.00,\"peak_window\":null"),
+        Invariant::History,
+        "both or neither",
+    );
+    assert_breaks(
+        &with(s, "\"peak_pct\":45.00,\"peak_window\":3", "\"peak_pct\":45.00,\"peak_window\":41"),
+        Invariant::History,
+        "of 41 completed",
+    );
+    assert_breaks(
+        &with(s, "\"longest_slice_window\":17,\"peak_pct\":45.00", "\"longest_slice_window\":42,\"peak_pct\":45.00"),
+        Invariant::History,
+        "after the 41",
+    );
     // The window under way may hold the longest run.
-    window_free(&with(s, "\"longest_slice_window\":17,\"peak_pct\":45.00", "\"longest_slice_window\":41,\"peak_pct\":45.00"));
+    window_free(&with(
+        s,
+        "\"longest_slice_window\":17,\"peak_pct\":45.00",
+        "\"longest_slice_window\":41,\"peak_pct\":45.00",
+    ));
 }
 
 fn window_free(text: &str) {
@@ -325,7 +381,13 @@ fn numbers_are_written_as_the_device_writes_them() {
 #[test]
 fn a_trace_agrees_with_its_window_or_says_where_not() {
     // Two slots and a window of 100 counts: 1 runs 30, 2 runs 70.
-    let lines = ["cpu_usage_trace v1 hz=1000 ids=2 events=5 lost=0 t0=0", "N 1 a", "N 2 b", "E 0 0.1.1 0.w7 1e.1.2 46.2.1 0.w8", "end events=5"];
+    let lines = [
+        "cpu_usage_trace v1 hz=1000 ids=2 events=5 lost=0 t0=0",
+        "N 1 a",
+        "N 2 b",
+        "E 0 0.1.1 0.w7 1e.1.2 46.2.1 0.w8",
+        "end events=5",
+    ];
     let text: String = lines.iter().map(|l| format!("{l}*{:02x}\n", l.bytes().fold(0u8, |x, b| x ^ b))).collect();
     let t = trace::parse(&text).unwrap();
     assert_eq!(t.windows(), [trace::TraceWindow { window: 7, start: 0, end: 100 }]);

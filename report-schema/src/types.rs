@@ -57,7 +57,10 @@ impl TaskHistory for History {
         }
         // (The longest run may be in the window under way, numbered `windows`.)
         if self.longest_slice_window.is_some_and(|w| w > windows) {
-            return Some(format!("longest run in window {:?}, after the {windows} reported", self.longest_slice_window));
+            return Some(format!(
+                "longest run in window {:?}, after the {windows} reported",
+                self.longest_slice_window
+            ));
         }
         if self.peak_pct.is_none() != self.peak_window.is_none() {
             return Some(format!("peak_pct {:?} in window {:?}: both or neither", self.peak_pct, self.peak_window));

@@ -33,9 +33,9 @@ use std::sync::{Mutex, MutexGuard};
 use std::thread;
 use std::time::Duration;
 
+use freertos_cpu_usage_report::Window;
 use freertos_cpu_usage_tests::scenario::{self, parse_tasks, Port};
 use freertos_cpu_usage_tests::{path_from_env, ports, qemu, repo_root, run, Console, Deadline};
-use freertos_cpu_usage_report::Window;
 use serde_json::Value;
 
 // ---- The ports ----------------------------------------------------------------------
@@ -362,8 +362,9 @@ fn stand_in_counts(console: &mut Console, port: Port) {
     let mut listed: BTreeSet<(u64, String)> = report
         .tasks
         .iter()
+        .filter(|t| !t.deleted)
         // An empty overflow bucket is not a task.
-        .filter(|t| !t.deleted && !(t.id == 0 && t.tasks == Some(0)))
+        .filter(|t| t.id != 0 || t.tasks != Some(0))
         .map(|t| (u64::from(t.id), t.name.clone()))
         .collect();
     if let Some(idle) = &report.idle {

@@ -804,10 +804,7 @@ fn riscv_mcycle_clock_gives_the_same_figures() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     for (name, duty) in scenario::WORKLOADS {
-        let shares: Vec<f64> = windows
-            .iter()
-            .map(|w| w.task(name).map_or(f64::NAN, |t| t.usage_pct))
-            .collect();
+        let shares: Vec<f64> = windows.iter().map(|w| w.task(name).map_or(f64::NAN, |t| t.usage_pct)).collect();
         let mean = shares.iter().sum::<f64>() / shares.len() as f64;
         println!(
             "mcycle clock: {name} {mean:.2} % averaged over {shares:?} (duty {duty} ± {QEMU_DUTY_TOLERANCE_PP} pp)"

@@ -23,8 +23,8 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use freertos_cpu_usage::ffi::{cpu_usage_format, cpu_usage_set_clock, cpu_usage_set_window_ms, cpu_usage_status};
-use freertos_cpu_usage_tests::in_process::{self, kernel::*, monotonic_ns_low32, say};
 use freertos_cpu_usage_report::Window;
+use freertos_cpu_usage_tests::in_process::{self, kernel::*, monotonic_ns_low32, say};
 use freertos_cpu_usage_tests::scenario;
 
 const WINDOW_MS: u32 = 100;

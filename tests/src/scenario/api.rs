@@ -117,8 +117,7 @@ pub(super) fn arm_load_watchdog(run: &mut Run<'_>, last: u64) -> LoadWatch {
 pub(super) fn check_load_alert(run: &mut Run<'_>, watch: &LoadWatch) {
     // Every window judged since the watchdog was set must have been above it, or a
     // second alert would be right.
-    let judged: Vec<(u64, f64)> =
-        run.seen.range(watch.set_after + 1..).map(|(&i, w)| (i, w.report.load_pct)).collect();
+    let judged: Vec<(u64, f64)> = run.seen.range(watch.set_after + 1..).map(|(&i, w)| (i, w.report.load_pct)).collect();
     if let Some((i, load)) = judged.iter().find(|(_, load)| *load <= LOAD_PCT) {
         run.console.fail(&format!(
             "the load fell to {load:.2} % in window {i}, but the load watchdog check needs it above {LOAD_PCT} % \
@@ -313,7 +312,12 @@ fn compare_snapshot(snap: &Snapshot, json: &Report1) -> Vec<String> {
         }
     }
     same(&mut problems, "window_us".into(), snap.window_us as f64, json.window_us as f64);
-    same(&mut problems, "tasks".into(), snap.tasks as f64, (json.tasks.len() + usize::from(json.idle.is_some())) as f64);
+    same(
+        &mut problems,
+        "tasks".into(),
+        snap.tasks as f64,
+        (json.tasks.len() + usize::from(json.idle.is_some())) as f64,
+    );
     same(&mut problems, "tasks copied".into(), snap.rows.len() as f64, snap.tasks as f64);
     for row in &snap.rows {
         let name = &row.name;
@@ -325,7 +329,8 @@ fn compare_snapshot(snap: &Snapshot, json: &Report1) -> Vec<String> {
         same(&mut problems, format!("{name} switches"), row.switches as f64, t.switches as f64);
         same(&mut problems, format!("{name} longest slice"), row.longest_us as f64, t.longest_slice_us as f64);
         if row.idle != t.idle || (!row.idle && t.deleted != row.deleted) {
-            problems.push(format!("{name}: flags idle {} deleted {} against the report's {t:?}", row.idle, row.deleted));
+            problems
+                .push(format!("{name}: flags idle {} deleted {} against the report's {t:?}", row.idle, row.deleted));
         }
     }
     same(&mut problems, "interrupts".into(), snap.interrupts, json.interrupts_pct);
@@ -503,12 +508,10 @@ pub(super) fn check_options(run: &mut Run<'_>) {
         // Windows are numbered from 0; the peak is a completed window's, the longest
         // run may be in the window under way (number `windows`).
         let h = &t.history;
-        if t.switches == 0
-            || t.longest_slice_us == 0
-            || !h.peak_pct.is_some_and(|p| p > 0.0 && p <= 100.0)
-            || !h.peak_window.is_some_and(|w| w < windows)
-            || !h.longest_slice_window.is_some_and(|w| w <= windows)
-        {
+        let placed = h.peak_pct.is_some_and(|p| p > 0.0 && p <= 100.0)
+            && h.peak_window.is_some_and(|w| w < windows)
+            && h.longest_slice_window.is_some_and(|w| w <= windows);
+        if t.switches == 0 || t.longest_slice_us == 0 || !placed {
             problems.push(format!("{name}: {t:?}"));
         }
     }
