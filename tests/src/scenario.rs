@@ -189,10 +189,14 @@ pub fn report_in(answer: &str, command: &str) -> Result<Option<Report>, String> 
     Ok(Some(report))
 }
 
-/// What the demo adds to the contract: it never charges the shared bucket without a
-/// task in it, so the bucket's line, which says how many tasks shared it in the span
-/// it reports, has time only when at least one did, whatever the pool holds now.
-pub fn check_bucket(w: &freertos_cpu_usage_report::Window) -> Result<(), String> {
+/// What the demo adds to the contract: its reports come after the scheduler started,
+/// so the idle task is known; and it never charges the shared bucket without a task
+/// in it, so the bucket's line, which says how many tasks shared it in the span it
+/// reports, has time only when at least one did, whatever the pool holds now.
+pub fn check_demo(w: &freertos_cpu_usage_report::Window) -> Result<(), String> {
+    if w.idle.is_none() {
+        return Err(format!("window {}: no idle task", w.window));
+    }
     match w.tasks.iter().find(|t| t.id == 0) {
         Some(bucket) if bucket.tasks.unwrap_or(0) == 0 && bucket.counts != 0 => {
             Err(format!("the overflow bucket has time but no task shared it: {bucket:?}"))
@@ -431,8 +435,8 @@ impl Run<'_> {
             Report::Window(w) => *w,
             other => self.console.fail(&format!("not a window report in the answer to {command}: {other:?}")),
         };
-        let bucket = check_bucket(&report);
-        self.check(bucket);
+        let demo = check_demo(&report);
+        self.check(demo);
         let overflow_row = report.tasks.iter().any(|t| t.id == 0);
         self.saw_overflow |= report.slots.overflow_tasks > 0 || overflow_row;
         let window = Window { index: report.window, report };
@@ -854,6 +858,17 @@ mod tests {
     /// the report crate's, and tested there).
     const REPORT: &str = r#"{"mode":"window","window":1,"window_us":1000000,"window_counts":15625000,"clock":"monotonic","clock_hz":15625000,"tasks":[{"id":0,"name":"(overflow)","counts":336789,"usage_pct":2.16,"deleted":false,"tasks":3,"switches":165,"longest_slice_us":1995},{"id":1,"name":"work10","counts":2039199,"usage_pct":13.05,"deleted":false,"switches":37,"longest_slice_us":17427},{"id":2,"name":"work25","counts":4695239,"usage_pct":30.05,"deleted":false,"switches":37,"longest_slice_us":22124},{"id":3,"name":"work40","counts":6666338,"usage_pct":42.67,"deleted":false,"switches":52,"longest_slice_us":23368},{"id":4,"name":"churn","counts":197170,"usage_pct":1.26,"deleted":false,"switches":11,"longest_slice_us":5127},{"id":5,"name":"tick30","counts":0,"usage_pct":0.00,"deleted":false,"switches":0,"longest_slice_us":0},{"id":6,"name":"shell","counts":871924,"usage_pct":5.58,"deleted":false,"switches":58,"longest_slice_us":41000}],"slots":{"capacity":32,"used":7,"quarantined":25,"free":0,"overflow_tasks":1},"deleted_tasks":0,"deleted_counts":0,"deleted_pct":0.00,"idle":{"id":7,"name":"IDLE","counts":367768,"switches":18,"longest_slice_us":4602},"interrupts_counts":0,"interrupts_pct":0.00,"interrupts":0,"longest_interrupt_us":0,"sleep_counts":450573,"sleep_pct":2.88,"sleeps":27,"other_counts":0,"other_pct":0.00,"idle_pct":2.35,"load_pct":94.77,"load_avg_pct":[91.93,89.76,89.54]}"#;
 
+    /// `text` with no idle task (its time moved to "other").
+    fn with_idle_null(text: &str) -> String {
+        let idle = r#""idle":{"id":7,"name":"IDLE","counts":367768,"switches":18,"longest_slice_us":4602}"#;
+        assert!(text.contains(idle));
+        text.replacen(idle, r#""idle":null"#, 1).replacen(
+            r#""other_counts":0,"other_pct":0.00,"idle_pct":2.35,"load_pct":94.77"#,
+            r#""other_counts":367768,"other_pct":2.35,"idle_pct":0.00,"load_pct":97.12"#,
+            1,
+        )
+    }
+
     fn report_with(from: &str, to: &str) -> String {
         assert!(REPORT.contains(from), "{from} is not in the sample report");
         REPORT.replacen(from, to, 1)
@@ -865,7 +880,7 @@ mod tests {
 
     #[test]
     fn a_consistent_report_passes() {
-        check_bucket(&window(REPORT)).unwrap();
+        check_demo(&window(REPORT)).unwrap();
     }
 
     #[test]
@@ -899,7 +914,9 @@ mod tests {
     #[test]
     fn an_overflow_bucket_with_time_and_no_task_fails() {
         let bad = REPORT.replace(r#""deleted":false,"tasks":3,"#, r#""deleted":false,"tasks":0,"#);
-        assert!(check_bucket(&window(&bad)).unwrap_err().contains("no task shared it"));
+        assert!(check_demo(&window(&bad)).unwrap_err().contains("no task shared it"));
+        let no_idle = with_idle_null(REPORT);
+        assert!(check_demo(&window(&no_idle)).unwrap_err().contains("no idle task"));
     }
 
     #[test]

@@ -214,10 +214,14 @@ fn window(console: &mut Console, port: &Port) -> Option<Window> {
     if !answer.lines().any(|l| l.starts_with('{')) {
         return None;
     }
-    match scenario::report_in(&answer, command) {
+    let w = match scenario::report_in(&answer, command) {
         Ok(report) => report.map(|r| r.window().unwrap_or_else(|| console.fail(&format!("not a window: {answer}")))),
         Err(e) => console.fail(&format!("window report: {e}")),
+    }?;
+    if let Err(e) = scenario::check_demo(&w) {
+        console.fail(&format!("window report: {e}"));
     }
+    Some(w)
 }
 
 fn window_index(w: &Window) -> u64 {

@@ -761,10 +761,14 @@ fn riscv_critical_section_restores_mstatus_mie() {
 fn riscv_last_window(console: &mut Console) -> Option<freertos_cpu_usage_report::Window> {
     let command = "show_cpu_usage -m";
     let answer = console.command(command, 20);
-    match scenario::report_in(&answer, command) {
+    let w = match scenario::report_in(&answer, command) {
         Ok(report) => report.map(|r| r.window().unwrap_or_else(|| console.fail(&format!("not a window: {answer}")))),
         Err(e) => console.fail(&format!("window report: {e}")),
+    }?;
+    if let Err(e) = scenario::check_demo(&w) {
+        console.fail(&format!("window report: {e}"));
     }
+    Some(w)
 }
 
 /// The library's other clock on RISC-V, mcycle through `cpu_usage_clock_mcycle`, gives

@@ -279,10 +279,13 @@ fn report_of(run: &mut Run<'_>, answer: &str, command: &str) -> Report {
 
 /// The window report in the answer to `command`, held to the whole contract.
 fn json_of(run: &mut Run<'_>, answer: &str, command: &str) -> Report1 {
-    match report_of(run, answer, command) {
+    let w = match report_of(run, answer, command) {
         Report::Window(w) => *w,
         other => run.console.fail(&format!("not a window report in the answer to {command}: {other:?}")),
-    }
+    };
+    let demo = super::check_demo(&w);
+    run.check(demo);
+    w
 }
 
 /// (c) `snapshot`, the demo's table of `cpu_usage_snapshot()`'s structs, against
