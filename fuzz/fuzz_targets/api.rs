@@ -9,7 +9,8 @@
 //! (`Windows`: where each ends, how long it is). After every step:
 //! - every status is a documented code, and the one the model expects;
 //! - `-m` (when a window has completed, and only then) and `-c -m` pass the report
-//!   invariants (`check_json`): the lines add up to `window_counts`/`uptime_counts`
+//!   report's contract (`check_json_of`, the `freertos_cpu_usage_report` crate's
+//!   types and invariants): the lines add up to `window_counts`/`uptime_counts`
 //!   exactly, `used + quarantined + free == capacity`, no two lines with one ID;
 //! - the window report is the last window closed (its number and length), the
 //!   since-start report every window closed, to the end of the last; with the
@@ -37,7 +38,6 @@ use arbitrary::Arbitrary;
 use freertos_cpu_usage::ffi::*;
 use freertos_cpu_usage_fuzz::*;
 use libfuzzer_sys::fuzz_target;
-use serde_json::Value;
 
 /// A task ID as the input picks it.
 #[derive(Arbitrary, Debug, Clone, Copy)]
@@ -310,25 +310,23 @@ impl Model {
 
     /// The reports against the invariants and the model.
     fn check(&mut self) {
-        let window = json(false);
-        let v = cumulative_json();
-        assert_eq!(v["clock_hz"], self.hz);
+        let window = last_window();
+        let v = since_start();
+        assert_eq!(v.clock_hz, u64::from(self.hz));
         self.windows.check(window.as_ref(), &v);
 
         // The live tasks under their names; since start, a task that deleted itself
         // and still runs is summed with the deleted ones, unless it is the idle task.
         let mut shown: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
-        for t in v["tasks"].as_array().into_iter().flatten() {
-            let id = t["id"].as_u64().unwrap_or(0) as u32;
-            if id != 0 {
-                assert_eq!(t["deleted"], false, "since start, deleted task {id} listed");
-                shown.insert(id, name_bytes(&t["name"]));
+        for t in &v.tasks {
+            if t.id != 0 {
+                assert!(!t.deleted, "since start, deleted task {} listed", t.id);
+                shown.insert(t.id, name_bytes(&t.name).expect("a name of bytes"));
             }
         }
-        if let Value::Object(idle) = &v["idle"] {
-            let id = idle["id"].as_u64().unwrap_or(0) as u32;
-            assert_eq!(id, self.idle, "another task shown as idle");
-            shown.insert(id, name_bytes(&idle["name"]));
+        if let Some(idle) = &v.idle {
+            assert_eq!(idle.id, self.idle, "another task shown as idle");
+            shown.insert(idle.id, name_bytes(&idle.name).expect("a name of bytes"));
         }
         let mut expected = self.alive.clone();
         if let Some((id, name)) = self.dying.as_ref().filter(|d| d.0 == self.idle) {
@@ -336,21 +334,20 @@ impl Model {
         }
         assert_eq!(shown, expected, "since-start report: tasks (ID: name)");
         if expected.contains_key(&self.idle) {
-            assert!(v["idle"].is_object(), "the idle task {} is not shown as idle", self.idle);
+            assert!(v.idle.is_some(), "the idle task {} is not shown as idle", self.idle);
         }
-        let slots = &v["slots"];
-        assert_eq!(slots["used"], self.alive.len() + usize::from(self.dying.is_some()), "IDs used");
-        assert_eq!(slots["overflow_tasks"], self.overflow, "tasks sharing ID 0");
-        self.free = slots["free"].as_u64().unwrap_or(0);
+        let slots = &v.slots;
+        assert_eq!(slots.used as usize, self.alive.len() + usize::from(self.dying.is_some()), "IDs used");
+        assert_eq!(u64::from(slots.overflow_tasks), u64::from(self.overflow), "tasks sharing ID 0");
+        self.free = u64::from(slots.free);
 
         // The completed window: its live tasks are alive, under their names.
         if let Some(w) = window {
-            for t in w["tasks"].as_array().into_iter().flatten() {
-                let id = t["id"].as_u64().unwrap_or(0) as u32;
-                if id != 0 && t["deleted"] == false {
-                    let name = self.alive.get(&id);
-                    assert!(name.is_some(), "window shows {id} as alive");
-                    assert_eq!(Some(&name_bytes(&t["name"])), name);
+            for t in &w.tasks {
+                if t.id != 0 && !t.deleted {
+                    let name = self.alive.get(&t.id);
+                    assert!(name.is_some(), "window shows {} as alive", t.id);
+                    assert_eq!(name_bytes(&t.name).as_ref(), name);
                 }
             }
         }
@@ -375,8 +372,7 @@ impl Model {
         }
         self.overflow = 0;
         self.check();
-        let slots = &cumulative_json()["slots"];
-        assert_eq!(slots["used"], 0, "IDs still used after every task was deleted");
+        assert_eq!(since_start().slots.used, 0, "IDs still used after every task was deleted");
     }
 }
 

@@ -84,8 +84,8 @@ fuzz_target!(|input: Input| {
     let (status, _) = check_format_call(&input.argv, input.buf);
     assert_documented(status.min(0), "cpu_usage_format");
     // The same in both modes, whatever the arguments asked for: the JSON reports.
-    let window = json(false);
-    let cumulative = cumulative_json();
+    let window = last_window();
+    let cumulative = since_start();
     // (A `-w` in the arguments changes the window under way only: no hook ran since.)
     windows.check(window.as_ref(), &cumulative);
 });

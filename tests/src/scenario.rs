@@ -34,9 +34,11 @@
 //!    tick charged whole to the task it interrupted, the `sampled` command) must show
 //!    it far below, since a tick never finds it running.
 //!
-//! Every report read on the way is checked for exact bookkeeping: the counts of the
-//! tasks, idle, interrupts, sleep and "other" add up to the window's length, the
-//! percentages to 100, and the ID pool's parts to its capacity.
+//! Every report read on the way is held to the report's whole contract
+//! (`freertos_cpu_usage_report::parse_exact`): among others, the counts of the tasks,
+//! idle, interrupts, sleep and "other" add up to the window's length exactly, the
+//! shares to exactly 100.00, and the ID pool's parts to its capacity; and to the
+//! options it was asked with (`-d`, `-n`).
 
 mod api;
 mod parse;
@@ -45,7 +47,7 @@ use std::collections::BTreeMap;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use freertos_cpu_usage_report::{parse_exact, Report, Shown};
 
 pub use parse::{parse_alert, parse_snapshot, parse_table, Alert, Snapshot, Table, TableRow, Usage};
 
@@ -127,11 +129,6 @@ const TICK30_SAMPLED_MAX_PCT: f64 = 15.0;
 /// that never run.
 const QUIET_SLEEP_MIN_PCT: f64 = 10.0;
 
-/// The percentages of a report are apportioned in hundredths and add up to exactly
-/// 100.00; the tolerance only absorbs the decimal-to-binary rounding of the parsed
-/// figures.
-const PCT_SUM_TOLERANCE: f64 = 0.05;
-
 /// Pause between two polls of the demo while waiting for a window to complete.
 const POLL: Duration = Duration::from_millis(100);
 
@@ -144,93 +141,68 @@ const REPORT: &str = "show_cpu_usage -m -d";
 pub struct Window {
     /// Its sequence number.
     pub index: u64,
-    /// The whole JSON object.
-    pub json: Value,
+    /// The report.
+    pub report: freertos_cpu_usage_report::Window,
 }
 
 impl Window {
     /// The share of the task named `name`, if the window lists it.
     pub fn usage_of(&self, name: &str) -> Option<f64> {
-        self.json["tasks"].as_array()?.iter().find(|t| t["name"] == name).and_then(|t| t["usage_pct"].as_f64())
+        self.report.task(name).map(|t| t.usage_pct)
+    }
+
+    /// The report as the device wrote it, for the messages.
+    pub fn text(&self) -> String {
+        serde_json::to_string(&self.report).unwrap_or_default()
     }
 }
 
-fn uint(v: &Value, what: &str) -> Result<u64, String> {
-    v.as_u64().ok_or_else(|| format!("{what} is not an unsigned integer: {v}"))
-}
-
-fn num(v: &Value, what: &str) -> Result<f64, String> {
-    v.as_f64().ok_or_else(|| format!("{what} is not a number: {v}"))
-}
-
-/// The bookkeeping every report must satisfy: a window's (`-m`), or the figures since
-/// start (`-c -m`, where deleted tasks are one sum), also when `-n` sums the tasks
-/// past the first N (`more_tasks`).
-pub fn check_window(r: &Value) -> Result<(), String> {
-    let cumulative = r["mode"] == "cumulative";
-    if r["mode"] != "window" && !cumulative {
-        return Err(format!("mode is {}, not \"window\" or \"cumulative\"", r["mode"]));
-    }
-    let tasks = r["tasks"].as_array().ok_or("no tasks array")?;
-    let more = r.get("more_tasks");
-
-    // Counts are integers: every clock count is charged exactly once.
-    let mut counts = 0u64;
-    for t in tasks {
-        counts += uint(&t["counts"], "tasks[].counts")?;
-    }
-    // The shared bucket's line says how many tasks shared it in the span it reports:
-    // time in it means at least one did, whatever the pool holds now.
-    if let Some(bucket) = tasks.iter().find(|t| t["id"] == 0) {
-        let shared = uint(&bucket["tasks"], "the overflow bucket's tasks")?;
-        if shared == 0 && uint(&bucket["counts"], "tasks[].counts")? != 0 {
-            return Err(format!("the overflow bucket has time but no task shared it: {bucket}"));
+/// How `command`, a `show_cpu_usage` line, asks for its report: what the report's
+/// listing must follow.
+pub fn shown_by(command: &str) -> Shown {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let mut shown = Shown::default();
+    for (i, word) in words.iter().enumerate() {
+        match *word {
+            "-s" => shown.sorted = true,
+            "-d" => shown.deleted = true,
+            "-n" => shown.top = words.get(i + 1).and_then(|n| n.parse().ok()),
+            _ => {}
         }
     }
-    if let Some(more) = more {
-        counts += uint(&more["counts"], "more_tasks.counts")?;
-    }
-    counts += uint(&r["deleted_counts"], "deleted_counts")?;
-    let idle = uint(&r["idle"]["counts"], "idle.counts")?;
-    let other = uint(&r["other_counts"], "other_counts")?;
-    let isr = uint(&r["interrupts_counts"], "interrupts_counts")?;
-    let sleep = uint(&r["sleep_counts"], "sleep_counts")?;
-    let length_field = if cumulative { "uptime_counts" } else { "window_counts" };
-    let length = uint(&r[length_field], length_field)?;
-    let sum = counts + idle + other + isr + sleep;
-    if sum != length {
-        return Err(format!(
-            "tasks ({counts}) + idle ({idle}) + other ({other}) + interrupts ({isr}) + sleep ({sleep}) = {sum} \
-             counts, but {length_field} is {length}"
-        ));
-    }
+    shown
+}
 
-    let mut pct = 0.0;
-    for t in tasks {
-        pct += num(&t["usage_pct"], "tasks[].usage_pct")?;
-    }
-    if let Some(more) = more {
-        pct += num(&more["usage_pct"], "more_tasks.usage_pct")?;
-    }
-    pct += num(&r["deleted_pct"], "deleted_pct")?;
-    let pct = pct
-        + num(&r["other_pct"], "other_pct")?
-        + num(&r["idle_pct"], "idle_pct")?
-        + num(&r["interrupts_pct"], "interrupts_pct")?
-        + num(&r["sleep_pct"], "sleep_pct")?;
-    if (pct - 100.0).abs() > PCT_SUM_TOLERANCE {
-        return Err(format!("tasks + other + idle + interrupts + sleep add up to {pct:.4} %, not 100 %"));
-    }
+/// The JSON report in `answer`, the answer to `command` (a `show_cpu_usage -m` line,
+/// `-c` or not): its last line that starts with `{` (a report whose figures changed
+/// while it went out is followed by the new one), held to the report's whole
+/// contract and to `command`'s options; `None` before the first window.
+pub fn report_in(answer: &str, command: &str) -> Result<Option<Report>, String> {
+    let line = answer.lines().rfind(|l| l.starts_with('{')).ok_or_else(|| format!("no JSON line: {answer:?}"))?;
+    let report = parse_exact(line).map_err(|e| format!("report: {e}\n{line}"))?;
+    let shown = match &report {
+        Report::Window(w) => w.check_shown(shown_by(command)),
+        Report::SinceStart(s) => s.check_shown(shown_by(command)),
+        Report::NoWindow(_) => return Ok(None),
+    };
+    shown.map_err(|e| format!("report of `{command}`: {e}\n{line}"))?;
+    Ok(Some(report))
+}
 
-    let s = &r["slots"];
-    let (used, quarantined) = (uint(&s["used"], "slots.used")?, uint(&s["quarantined"], "slots.quarantined")?);
-    let (free, capacity) = (uint(&s["free"], "slots.free")?, uint(&s["capacity"], "slots.capacity")?);
-    if used + quarantined + free != capacity {
-        return Err(format!(
-            "ID pool does not add up: used {used} + quarantined {quarantined} + free {free} != capacity {capacity}"
-        ));
+/// What the demo adds to the contract: its reports come after the scheduler started,
+/// so the idle task is known; and it never charges the shared bucket without a task
+/// in it, so the bucket's line, which says how many tasks shared it in the span it
+/// reports, has time only when at least one did, whatever the pool holds now.
+pub fn check_demo(w: &freertos_cpu_usage_report::Window) -> Result<(), String> {
+    if w.idle.is_none() {
+        return Err(format!("window {}: no idle task", w.window));
     }
-    Ok(())
+    match w.tasks.iter().find(|t| t.id == 0) {
+        Some(bucket) if bucket.tasks.unwrap_or(0) == 0 && bucket.counts != 0 => {
+            Err(format!("the overflow bucket has time but no task shared it: {bucket:?}"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// A live task as the demo's `tasks` command lists it.
@@ -337,8 +309,8 @@ impl HostShare {
     /// of the window. 0 when it cannot be read.
     fn held_back_in(self, console: &Console, w: &Window) -> f64 {
         let Some((wall_s, cpu_s)) = self.since(console) else { return 0.0 };
-        let window_s = w.json["window_us"].as_f64().unwrap_or(0.0) / 1e6;
-        let asleep_s = window_s * w.json["sleep_pct"].as_f64().unwrap_or(0.0) / 100.0;
+        let window_s = w.report.window_us as f64 / 1e6;
+        let asleep_s = window_s * w.report.sleep_pct / 100.0;
         let held_s = (wall_s - asleep_s - cpu_s).max(0.0);
         if window_s > 0.0 {
             100.0 * held_s / window_s
@@ -441,8 +413,8 @@ impl Run<'_> {
     /// the text report must be the port's.
     fn check_clock(&mut self, window: &Window) {
         let (name, hz) = self.port.clock;
-        if window.json["clock"] != name || window.json["clock_hz"] != hz {
-            let (got, got_hz) = (&window.json["clock"], &window.json["clock_hz"]);
+        if window.report.clock != name || window.report.clock_hz != hz {
+            let (got, got_hz) = (&window.report.clock, window.report.clock_hz);
             self.console
                 .fail(&format!("window #{}: clock {got} at {got_hz} Hz, expected {name:?} at {hz} Hz", window.index));
         }
@@ -458,25 +430,17 @@ impl Run<'_> {
     /// reports it, checked; `None` before the first one.
     fn show_with(&mut self, command: &str) -> Option<Window> {
         let answer = self.ask(command);
-        let Some(line) = answer.lines().find(|l| l.starts_with('{')) else {
-            self.console.fail(&format!("no JSON line in the answer to {command}: {answer:?}"));
+        let report = report_in(&answer, command).map_err(|e| format!("{e}\n(the answer to {command})"));
+        let report = match self.check(report)? {
+            Report::Window(w) => *w,
+            other => self.console.fail(&format!("not a window report in the answer to {command}: {other:?}")),
         };
-        let json: Value = match serde_json::from_str(line) {
-            Ok(json) => json,
-            Err(e) => self.console.fail(&format!("invalid JSON ({e}): {line}")),
-        };
-        if json.get("error").is_some() {
-            return None;
-        }
-        let checked = check_window(&json).map_err(|e| format!("window report: {e}\n{line}"));
-        self.check(checked);
-        let s = &json["slots"];
-        let overflow_row = json["tasks"].as_array().is_some_and(|t| t.iter().any(|t| t["id"] == 0));
-        self.saw_overflow |= s["overflow_tasks"].as_u64().unwrap_or(0) > 0 || overflow_row;
-        let index = json["window"].as_u64();
-        let index = self.check(index.ok_or_else(|| format!("no window number: {line}")));
-        let window = Window { index, json };
-        self.seen.insert(index, window.clone());
+        let demo = check_demo(&report);
+        self.check(demo);
+        let overflow_row = report.tasks.iter().any(|t| t.id == 0);
+        self.saw_overflow |= report.slots.overflow_tasks > 0 || overflow_row;
+        let window = Window { index: report.window, report };
+        self.seen.insert(window.index, window.clone());
         Some(window)
     }
 
@@ -525,14 +489,9 @@ impl Run<'_> {
         windows
     }
 
-    /// The mean of `field` (a number at the top level of the report) over `windows`.
-    fn mean_of(&mut self, windows: &[Window], field: &str) -> f64 {
-        let mut sum = 0.0;
-        for w in windows {
-            let v = w.json[field].as_f64();
-            sum += self.check(v.ok_or_else(|| format!("window {} has no number {field}: {}", w.index, w.json)));
-        }
-        sum / windows.len() as f64
+    /// The mean of `field` (a figure of the report) over `windows`.
+    fn mean_of(&mut self, windows: &[Window], field: impl Fn(&freertos_cpu_usage_report::Window) -> f64) -> f64 {
+        windows.iter().map(|w| field(&w.report)).sum::<f64>() / windows.len() as f64
     }
 
     /// The mean share of task `name` over `windows`.
@@ -616,7 +575,7 @@ pub fn run(console: &mut Console, port: Port) {
         next = w.index + 1;
         windows.push(w);
     }
-    let awake = 100.0 - run.mean_of(&windows, "sleep_pct");
+    let awake = 100.0 - run.mean_of(&windows, |r| r.sleep_pct);
     let starved = host_share.finish(run.console, awake, port.host_time);
     for (name, duty) in WORKLOADS {
         let mut sum = 0.0;
@@ -701,14 +660,13 @@ pub fn run(console: &mut Console, port: Port) {
     // shown, two windows after its death: three windows later nothing may remain.
     let at = run.current_window();
     let w = run.wait_window(at + 3);
-    let s = w.json["slots"].clone();
-    let (used, quarantined, overflow) =
-        (s["used"].as_u64().unwrap_or(u64::MAX), s["quarantined"].as_u64(), s["overflow_tasks"].as_u64());
-    if quarantined != Some(0) || overflow != Some(0) {
-        run.console.fail(&format!("three windows after `churn off` the ID pool still holds churn: slots {s}"));
+    let s = w.report.slots.clone();
+    let used = u64::from(s.used);
+    if s.quarantined != 0 || s.overflow_tasks != 0 {
+        run.console.fail(&format!("three windows after `churn off` the ID pool still holds churn: slots {s:?}"));
     }
-    if let Some(t) = w.json["tasks"].as_array().and_then(|t| t.iter().find(|t| t["deleted"] == true)) {
-        run.console.fail(&format!("window {} still lists a deleted task three windows after churn: {t}", w.index));
+    if let Some(t) = w.report.tasks.iter().find(|t| t.deleted) {
+        run.console.fail(&format!("window {} still lists a deleted task three windows after churn: {t:?}", w.index));
     }
     let answer = run.ask("tasks");
     let (rows, total) = match parse_tasks(&answer) {
@@ -724,7 +682,7 @@ pub fn run(console: &mut Console, port: Port) {
             rows.len()
         ));
     }
-    println!("after churn: slots {s}, {total} live tasks");
+    println!("after churn: slots {s:?}, {total} live tasks");
     if used != total {
         run.console.fail(&format!("slots.used is {used} but the kernel has {total} live tasks: {rows:?}"));
     }
@@ -753,8 +711,7 @@ pub fn run(console: &mut Console, port: Port) {
     }
     let at = run.current_window();
     let quiet = run.wait_window(at + 2);
-    let (sleep, idle) = (quiet.json["sleep_pct"].as_f64(), quiet.json["idle_pct"].as_f64());
-    let (sleep, idle) = (sleep.unwrap_or(-1.0), idle.unwrap_or(-1.0));
+    let (sleep, idle) = (quiet.report.sleep_pct, quiet.report.idle_pct);
     println!("quiet: sleep {sleep:.2} %, idle {idle:.2} % in window #{}", quiet.index);
     if sleep < QUIET_SLEEP_MIN_PCT {
         run.console.fail(&format!(
@@ -788,15 +745,14 @@ fn interrupts(run: &mut Run<'_>, before: &Window, irq: IrqLoad) {
         run.console.fail(&format!("`irq off` answered {answer:?}"));
     }
 
-    let field = |w: &Window, name: &str| w.json[name].as_f64().unwrap_or(f64::NAN);
-    let (share0, share1) = (field(before, "interrupts_pct"), field(&w, "interrupts_pct"));
-    let count = |w: &Window| w.json["interrupts"].as_u64().unwrap_or(0);
+    let (share0, share1) = (before.report.interrupts_pct, w.report.interrupts_pct);
+    let count = |w: &Window| w.report.interrupts;
     let (n0, n1) = (count(before), count(&w));
     let grown = share1 - share0;
     println!(
         "irq: interrupts {share0:.2} % ({n0} interrupts) in window #{} without TIMER0, {share1:.2} % ({n1}) in #{} \
          with it: +{grown:.2} pp (expected {} ± {} pp), longest {} us",
-        before.index, w.index, irq.share_pct, irq.tolerance_pp, w.json["longest_interrupt_us"]
+        before.index, w.index, irq.share_pct, irq.tolerance_pp, w.report.longest_interrupt_us
     );
     if (grown - irq.share_pct).abs() > irq.tolerance_pp {
         run.console.fail(&format!(
@@ -808,8 +764,8 @@ fn interrupts(run: &mut Run<'_>, before: &Window, irq: IrqLoad) {
     // of the UART's, whose number depends on the test's timing: the window must hold
     // at least its ticks and the timer's interrupts (one of each may fall on either
     // side of a window's edge).
-    let ticks = w.json["window_us"].as_u64().unwrap_or(0) / 1000;
-    let least = ticks + irq.rate_hz * w.json["window_us"].as_u64().unwrap_or(0) / 1_000_000;
+    let ticks = w.report.window_us / 1000;
+    let least = ticks + irq.rate_hz * w.report.window_us / 1_000_000;
     if n1 + 2 < least {
         run.console.fail(&format!(
             "window {} counted {n1} interrupts with `irq on`, expected at least {least} ({ticks} ticks and {} \
@@ -866,7 +822,7 @@ fn tick30(run: &mut Run<'_>) {
         Some(us) => us,
         None => run.console.fail(&format!("`tick30 status` gave no overrun: {status:?}")),
     };
-    let window_us: f64 = windows.iter().filter_map(|w| w.json["window_us"].as_f64()).sum();
+    let window_us: f64 = windows.iter().map(|w| w.report.window_us as f64).sum();
     let stolen_pp = if window_us > 0.0 { 100.0 * overrun_us / window_us } else { 0.0 };
     let (low, high) =
         (TICK30_PCT - run.port.tick30_tolerance_pp, TICK30_PCT + run.port.tick30_tolerance_pp + stolen_pp);
@@ -898,47 +854,69 @@ fn tick30(run: &mut Run<'_>) {
 mod tests {
     use super::*;
 
-    /// A report as the simulator printed it.
-    const REPORT: &str = r#"{"mode":"window","window":1,"window_us":1000000,"window_counts":15625000,"clock":"monotonic","clock_hz":15625000,"slots":{"capacity":32,"used":7,"quarantined":25,"free":0,"overflow_tasks":1},"tasks":[{"id":0,"name":"(overflow)","counts":336789,"usage_pct":2.16,"deleted":false,"tasks":3,"switches":165,"longest_slice_us":1995},{"id":1,"name":"work10","counts":2039199,"usage_pct":13.05,"deleted":false,"switches":37,"longest_slice_us":17427},{"id":2,"name":"work25","counts":4695239,"usage_pct":30.05,"deleted":false,"switches":37,"longest_slice_us":22124},{"id":3,"name":"work40","counts":6666338,"usage_pct":42.67,"deleted":false,"switches":52,"longest_slice_us":23368},{"id":4,"name":"churn","counts":197170,"usage_pct":1.26,"deleted":false,"switches":11,"longest_slice_us":5127},{"id":5,"name":"tick30","counts":0,"usage_pct":0.00,"deleted":false,"switches":0,"longest_slice_us":0},{"id":6,"name":"shell","counts":871924,"usage_pct":5.58,"deleted":false,"switches":58,"longest_slice_us":41000}],"deleted_tasks":0,"deleted_counts":0,"deleted_pct":0.00,"idle":{"id":7,"name":"IDLE","counts":367768,"switches":18,"longest_slice_us":4602},"interrupts_counts":0,"interrupts_pct":0.00,"interrupts":0,"longest_interrupt_us":0,"sleep_counts":450573,"sleep_pct":2.88,"sleeps":27,"other_counts":0,"other_pct":0.00,"idle_pct":2.35,"load_pct":94.77,"load_avg_pct":[91.93,89.76,89.54]}"#;
+    /// A report as the simulator printed it (the invariants every report keeps are
+    /// the report crate's, and tested there).
+    const REPORT: &str = r#"{"mode":"window","window":1,"window_us":1000000,"window_counts":15625000,"clock":"monotonic","clock_hz":15625000,"tasks":[{"id":0,"name":"(overflow)","counts":336789,"usage_pct":2.16,"deleted":false,"tasks":3,"switches":165,"longest_slice_us":1995},{"id":1,"name":"work10","counts":2039199,"usage_pct":13.05,"deleted":false,"switches":37,"longest_slice_us":17427},{"id":2,"name":"work25","counts":4695239,"usage_pct":30.05,"deleted":false,"switches":37,"longest_slice_us":22124},{"id":3,"name":"work40","counts":6666338,"usage_pct":42.67,"deleted":false,"switches":52,"longest_slice_us":23368},{"id":4,"name":"churn","counts":197170,"usage_pct":1.26,"deleted":false,"switches":11,"longest_slice_us":5127},{"id":5,"name":"tick30","counts":0,"usage_pct":0.00,"deleted":false,"switches":0,"longest_slice_us":0},{"id":6,"name":"shell","counts":871924,"usage_pct":5.58,"deleted":false,"switches":58,"longest_slice_us":41000}],"slots":{"capacity":32,"used":7,"quarantined":25,"free":0,"overflow_tasks":1},"deleted_tasks":0,"deleted_counts":0,"deleted_pct":0.00,"idle":{"id":7,"name":"IDLE","counts":367768,"switches":18,"longest_slice_us":4602},"interrupts_counts":0,"interrupts_pct":0.00,"interrupts":0,"longest_interrupt_us":0,"sleep_counts":450573,"sleep_pct":2.88,"sleeps":27,"other_counts":0,"other_pct":0.00,"idle_pct":2.35,"load_pct":94.77,"load_avg_pct":[91.93,89.76,89.54]}"#;
 
-    fn report_with(from: &str, to: &str) -> Value {
+    /// `text` with no idle task (its time moved to "other").
+    fn with_idle_null(text: &str) -> String {
+        let idle = r#""idle":{"id":7,"name":"IDLE","counts":367768,"switches":18,"longest_slice_us":4602}"#;
+        assert!(text.contains(idle));
+        text.replacen(idle, r#""idle":null"#, 1).replacen(
+            r#""other_counts":0,"other_pct":0.00,"idle_pct":2.35,"load_pct":94.77"#,
+            r#""other_counts":367768,"other_pct":2.35,"idle_pct":0.00,"load_pct":97.12"#,
+            1,
+        )
+    }
+
+    fn report_with(from: &str, to: &str) -> String {
         assert!(REPORT.contains(from), "{from} is not in the sample report");
-        serde_json::from_str(&REPORT.replacen(from, to, 1)).unwrap()
+        REPORT.replacen(from, to, 1)
+    }
+
+    fn window(text: &str) -> freertos_cpu_usage_report::Window {
+        report_in(text, "show_cpu_usage -m").unwrap().unwrap().window().unwrap()
     }
 
     #[test]
     fn a_consistent_report_passes() {
-        check_window(&serde_json::from_str(REPORT).unwrap()).unwrap();
+        check_demo(&window(REPORT)).unwrap();
     }
 
     #[test]
-    fn one_count_too_many_fails() {
-        let err = check_window(&report_with("\"sleep_counts\":450573", "\"sleep_counts\":450574")).unwrap_err();
-        assert!(err.contains("window_counts is 15625000"), "{err}");
+    fn a_broken_report_fails_naming_the_invariant() {
+        let err = report_in(&report_with("\"sleep_counts\":450573", "\"sleep_counts\":450574"), "show_cpu_usage -m");
+        let err = err.unwrap_err();
+        assert!(err.contains("Counts") && err.contains("window_counts is 15625000"), "{err}");
+        let err = report_in(&report_with("\"idle_pct\":2.35", "\"idle_pct\":2.25"), "show_cpu_usage -m").unwrap_err();
+        assert!(err.contains("not 100.00"), "{err}");
+        let err = report_in(&report_with("\"free\":0", "\"free\":1"), "show_cpu_usage -m").unwrap_err();
+        assert!(err.contains("ID pool adds up"), "{err}");
+        let err = report_in(&report_with("\"counts\":197170", "\"counts\":197170.5"), "show_cpu_usage -m");
+        assert!(err.unwrap_err().contains("bad field"));
+        let err = report_in(&report_with("\"interrupts_counts\":0", "\"interrupts_counts\":1"), "show_cpu_usage -m");
+        assert!(err.unwrap_err().contains("interrupts 1"));
     }
 
     #[test]
-    fn percentages_off_by_a_tenth_fail() {
-        let err = check_window(&report_with("\"idle_pct\":2.35", "\"idle_pct\":2.25")).unwrap_err();
-        assert!(err.contains("not 100 %"), "{err}");
+    fn the_options_asked_are_held_to() {
+        assert_eq!(shown_by("show_cpu_usage -m -d"), Shown { deleted: true, ..Shown::default() });
+        assert_eq!(shown_by("show_cpu_usage -m -n 3"), Shown { top: Some(3), ..Shown::default() });
+        assert_eq!(shown_by("show_cpu_usage -s -m"), Shown { sorted: true, ..Shown::default() });
+        // In ID order, not by counts as -s asks.
+        let err = report_in(REPORT, "show_cpu_usage -m -s").unwrap_err();
+        assert!(err.contains("not by counts"), "{err}");
+        let none = r#"{"mode":"window","error":"no completed window yet","window_ms":1000}"#;
+        assert_eq!(report_in(none, "show_cpu_usage -m"), Ok(None));
+        assert!(report_in("> ", "show_cpu_usage -m").is_err());
     }
 
     #[test]
     fn an_overflow_bucket_with_time_and_no_task_fails() {
         let bad = REPORT.replace(r#""deleted":false,"tasks":3,"#, r#""deleted":false,"tasks":0,"#);
-        assert!(check_window(&serde_json::from_str(&bad).unwrap()).unwrap_err().contains("no task shared it"));
-    }
-
-    #[test]
-    fn a_leaked_id_fails() {
-        let err = check_window(&report_with("\"free\":0", "\"free\":1")).unwrap_err();
-        assert!(err.contains("does not add up"), "{err}");
-    }
-
-    #[test]
-    fn fractional_counts_fail() {
-        let err = check_window(&report_with("\"counts\":197170", "\"counts\":197170.5")).unwrap_err();
-        assert!(err.contains("not an unsigned integer"), "{err}");
+        assert!(check_demo(&window(&bad)).unwrap_err().contains("no task shared it"));
+        let no_idle = with_idle_null(REPORT);
+        assert!(check_demo(&window(&no_idle)).unwrap_err().contains("no idle task"));
     }
 
     #[test]
@@ -949,12 +927,6 @@ mod tests {
         let ids: Vec<u64> = rows.iter().map(|r| r.id).collect();
         assert_eq!(ids, [0, 1, 6, 7]);
         assert_eq!((rows[1].name.as_str(), rows[3].name.as_str()), ("work10", "Tmr Svc"));
-    }
-
-    #[test]
-    fn interrupts_are_part_of_the_sum() {
-        let err = check_window(&report_with("\"interrupts_counts\":0", "\"interrupts_counts\":1")).unwrap_err();
-        assert!(err.contains("interrupts (1)"), "{err}");
     }
 
     #[test]

@@ -33,6 +33,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::thread;
 use std::time::Duration;
 
+use freertos_cpu_usage_report::Window;
 use freertos_cpu_usage_tests::scenario::{self, parse_tasks, Port};
 use freertos_cpu_usage_tests::{path_from_env, ports, qemu, repo_root, run, Console, Deadline};
 use serde_json::Value;
@@ -206,26 +207,29 @@ fn check_invariants(console: &mut Console, c: &Counts, interrupts_seen: bool) {
 }
 
 /// The last completed window (`show_cpu_usage -m`), `None` before the first.
-fn window(console: &mut Console, port: &Port) -> Option<Value> {
-    let answer = console.command("show_cpu_usage -m", port.reply_secs);
-    // A report whose figures changed while it went out is followed by the new one.
-    let line = answer.lines().rfind(|l| l.starts_with('{'))?;
-    let json: Value = serde_json::from_str(line).ok()?;
-    if json.get("error").is_some() {
+fn window(console: &mut Console, port: &Port) -> Option<Window> {
+    let command = "show_cpu_usage -m";
+    let answer = console.command(command, port.reply_secs);
+    // (Without a JSON line, polled again.)
+    if !answer.lines().any(|l| l.starts_with('{')) {
         return None;
     }
-    if let Err(e) = scenario::check_window(&json) {
-        console.fail(&format!("window report: {e}\n{line}"));
+    let w = match scenario::report_in(&answer, command) {
+        Ok(report) => report.map(|r| r.window().unwrap_or_else(|| console.fail(&format!("not a window: {answer}")))),
+        Err(e) => console.fail(&format!("window report: {e}")),
+    }?;
+    if let Err(e) = scenario::check_demo(&w) {
+        console.fail(&format!("window report: {e}"));
     }
-    Some(json)
+    Some(w)
 }
 
-fn window_index(w: &Value) -> u64 {
-    w["window"].as_u64().unwrap_or(0)
+fn window_index(w: &Window) -> u64 {
+    w.window
 }
 
 /// Polls until window `index` or a later one has completed.
-fn wait_window(console: &mut Console, port: &Port, index: u64, deadline: Deadline) -> Value {
+fn wait_window(console: &mut Console, port: &Port, index: u64, deadline: Deadline) -> Window {
     loop {
         if let Some(w) = window(console, port) {
             if window_index(&w) >= index {
@@ -253,10 +257,9 @@ fn churn(console: &mut Console, port: &Port, arg: &str) -> (u64, u64) {
     }
 }
 
-/// The sum of a window's per-task `field` (`switches`), the idle task's included.
-fn sum_over_tasks(w: &Value, field: &str) -> u64 {
-    let tasks: u64 = w["tasks"].as_array().map_or(0, |t| t.iter().filter_map(|t| t[field].as_u64()).sum());
-    tasks + w["idle"][field].as_u64().unwrap_or(0)
+/// The switches of a window's tasks, the idle task's included.
+fn switches(w: &Window) -> u64 {
+    w.tasks.iter().map(|t| t.switches).sum::<u64>() + w.idle.as_ref().map_or(0, |i| i.switches)
 }
 
 fn expect_ok(console: &mut Console, port: &Port, line: &str, expected: &str) {
@@ -326,9 +329,9 @@ fn stand_in_counts(console: &mut Console, port: Port) {
     check_invariants(console, &after, interrupts_seen);
     let delta = |name: &str| after.get(name) - quiet.get(name);
     let library = [
-        ("switch_ins", sum_over_tasks(&inside, "switches"), "switches"),
-        ("isr_enters", inside["interrupts"].as_u64().unwrap_or(u64::MAX), "interrupts"),
-        ("sleeps", inside["sleeps"].as_u64().unwrap_or(u64::MAX), "sleeps"),
+        ("switch_ins", switches(&inside), "switches"),
+        ("isr_enters", inside.interrupts, "interrupts"),
+        ("sleeps", inside.sleeps, "sleeps"),
     ];
     for (counter, counted, what) in library {
         println!(
@@ -360,18 +363,16 @@ fn stand_in_counts(console: &mut Console, port: Port) {
     let shown: BTreeSet<(u64, String)> = rows.iter().map(|r| (r.id, r.name.clone())).collect();
     let ids: BTreeSet<u64> = rows.iter().map(|r| r.id).collect();
     let report = wait_window(console, &port, 0, deadline);
-    let mut listed: BTreeSet<(u64, String)> = report["tasks"]
-        .as_array()
-        .map(|t| {
-            t.iter()
-                // An empty overflow bucket is not a task.
-                .filter(|t| t["deleted"] == false && !(t["id"] == 0 && t["tasks"] == 0))
-                .filter_map(|t| Some((t["id"].as_u64()?, t["name"].as_str()?.to_string())))
-                .collect()
-        })
-        .unwrap_or_default();
-    if let (Some(id), Some(name)) = (report["idle"]["id"].as_u64(), report["idle"]["name"].as_str()) {
-        listed.insert((id, name.to_string()));
+    let mut listed: BTreeSet<(u64, String)> = report
+        .tasks
+        .iter()
+        .filter(|t| !t.deleted)
+        // An empty overflow bucket is not a task.
+        .filter(|t| t.id != 0 || t.tasks != Some(0))
+        .map(|t| (u64::from(t.id), t.name.clone()))
+        .collect();
+    if let Some(idle) = &report.idle {
+        listed.insert((u64::from(idle.id), idle.name.clone()));
     }
     println!("tasks: {shown:?}; the library's window #{}: {listed:?}", window_index(&report));
     if rows.len() as u64 != total || ids.len() != rows.len() || ids.contains(&0) || shown != listed {

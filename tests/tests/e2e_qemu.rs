@@ -311,22 +311,22 @@ fn idle_and_load_with_more_tasks_than_ids_on_qemu_mps2_an385() {
     let Some((idle_id, kernel_idle_pct)) = kernel_idle else {
         console.fail(&format!("`kernel_stats` lists no IDLE row:\n{answer}"));
     };
-    let report = answer.lines().find_map(|l| l.strip_prefix("library: "));
-    let Some(report) = report.and_then(|r| serde_json::from_str::<serde_json::Value>(r).ok()) else {
+    let Some(text) = answer.lines().find_map(|l| l.strip_prefix("library: ")) else {
         console.fail(&format!("`kernel_stats` has no library report:\n{answer}"));
     };
-    if let Err(e) = scenario::check_window(&report) {
-        console.fail(&format!("the library's since-start report: {e}\n{report}"));
-    }
-    if idle_id == 0 || report["idle"]["id"].as_u64() != Some(idle_id) {
+    let report = match freertos_cpu_usage_report::parse_exact(text) {
+        Ok(freertos_cpu_usage_report::Report::SinceStart(report)) => *report,
+        Ok(other) => console.fail(&format!("the library's report is not since start: {other:?}")),
+        Err(e) => console.fail(&format!("the library's since-start report: {e}\n{text}")),
+    };
+    if idle_id == 0 || report.idle.as_ref().map(|i| u64::from(i.id)) != Some(idle_id) {
         console.fail(&format!(
-            "the idle task has ID {idle_id} for the kernel, the report's idle line is {}",
-            report["idle"]
+            "the idle task has ID {idle_id} for the kernel, the report's idle line is {:?}",
+            report.idle
         ));
     }
-    let pct = |key: &str| report[key].as_f64().unwrap_or(f64::NAN);
-    let (idle, sleep, isr, load) = (pct("idle_pct"), pct("sleep_pct"), pct("interrupts_pct"), pct("load_pct"));
-    let uptime_ms = report["uptime_us"].as_u64().unwrap_or(0) as f64 / 1000.0;
+    let (idle, sleep, isr, load) = (report.idle_pct, report.sleep_pct, report.interrupts_pct, report.load_pct);
+    let uptime_ms = report.uptime_us as f64 / 1000.0;
     let bound = isr + 100.0 * MANY_TASKS_WINDOW_MS as f64 / uptime_ms + 0.02;
     println!(
         "many tasks: idle task ID {idle_id}; kernel idle {kernel_idle_pct:.2} %, library idle + sleep {:.2} % \
@@ -334,7 +334,7 @@ fn idle_and_load_with_more_tasks_than_ids_on_qemu_mps2_an385() {
          tasks without an ID now: {}",
         idle + sleep,
         100.0 - kernel_idle_pct,
-        report["slots"]["overflow_tasks"]
+        report.slots.overflow_tasks
     );
     let diff = kernel_idle_pct - (idle + sleep);
     if !(-bound..=bound).contains(&diff) || !((100.0 - kernel_idle_pct) - load).abs().le(&bound) {
@@ -343,8 +343,8 @@ fn idle_and_load_with_more_tasks_than_ids_on_qemu_mps2_an385() {
              more than {bound:.2} pp apart\n{answer}"
         ));
     }
-    if report["slots"]["overflow_tasks"].as_u64().unwrap_or(0) < 70 {
-        console.fail(&format!("fewer tasks without an ID than the 100 waiting ones leave: {}", report["slots"]));
+    if report.slots.overflow_tasks < 70 {
+        console.fail(&format!("fewer tasks without an ID than the 100 waiting ones leave: {:?}", report.slots));
     }
     console.exit(20);
 }
@@ -758,20 +758,17 @@ fn riscv_critical_section_restores_mstatus_mie() {
 
 /// The last completed window of the riscv-virt demo as `show_cpu_usage -m` reports it,
 /// checked for exact bookkeeping; `None` before the first one.
-fn riscv_last_window(console: &mut Console) -> Option<serde_json::Value> {
-    let answer = console.command("show_cpu_usage -m", 20);
-    let Some(line) = answer.lines().find(|l| l.starts_with('{')) else {
-        console.fail(&format!("no JSON line in the answer to show_cpu_usage -m: {answer:?}"));
-    };
-    let json: serde_json::Value =
-        serde_json::from_str(line).unwrap_or_else(|e| console.fail(&format!("invalid JSON ({e}): {line}")));
-    if json.get("error").is_some() {
-        return None;
+fn riscv_last_window(console: &mut Console) -> Option<freertos_cpu_usage_report::Window> {
+    let command = "show_cpu_usage -m";
+    let answer = console.command(command, 20);
+    let w = match scenario::report_in(&answer, command) {
+        Ok(report) => report.map(|r| r.window().unwrap_or_else(|| console.fail(&format!("not a window: {answer}")))),
+        Err(e) => console.fail(&format!("window report: {e}")),
+    }?;
+    if let Err(e) = scenario::check_demo(&w) {
+        console.fail(&format!("window report: {e}"));
     }
-    if let Err(e) = scenario::check_window(&json) {
-        console.fail(&format!("window report: {e}\n{line}"));
-    }
-    Some(json)
+    Some(w)
 }
 
 /// The library's other clock on RISC-V, mcycle through `cpu_usage_clock_mcycle`, gives
@@ -794,16 +791,16 @@ fn riscv_mcycle_clock_gives_the_same_figures() {
     // cpu_usage_set_clock() restarts the windows: the first one after it that is
     // reported, and the two after it, all count with mcycle.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    let mut windows: Vec<serde_json::Value> = Vec::new();
+    let mut windows: Vec<freertos_cpu_usage_report::Window> = Vec::new();
     while windows.len() < 3 {
         if std::time::Instant::now() > deadline {
             console.fail("three windows with the mcycle clock did not complete within 120 s");
         }
         if let Some(w) = riscv_last_window(&mut console) {
-            let newer = windows.last().is_none_or(|last| w["window"].as_u64() > last["window"].as_u64());
-            if w["clock"] == "custom" && newer {
-                if w["clock_hz"] != 1_000_000_000u64 || w["window_counts"] != 1_000_000_000u64 {
-                    console.fail(&format!("a window with the mcycle clock is not 10^9 counts of 1 GHz: {w}"));
+            let newer = windows.last().is_none_or(|last| w.window > last.window);
+            if w.clock == "custom" && newer {
+                if w.clock_hz != 1_000_000_000 || w.window_counts != 1_000_000_000 {
+                    console.fail(&format!("a window with the mcycle clock is not 10^9 counts of 1 GHz: {w:?}"));
                 }
                 windows.push(w);
             }
@@ -811,16 +808,7 @@ fn riscv_mcycle_clock_gives_the_same_figures() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     for (name, duty) in scenario::WORKLOADS {
-        let shares: Vec<f64> = windows
-            .iter()
-            .map(|w| {
-                w["tasks"]
-                    .as_array()
-                    .and_then(|t| t.iter().find(|t| t["name"] == name))
-                    .and_then(|t| t["usage_pct"].as_f64())
-                    .unwrap_or(f64::NAN)
-            })
-            .collect();
+        let shares: Vec<f64> = windows.iter().map(|w| w.task(name).map_or(f64::NAN, |t| t.usage_pct)).collect();
         let mean = shares.iter().sum::<f64>() / shares.len() as f64;
         println!(
             "mcycle clock: {name} {mean:.2} % averaged over {shares:?} (duty {duty} ± {QEMU_DUTY_TOLERANCE_PP} pp)"

@@ -371,9 +371,9 @@ fn summary_line(w: &Window) -> String {
     let mut tasks: Vec<_> = w.tasks.iter().collect();
     tasks.sort_by_key(|t| std::cmp::Reverse(t.counts));
     let top: Vec<String> = tasks.iter().take(5).map(|t| format!("{} {:.2}%", t.name, t.usage_pct)).collect();
-    let [a1, a10, a60] = w.load_avg_pct;
+    let [a1, a10, a60] = w.load_avg_pct.map(|a| a.map_or_else(|| "-".to_owned(), |a| format!("{a:.2}")));
     format!(
-        "window {} ({} ms): load {:.2}% (1s {a1:.2}, 10s {a10:.2}, 60s {a60:.2}), interrupts {:.2}%, sleep {:.2}%: {}",
+        "window {} ({} ms): load {:.2}% (1s {a1}, 10s {a10}, 60s {a60}), interrupts {:.2}%, sleep {:.2}%: {}",
         w.window,
         w.window_us / 1000,
         w.load_pct,

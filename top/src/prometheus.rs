@@ -60,8 +60,11 @@ pub fn render_metrics(w: &Window, device: &str) -> String {
     );
     out.sample(&[], w.load_pct);
     out.gauge("freertos_cpu_load_avg_percent", "The load smoothed over about 1 s, 10 s and 60 s.");
+    // (An average that has taken in nothing yet is `null` on the device: no sample.)
     for (period, value) in ["1s", "10s", "60s"].iter().zip(w.load_avg_pct) {
-        out.sample(&[("period", period)], value);
+        if let Some(value) = value {
+            out.sample(&[("period", period)], value);
+        }
     }
     out.gauge("freertos_cpu_idle_percent", "The idle task's share of the window, sleep apart.");
     out.sample(&[], w.idle_pct);
@@ -400,7 +403,7 @@ mod tests {
                 ..Task::default()
             }],
             load_pct: 20.25,
-            load_avg_pct: [20.0, 19.5, 19.0],
+            load_avg_pct: [Some(20.0), Some(19.5), Some(19.0)],
             ..Window::default()
         };
         let text = render_metrics(&w, "board\\1");

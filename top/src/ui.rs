@@ -453,7 +453,10 @@ fn draw_gauge(frame: &mut Frame, area: Rect, app: &App, w: &Window) {
     let mut tail = Vec::new();
     for (label, pct) in ["1s", "10s", "60s"].iter().zip(w.load_avg_pct) {
         tail.push(Span::raw(format!("  {label} ")));
-        tail.push(Span::styled(format!("{pct:.2}%"), over(pct)));
+        tail.push(match pct {
+            Some(pct) => Span::styled(format!("{pct:.2}%"), over(pct)),
+            None => Span::raw("-"),
+        });
     }
     let head =
         vec![Span::styled("load ", TITLE), Span::styled(format!("{:6.2}%", w.load_pct), load_style), Span::raw(" ")];

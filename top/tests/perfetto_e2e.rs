@@ -128,6 +128,8 @@ fn trace_windows_add_up_to_the_reports() {
     let mut checked = 0;
     for tw in t.windows() {
         let Some(w) = reports.get(&u64::from(tw.window)) else { continue };
+        // The contract's own check (its length, each slot's counts), then the same by hand.
+        assert_eq!(t.check_window(w), Ok(Some(tw)), "window {}", tw.window);
         assert_eq!(tw.end - tw.start, w.window_counts, "window {}: its length", tw.window);
         let want = t.report_counts(w);
         assert_eq!(t.slot_counts(tw.start, tw.end), want, "window {}: counts by slot", tw.window);

@@ -53,6 +53,13 @@ fn a_window_summed_from_the_trace_is_the_report_exactly() {
     let tw = t.windows().into_iter().find(|x| u64::from(x.window) == w.window).expect("the window is in the trace");
     assert_eq!(tw.end - tw.start, w.window_counts);
     assert_eq!(t.slot_counts(tw.start, tw.end), t.report_counts(&w));
+    assert_eq!(t.check_window(&w), Ok(Some(tw)));
+    // One count moved from a slot to another: the contract's check names the window.
+    let mut moved = w.clone();
+    moved.tasks[0].counts += 1;
+    moved.idle.as_mut().expect("the idle task").counts -= 1;
+    let e = t.check_window(&moved).unwrap_err();
+    assert!(e.to_string().contains(&format!("window {}", w.window)), "{e}");
 }
 
 #[test]

@@ -10,10 +10,11 @@
 
 use std::thread;
 
+use freertos_cpu_usage_report::{hundredths_of, Report, SinceStart, Task, Window as Report1};
 use serde_json::Value;
 
 use super::parse::{parse_snapshot, parse_table, Alert, Snapshot, Table, Usage};
-use super::{Run, Window, POLL};
+use super::{report_in, Run, Window, POLL};
 
 /// The load watchdog's setting: above 50 % for 2 windows in a row. The workloads
 /// alone keep the load at 75 %, and at 55 % once `load work25 5` has run.
@@ -58,19 +59,45 @@ pub(super) struct LoadWatch {
     trip: (u64, u64),
 }
 
-/// A number field of a JSON object, NaN if missing.
-fn f(v: &Value, field: &str) -> f64 {
-    v[field].as_f64().unwrap_or(f64::NAN)
-}
-
 /// The answer without the echo of the line typed (the QEMU board echoes it).
 fn strip_echo<'a>(answer: &'a str, line: &str) -> &'a str {
     answer.strip_prefix(line).and_then(|rest| rest.strip_prefix('\n')).unwrap_or(answer)
 }
 
-/// The task object with ID `id` in a report, the idle task's included.
-fn task_by_id(json: &Value, id: u64) -> Option<&Value> {
-    json["tasks"].as_array()?.iter().chain(std::iter::once(&json["idle"])).find(|t| t["id"].as_u64() == Some(id))
+/// A line of a report with an ID: a task's or the idle task's.
+#[derive(Debug)]
+struct IdLine<'a> {
+    name: &'a str,
+    counts: u64,
+    /// The task's share, or the idle task's (`idle_pct`).
+    usage_pct: f64,
+    switches: u64,
+    longest_slice_us: u64,
+    deleted: bool,
+    idle: bool,
+}
+
+/// The line with ID `id` in a report, the idle task's included.
+fn task_by_id(r: &Report1, id: u64) -> Option<IdLine<'_>> {
+    let task = r.tasks.iter().find(|t| u64::from(t.id) == id).map(|t| IdLine {
+        name: &t.name,
+        counts: t.counts,
+        usage_pct: t.usage_pct,
+        switches: t.switches,
+        longest_slice_us: t.longest_slice_us,
+        deleted: t.deleted,
+        idle: false,
+    });
+    let idle = r.idle.as_ref().filter(|i| u64::from(i.id) == id).map(|i| IdLine {
+        name: &i.name,
+        counts: i.counts,
+        usage_pct: r.idle_pct,
+        switches: i.switches,
+        longest_slice_us: i.longest_slice_us,
+        deleted: false,
+        idle: true,
+    });
+    task.or(idle)
 }
 
 /// (a) Arms the load watchdog; `last` is the last window completed.
@@ -90,8 +117,7 @@ pub(super) fn arm_load_watchdog(run: &mut Run<'_>, last: u64) -> LoadWatch {
 pub(super) fn check_load_alert(run: &mut Run<'_>, watch: &LoadWatch) {
     // Every window judged since the watchdog was set must have been above it, or a
     // second alert would be right.
-    let judged: Vec<(u64, f64)> =
-        run.seen.range(watch.set_after + 1..).map(|(&i, w)| (i, f(&w.json, "load_pct"))).collect();
+    let judged: Vec<(u64, f64)> = run.seen.range(watch.set_after + 1..).map(|(&i, w)| (i, w.report.load_pct)).collect();
     if let Some((i, load)) = judged.iter().find(|(_, load)| *load <= LOAD_PCT) {
         run.console.fail(&format!(
             "the load fell to {load:.2} % in window {i}, but the load watchdog check needs it above {LOAD_PCT} % \
@@ -117,7 +143,7 @@ pub(super) fn check_load_alert(run: &mut Run<'_>, watch: &LoadWatch) {
     // The alert's figure is the exact share rounded down, the report's 100 % minus
     // the apportioned idle and sleep shares (each up to a hundredth off the exact
     // one): they differ by two hundredths at most.
-    match run.seen.get(&window).map(|w| f(&w.json, "load_pct")) {
+    match run.seen.get(&window).map(|w| w.report.load_pct) {
         Some(load) if (load - pct).abs() > 0.02 + 1e-9 => run
             .console
             .fail(&format!("the load alert says {pct:.2} % for window {window}, whose report says load {load:.2} %")),
@@ -159,7 +185,7 @@ pub(super) fn check_slice_alert(run: &mut Run<'_>, last: u64) {
     }
 
     let report = run.seen.get(&window).cloned();
-    let shown = |w: &Option<Window>| w.as_ref().map_or("(not read)".to_string(), |w| w.json.to_string());
+    let shown = |w: &Option<Window>| w.as_ref().map_or("(not read)".to_string(), Window::text);
     // On QEMU (guest time) work40's runs are the only ones over the threshold. On the
     // POSIX simulator a host that stalls the thread of a short run (churn, the shell)
     // for longer than work40's burns makes that run the longest, and the watchdog must
@@ -176,31 +202,29 @@ pub(super) fn check_slice_alert(run: &mut Run<'_>, last: u64) {
     }
     // The run it names is that window's longest of any task but the idle task, to the
     // microsecond (when the report of that window read lists every task: `-d`).
-    let tasks = report.as_ref().and_then(|w| w.json["tasks"].as_array().cloned()).unwrap_or_default();
-    let longest = tasks.iter().max_by_key(|t| t["longest_slice_us"].as_u64());
-    let whole = report.as_ref().is_some_and(|w| w.json["more_tasks"].is_null());
+    let tasks: Vec<Task> = report.as_ref().map(|w| w.report.tasks.clone()).unwrap_or_default();
+    let longest = tasks.iter().max_by_key(|t| t.longest_slice_us);
+    let whole = report.as_ref().is_some_and(|w| w.report.more_tasks.is_none());
     match longest {
         Some(t)
             if whole
-                && (t["longest_slice_us"].as_u64() != Some(us)
-                    || !tasks
-                        .iter()
-                        .any(|o| o["id"].as_u64() == Some(task_id) && o["longest_slice_us"].as_u64() == Some(us))) =>
+                && (t.longest_slice_us != us
+                    || !tasks.iter().any(|o| u64::from(o.id) == task_id && o.longest_slice_us == us)) =>
         {
             run.console.fail(&format!(
                 "slice alert: task {task_id} {task:?} ran {us} us in window {window}, but that window's longest run \
-                 is {}'s, {} us: {}",
-                t["name"],
-                t["longest_slice_us"],
+                 is {:?}'s, {} us: {}",
+                t.name,
+                t.longest_slice_us,
                 shown(&report)
             ))
         }
         Some(_) if whole => {
             let next = tasks
                 .iter()
-                .filter(|o| o["id"].as_u64() != Some(task_id))
-                .max_by_key(|o| o["longest_slice_us"].as_u64())
-                .map_or(String::new(), |o| format!("; next longest: {} {} us", o["name"], o["longest_slice_us"]));
+                .filter(|o| u64::from(o.id) != task_id)
+                .max_by_key(|o| o.longest_slice_us)
+                .map_or(String::new(), |o| format!("; next longest: {:?} {} us", o.name, o.longest_slice_us));
             println!(
                 "slice alert: {task} (ID {task_id}) ran {us} us in one go in window #{window}, the longest run of \
                  that window as its report says{next}"
@@ -244,14 +268,24 @@ fn window_of(text: &str) -> Option<u64> {
     parse_table(text).ok()?.window
 }
 
-/// The JSON report in an answer, checked.
-fn json_of(run: &mut Run<'_>, answer: &str) -> Value {
-    let line = answer.lines().find(|l| l.starts_with('{')).unwrap_or("");
-    let json = serde_json::from_str::<Value>(line).map_err(|e| format!("invalid JSON ({e}): {answer:?}"));
-    let json = run.check(json);
-    let checked = super::check_window(&json).map_err(|e| format!("report: {e}\n{line}"));
-    run.check(checked);
-    json
+/// The JSON report in the answer to `command`, held to the whole contract.
+fn report_of(run: &mut Run<'_>, answer: &str, command: &str) -> Report {
+    let report = report_in(answer, command);
+    match run.check(report) {
+        Some(report) => report,
+        None => run.console.fail(&format!("no window yet in the answer to {command}: {answer:?}")),
+    }
+}
+
+/// The window report in the answer to `command`, held to the whole contract.
+fn json_of(run: &mut Run<'_>, answer: &str, command: &str) -> Report1 {
+    let w = match report_of(run, answer, command) {
+        Report::Window(w) => *w,
+        other => run.console.fail(&format!("not a window report in the answer to {command}: {other:?}")),
+    };
+    let demo = super::check_demo(&w);
+    run.check(demo);
+    w
 }
 
 /// (c) `snapshot`, the demo's table of `cpu_usage_snapshot()`'s structs, against
@@ -260,11 +294,11 @@ pub(super) fn check_snapshot(run: &mut Run<'_>) {
     let (snap, report, window) = same_window(run, "snapshot", super::REPORT, window_of);
     let parsed = parse_snapshot(&snap).map_err(|e| format!("cannot read `snapshot` ({e}):\n{snap}"));
     let snap = run.check(parsed);
-    let json = json_of(run, &report);
+    let json = json_of(run, &report, super::REPORT);
     let problems = compare_snapshot(&snap, &json);
     if !problems.is_empty() {
         run.console.fail(&format!(
-            "`snapshot` and `show_cpu_usage -m` disagree on window {window}:\n  {}\n{json}",
+            "`snapshot` and `show_cpu_usage -m` disagree on window {window}:\n  {}\n{json:?}",
             problems.join("\n  ")
         ));
     }
@@ -272,7 +306,7 @@ pub(super) fn check_snapshot(run: &mut Run<'_>) {
 }
 
 /// What differs between a snapshot and the JSON report of the same window.
-fn compare_snapshot(snap: &Snapshot, json: &Value) -> Vec<String> {
+fn compare_snapshot(snap: &Snapshot, json: &Report1) -> Vec<String> {
     let mut problems = Vec::new();
     // Both are hundredths (or integers) printed in decimal: equal, or not.
     fn same(problems: &mut Vec<String>, what: String, a: f64, b: f64) {
@@ -280,38 +314,40 @@ fn compare_snapshot(snap: &Snapshot, json: &Value) -> Vec<String> {
             problems.push(format!("{what}: snapshot {a}, report {b}"));
         }
     }
-    let tasks = json["tasks"].as_array().cloned().unwrap_or_default();
-    let idle = &json["idle"];
-    same(&mut problems, "window_us".into(), snap.window_us as f64, f(json, "window_us"));
-    same(&mut problems, "tasks".into(), snap.tasks as f64, (tasks.len() + usize::from(!idle.is_null())) as f64);
+    same(&mut problems, "window_us".into(), snap.window_us as f64, json.window_us as f64);
+    same(
+        &mut problems,
+        "tasks".into(),
+        snap.tasks as f64,
+        (json.tasks.len() + usize::from(json.idle.is_some())) as f64,
+    );
     same(&mut problems, "tasks copied".into(), snap.rows.len() as f64, snap.tasks as f64);
     for row in &snap.rows {
         let name = &row.name;
-        let Some(t) = task_by_id(json, row.id).filter(|t| t["name"] == row.name.as_str()) else {
+        let Some(t) = task_by_id(json, row.id).filter(|t| t.name == row.name.as_str()) else {
             problems.push(format!("snapshot lists {} {name:?}, the report does not", row.id));
             continue;
         };
-        let usage = if row.idle { f(json, "idle_pct") } else { f(t, "usage_pct") };
-        same(&mut problems, format!("{name} usage"), row.usage, usage);
-        same(&mut problems, format!("{name} switches"), row.switches as f64, f(t, "switches"));
-        same(&mut problems, format!("{name} longest slice"), row.longest_us as f64, f(t, "longest_slice_us"));
-        if row.idle != (idle["id"].as_u64() == Some(row.id)) || (!row.idle && t["deleted"] != row.deleted) {
-            problems.push(format!("{name}: flags idle {} deleted {} against the report's {t}", row.idle, row.deleted));
+        same(&mut problems, format!("{name} usage"), row.usage, t.usage_pct);
+        same(&mut problems, format!("{name} switches"), row.switches as f64, t.switches as f64);
+        same(&mut problems, format!("{name} longest slice"), row.longest_us as f64, t.longest_slice_us as f64);
+        if row.idle != t.idle || (!row.idle && t.deleted != row.deleted) {
+            problems
+                .push(format!("{name}: flags idle {} deleted {} against the report's {t:?}", row.idle, row.deleted));
         }
     }
-    same(&mut problems, "interrupts".into(), snap.interrupts, f(json, "interrupts_pct"));
-    same(&mut problems, "interrupt count".into(), snap.interrupt_count as f64, f(json, "interrupts"));
-    same(&mut problems, "longest interrupt".into(), snap.longest_interrupt_us as f64, f(json, "longest_interrupt_us"));
-    same(&mut problems, "sleep".into(), snap.sleep, f(json, "sleep_pct"));
-    same(&mut problems, "other".into(), snap.other, f(json, "other_pct"));
-    same(&mut problems, "idle".into(), snap.idle, f(json, "idle_pct"));
-    same(&mut problems, "load".into(), snap.load, f(json, "load_pct"));
-    for (i, avg) in snap.load_avg.iter().enumerate() {
-        let reported = &json["load_avg_pct"][i];
-        match (avg, reported.as_f64()) {
-            (None, None) if reported.is_null() => {}
+    same(&mut problems, "interrupts".into(), snap.interrupts, json.interrupts_pct);
+    same(&mut problems, "interrupt count".into(), snap.interrupt_count as f64, json.interrupts as f64);
+    same(&mut problems, "longest interrupt".into(), snap.longest_interrupt_us as f64, json.longest_interrupt_us as f64);
+    same(&mut problems, "sleep".into(), snap.sleep, json.sleep_pct);
+    same(&mut problems, "other".into(), snap.other, json.other_pct);
+    same(&mut problems, "idle".into(), snap.idle, json.idle_pct);
+    same(&mut problems, "load".into(), snap.load, json.load_pct);
+    for (i, (avg, reported)) in snap.load_avg.iter().zip(json.load_avg_pct).enumerate() {
+        match (avg, reported) {
+            (None, None) => {}
             (Some(a), Some(b)) => same(&mut problems, format!("load average {i}"), *a, b),
-            _ => problems.push(format!("load average {i}: snapshot {avg:?}, report {reported}")),
+            _ => problems.push(format!("load average {i}: snapshot {avg:?}, report {reported:?}")),
         }
     }
     problems
@@ -351,23 +387,19 @@ pub(super) fn check_cli(run: &mut Run<'_>, options: &str) {
 
 /// The rows of `table` against the report `json` of the same window: usage, and with
 /// `-l` runs and longest run. Returns what differs.
-fn compare_table(table: &Table, json: &Value) -> Vec<String> {
+fn compare_table(table: &Table, json: &Report1) -> Vec<String> {
     let mut problems = Vec::new();
     let rows = table.tasks.iter().chain(table.overflow.iter()).chain(table.idle.iter());
     for row in rows {
-        let Some(t) = task_by_id(json, row.id).filter(|t| t["name"] == row.name.as_str()) else {
+        let Some(t) = task_by_id(json, row.id).filter(|t| t.name == row.name.as_str()) else {
             problems.push(format!("the table lists {} {:?}, the report does not", row.id, row.name));
             continue;
         };
-        let is_idle = json["idle"]["id"].as_u64() == Some(row.id);
-        let usage = if is_idle { f(json, "idle_pct") } else { f(t, "usage_pct") };
-        if !row.usage.agrees(usage, t["counts"].as_u64().unwrap_or(0)) {
-            problems.push(format!("{}: usage {:?}, report {t}", row.name, row.usage));
+        if !row.usage.agrees(t.usage_pct, t.counts) {
+            problems.push(format!("{}: usage {:?}, report {t:?}", row.name, row.usage));
         }
-        if row.runs.is_some()
-            && (row.runs != t["switches"].as_u64() || row.longest_us != t["longest_slice_us"].as_u64())
-        {
-            problems.push(format!("{}: runs {:?}, longest {:?} us, report {t}", row.name, row.runs, row.longest_us));
+        if row.runs.is_some() && (row.runs != Some(t.switches) || row.longest_us != Some(t.longest_slice_us)) {
+            problems.push(format!("{}: runs {:?}, longest {:?} us, report {t:?}", row.name, row.runs, row.longest_us));
         }
     }
     problems
@@ -380,13 +412,13 @@ pub(super) fn check_options(run: &mut Run<'_>) {
 
     // -l: every row's figures as in the JSON report, and work40 ran.
     let (long, report, window) = same_window(run, "show_cpu_usage -l -d", super::REPORT, table_window);
-    let json = json_of(run, &report);
+    let json = json_of(run, &report, super::REPORT);
     let parsed = parse_table(&long).map_err(|e| format!("cannot read `show_cpu_usage -l` ({e}):\n{long}"));
     let table = run.check(parsed);
     let mut problems = compare_table(&table, &json);
     // The JSON lists the overflow bucket among the tasks, the table on a line of its own.
-    if table.tasks.len() + usize::from(table.overflow.is_some()) != json["tasks"].as_array().map_or(0, |t| t.len()) {
-        problems.push(format!("{} task lines for the report's tasks {}", table.tasks.len(), json["tasks"]));
+    if table.tasks.len() + usize::from(table.overflow.is_some()) != json.tasks.len() {
+        problems.push(format!("{} task lines for the report's tasks {:?}", table.tasks.len(), json.tasks));
     }
     if table.tasks.iter().any(|r| r.runs.is_none()) || table.idle.as_ref().and_then(|r| r.runs).is_none() {
         problems.push("a line without its RUNS and LONGEST columns".into());
@@ -396,7 +428,7 @@ pub(super) fn check_options(run: &mut Run<'_>) {
     }
     if !problems.is_empty() {
         run.console.fail(&format!(
-            "`show_cpu_usage -l -d` and `-m -d` disagree on window {window}:\n  {}\n{long}\n{json}",
+            "`show_cpu_usage -l -d` and `-m -d` disagree on window {window}:\n  {}\n{long}\n{json:?}",
             problems.join("\n  ")
         ));
     }
@@ -404,13 +436,12 @@ pub(super) fn check_options(run: &mut Run<'_>) {
     // -s: the tasks by usage, largest first, ties by ID: the report's tasks in that
     // order (by their counts, which the shares are apportioned from).
     let (sorted, report, window) = same_window(run, "show_cpu_usage -s -d", super::REPORT, table_window);
-    let json = json_of(run, &report);
+    let json = json_of(run, &report, super::REPORT);
     let parsed = parse_table(&sorted).map_err(|e| format!("cannot read `show_cpu_usage -s` ({e}):\n{sorted}"));
     let table = run.check(parsed);
-    let mut expected: Vec<&Value> =
-        json["tasks"].as_array().map(|t| t.iter().filter(|t| t["id"] != 0).collect()).unwrap_or_default();
-    expected.sort_by_key(|t| (std::cmp::Reverse(t["counts"].as_u64()), t["id"].as_u64()));
-    let expected: Vec<u64> = expected.iter().filter_map(|t| t["id"].as_u64()).collect();
+    let mut expected: Vec<&Task> = json.tasks.iter().filter(|t| t.id != 0).collect();
+    expected.sort_by_key(|t| (std::cmp::Reverse(t.counts), t.id));
+    let expected: Vec<u64> = expected.iter().map(|t| u64::from(t.id)).collect();
     let shown: Vec<u64> = table.tasks.iter().map(|r| r.id).collect();
     let usages: Vec<f64> = table.tasks.iter().map(|r| r.usage.value()).collect();
     // Each share is within a hundredth of its exact value, handed out in ID order
@@ -418,7 +449,7 @@ pub(super) fn check_options(run: &mut Run<'_>) {
     // hundredth apart the other way round, never more.
     if shown != expected || usages.windows(2).any(|p| p[0] + 0.01 + 1e-9 < p[1]) {
         run.console.fail(&format!(
-            "`show_cpu_usage -s` for window {window} lists IDs {shown:?}, by usage {expected:?}:\n{sorted}\n{json}"
+            "`show_cpu_usage -s` for window {window} lists IDs {shown:?}, by usage {expected:?}:\n{sorted}\n{json:?}"
         ));
     }
     let leader = table.tasks.first().map_or(String::new(), |r| format!("{} at {:?}", r.name, r.usage));
@@ -426,17 +457,16 @@ pub(super) fn check_options(run: &mut Run<'_>) {
     // -n 2: the two busiest tasks (the shared bucket among them), then one line for
     // the rest with the sum of their shares, and one for the deleted tasks.
     let (top, report, window) = same_window(run, "show_cpu_usage -n 2", super::REPORT, table_window);
-    let json = json_of(run, &report);
+    let json = json_of(run, &report, super::REPORT);
     let parsed = parse_table(&top).map_err(|e| format!("cannot read `show_cpu_usage -n 2` ({e}):\n{top}"));
     let table = run.check(parsed);
-    let tasks: Vec<&Value> = json["tasks"].as_array().map(|t| t.iter().collect()).unwrap_or_default();
-    let (deleted, mut others): (Vec<&Value>, Vec<&Value>) = tasks.into_iter().partition(|t| t["deleted"] == true);
-    others.sort_by_key(|t| (std::cmp::Reverse(t["counts"].as_u64()), t["id"].as_u64()));
-    let first_two: Vec<u64> = others.iter().take(2).filter_map(|t| t["id"].as_u64()).collect();
+    let (deleted, mut others): (Vec<&Task>, Vec<&Task>) = json.tasks.iter().partition(|t| t.deleted);
+    others.sort_by_key(|t| (std::cmp::Reverse(t.counts), t.id));
+    let first_two: Vec<u64> = others.iter().take(2).map(|t| u64::from(t.id)).collect();
     let rest = others.get(2..).unwrap_or(&[]);
     // Hundredths, summed exactly: every task has the same share in every report of
     // a window.
-    let hundredths = |t: &[&Value]| t.iter().map(|t| (f(t, "usage_pct") * 100.0).round() as u64).sum::<u64>();
+    let hundredths = |t: &[&Task]| t.iter().map(|t| hundredths_of(t.usage_pct)).sum::<u64>();
     let (rest_pct, deleted_pct) = (hundredths(rest), hundredths(&deleted));
     // (`<0.01%` is a share of 0 hundredths.)
     let cents = |u: Option<(u64, Usage)>| {
@@ -448,7 +478,7 @@ pub(super) fn check_options(run: &mut Run<'_>) {
     if table.order != first_two || !more_ok || !deleted_ok {
         run.console.fail(&format!(
             "`show_cpu_usage -n 2` for window {window} shows IDs {:?}, {:?} more, {:?} deleted; expected {first_two:?}, \
-             {} more tasks at {rest_pct} hundredths and {} deleted at {deleted_pct}:\n{top}\n{json}",
+             {} more tasks at {rest_pct} hundredths and {} deleted at {deleted_pct}:\n{top}\n{json:?}",
             table.order,
             table.more,
             table.deleted,
@@ -463,39 +493,33 @@ pub(super) fn check_options(run: &mut Run<'_>) {
         rest.len()
     );
 
-    // -c -l -m: since start, every task with its busiest window and longest run.
-    let answer = run.ask("show_cpu_usage -c -l -m");
-    let json = json_of(run, &answer);
-    let windows = json["windows"].as_u64().unwrap_or(0);
+    // -c -l -m: since start, every task with its busiest window and longest run
+    // (the history fields are there, null or not, on every line: the contract).
+    let command = "show_cpu_usage -c -l -m";
+    let answer = run.ask(command);
+    let json: SinceStart = match report_of(run, &answer, command) {
+        Report::SinceStart(s) => *s,
+        other => run.console.fail(&format!("`{command}` did not answer a since-start report: {other:?}")),
+    };
+    let windows = json.windows;
     let mut problems = Vec::new();
-    let every = json["tasks"].as_array().cloned().unwrap_or_default();
-    for t in every.iter().chain(std::iter::once(&json["idle"])) {
-        for key in ["switches", "longest_slice_us", "longest_slice_window", "peak_pct", "peak_window"] {
-            if t.get(key).is_none() {
-                problems.push(format!("no {key} in {t}"));
-            }
-        }
-    }
     for name in ["work10", "work25", "work40"] {
-        let Some(t) = every.iter().find(|t| t["name"] == name) else {
+        let Some(t) = json.task(name) else {
             problems.push(format!("{name} missing"));
             continue;
         };
         // Windows are numbered from 0; the peak is a completed window's, the longest
         // run may be in the window under way (number `windows`).
-        let within = |key: &str, last: u64| t[key].as_u64().is_some_and(|w| w <= last);
-        if t["switches"].as_u64().unwrap_or(0) == 0
-            || t["longest_slice_us"].as_u64().unwrap_or(0) == 0
-            || !(f(t, "peak_pct") > 0.0 && f(t, "peak_pct") <= 100.0)
-            || !within("peak_window", windows.saturating_sub(1))
-            || !within("longest_slice_window", windows)
-        {
-            problems.push(format!("{name}: {t}"));
+        let h = &t.history;
+        let placed = h.peak_pct.is_some_and(|p| p > 0.0 && p <= 100.0)
+            && h.peak_window.is_some_and(|w| w < windows)
+            && h.longest_slice_window.is_some_and(|w| w <= windows);
+        if t.switches == 0 || t.longest_slice_us == 0 || !placed {
+            problems.push(format!("{name}: {t:?}"));
         }
     }
-    if json["mode"] != "cumulative" || windows == 0 || !problems.is_empty() {
-        run.console
-            .fail(&format!("`show_cpu_usage -c -l -m` ({windows} windows):\n  {}\n{json}", problems.join("\n  ")));
+    if windows == 0 || !problems.is_empty() {
+        run.console.fail(&format!("`{command}` ({windows} windows):\n  {}\n{json:?}", problems.join("\n  ")));
     }
     println!("options: -c -l -m gives every task its switches, longest run and busiest window over {windows} windows");
 }

@@ -1,0 +1,357 @@
+//! The serde types of `show_cpu_usage -m` (a window) and `show_cpu_usage -c -m` (since
+//! start): every field the library writes, in the order it writes them, so that a
+//! report read into these types and written out again is the device's line byte for
+//! byte ([`crate::parse_exact`]).
+//!
+//! Units: `*_counts` are ticks of the clock the library counts with (`clock`,
+//! `clock_hz` per second); `*_us` are microseconds, rounded down from counts; `*_pct`
+//! are percent with exactly two decimals, apportioned so that the lines of a report
+//! add up to exactly 100.00; a window number counts windows completed since the
+//! figures started, from 0.
+//!
+//! A field that earlier firmware did not write (the deleted tasks' line, the bucket's
+//! `tasks`, the runs) reads as 0 or absent when missing, so that a viewer still reads
+//! such a device; [`crate::parse_exact`] and the invariants require it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::wire;
+
+/// Fields only a since-start report has, on every task and on the idle task: where
+/// the task's history is, over every completed window. A window report has none
+/// ([`InWindow`]).
+pub trait TaskHistory: Clone + std::fmt::Debug + Default + PartialEq {
+    /// What is wrong with these fields of a line whose longest run is
+    /// `longest_slice_us`, in a report of `windows` completed windows (since start).
+    fn broken(&self, longest_slice_us: u64, windows: u64) -> Option<String> {
+        let _ = (longest_slice_us, windows);
+        None
+    }
+}
+
+/// A window report's task: no history fields.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InWindow {}
+
+impl TaskHistory for InWindow {}
+
+/// A since-start report's task history.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct History {
+    /// The window in which the longest run (`longest_slice_us`) happened; `null` when
+    /// the task never ran. It may be the window under way (numbered `windows`): a run
+    /// counts when it ends.
+    pub longest_slice_window: Option<u64>,
+    /// The task's busiest completed window: its share of that window, in percent
+    /// (rounded down); `null` before a window has completed with the task in it.
+    #[serde(with = "wire::opt_pct")]
+    pub peak_pct: Option<f64>,
+    /// The number of that busiest window; `null` exactly when `peak_pct` is.
+    pub peak_window: Option<u64>,
+}
+
+impl TaskHistory for History {
+    fn broken(&self, longest_slice_us: u64, windows: u64) -> Option<String> {
+        if self.longest_slice_window.is_none() && longest_slice_us != 0 {
+            return Some(format!("a longest run of {longest_slice_us} us in no window"));
+        }
+        // (The longest run may be in the window under way, numbered `windows`.)
+        if self.longest_slice_window.is_some_and(|w| w > windows) {
+            return Some(format!(
+                "longest run in window {:?}, after the {windows} reported",
+                self.longest_slice_window
+            ));
+        }
+        if self.peak_pct.is_none() != self.peak_window.is_none() {
+            return Some(format!("peak_pct {:?} in window {:?}: both or neither", self.peak_pct, self.peak_window));
+        }
+        if self.peak_pct.is_some_and(|p| !wire::is_hundredths(p)) {
+            return Some(format!("peak_pct {:?} is not a share with two decimals", self.peak_pct));
+        }
+        // A peak is a completed window's: numbered from 0 to `windows` - 1.
+        if self.peak_window.is_some_and(|w| w >= windows) {
+            return Some(format!("peak in window {:?}, of {windows} completed", self.peak_window));
+        }
+        None
+    }
+}
+
+/// A task's line: one task, the shared overflow bucket (ID 0), or with `-d` a task
+/// deleted in the window.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Task<H: TaskHistory = InWindow> {
+    /// The library's ID: `1..=slots.capacity`; 0 is the bucket shared by the tasks that
+    /// got no ID of their own.
+    pub id: u32,
+    /// The task's name as the kernel gave it, at most `CPU_USAGE_NAME_LEN` bytes; each
+    /// byte outside printable ASCII is written `\u00XX`, so every character here is
+    /// one byte ([`crate::name_bytes`]). `(overflow)` for ID 0.
+    #[serde(with = "wire::name")]
+    pub name: String,
+    /// Clock counts charged to the task in the span reported.
+    pub counts: u64,
+    /// Its share of the span, in percent: within a hundredth of `counts` over the
+    /// span's length, the same in every report of the span.
+    #[serde(with = "wire::pct")]
+    pub usage_pct: f64,
+    /// Deleted during the window (listed with `-d`; never since start).
+    #[serde(default)]
+    pub deleted: bool,
+    /// The overflow bucket only: how many tasks shared it in the span reported (not
+    /// now: `slots.overflow_tasks` is now).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<u32>,
+    /// Runs (times switched in) in the span: a run going on at a window's end counts
+    /// in that window.
+    #[serde(default)]
+    pub switches: u64,
+    /// The longest run in the span, in microseconds (rounded down), interrupts taken
+    /// out.
+    #[serde(default)]
+    pub longest_slice_us: u64,
+    /// Since start only: where its history is.
+    #[serde(flatten)]
+    pub history: H,
+}
+
+/// The idle task's line (kept out of `tasks`: its share is `idle_pct`, time awake and
+/// idle; asleep is `sleep_pct`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Idle<H: TaskHistory = InWindow> {
+    /// Its ID.
+    pub id: u32,
+    /// Its name (FreeRTOS's `IDLE`, unless configured otherwise).
+    #[serde(with = "wire::name")]
+    pub name: String,
+    /// Clock counts it ran, awake, in the span.
+    pub counts: u64,
+    /// Runs in the span.
+    #[serde(default)]
+    pub switches: u64,
+    /// Its longest run, in microseconds.
+    #[serde(default)]
+    pub longest_slice_us: u64,
+    /// Since start only: where its history is.
+    #[serde(flatten)]
+    pub history: H,
+}
+
+/// The ID pool, as it is when the report is printed (not as it was in the window).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Slots {
+    /// IDs in all (`CPU_USAGE_MAX_TASKS`).
+    pub capacity: u32,
+    /// Held by live tasks.
+    pub used: u32,
+    /// Held back after a delete until the windows the dead task had time in are no
+    /// longer reported.
+    pub quarantined: u32,
+    /// Ready to hand out.
+    pub free: u32,
+    /// Live tasks without an ID of their own, sharing ID 0.
+    pub overflow_tasks: u32,
+}
+
+/// The tasks a `-n N` report summed on one line, the N busiest being listed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MoreTasks {
+    /// How many tasks.
+    pub count: u32,
+    /// Their clock counts together.
+    pub counts: u64,
+    /// Their share together, in percent: the sum of their shares.
+    #[serde(with = "wire::pct")]
+    pub usage_pct: f64,
+}
+
+/// `show_cpu_usage -m`: the last completed window.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Window {
+    /// `"window"`.
+    pub mode: String,
+    /// The window's number: windows completed since the figures started, from 0.
+    pub window: u64,
+    /// Its length in microseconds (rounded down from `window_counts`).
+    pub window_us: u64,
+    /// Its length in clock counts: what the lines' counts add up to, exactly.
+    pub window_counts: u64,
+    /// The clock's name (`monotonic`, `systick`, `dwt-cyccnt`, `mtime`, ...).
+    #[serde(with = "wire::name")]
+    pub clock: String,
+    /// The clock's counts per second; 0 if no clock is set.
+    pub clock_hz: u64,
+    /// Every task with a line of its own, the idle task apart: in ID order, or with
+    /// `-s` / `-n N` by counts, largest first, ties by ID.
+    pub tasks: Vec<Task>,
+    /// The ID pool now.
+    pub slots: Slots,
+    /// With `-n N`, the tasks past the N busiest; absent when none is left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more_tasks: Option<MoreTasks>,
+    /// Tasks deleted in the window and summed on one line (0 with `-d`, which lists
+    /// them).
+    #[serde(default)]
+    pub deleted_tasks: u32,
+    /// Their counts together.
+    #[serde(default)]
+    pub deleted_counts: u64,
+    /// Their share together, in percent.
+    #[serde(default, with = "wire::pct")]
+    pub deleted_pct: f64,
+    /// The idle task; `null` before the scheduler started.
+    pub idle: Option<Idle>,
+    /// Clock counts in interrupt handlers (charged to no task).
+    pub interrupts_counts: u64,
+    /// Their share, in percent.
+    #[serde(with = "wire::pct")]
+    pub interrupts_pct: f64,
+    /// Interrupt entries.
+    pub interrupts: u64,
+    /// The longest interrupt, in microseconds (rounded down).
+    pub longest_interrupt_us: u64,
+    /// Clock counts asleep in tickless idle.
+    pub sleep_counts: u64,
+    /// Their share, in percent.
+    #[serde(with = "wire::pct")]
+    pub sleep_pct: f64,
+    /// Times the idle task went to sleep.
+    pub sleeps: u64,
+    /// Clock counts with no task switched in (the kernel before the scheduler, and
+    /// what no hook attributed).
+    pub other_counts: u64,
+    /// Their share, in percent.
+    #[serde(with = "wire::pct")]
+    pub other_pct: f64,
+    /// The idle task's share, awake, in percent (`idle.counts`'s share).
+    #[serde(with = "wire::pct")]
+    pub idle_pct: f64,
+    /// 100 − `idle_pct` − `sleep_pct`; 0.00 when nothing else ran.
+    #[serde(with = "wire::pct")]
+    pub load_pct: f64,
+    /// The load smoothed over about 1, 10 and 60 s (exponential weights set on the
+    /// device), in percent; `null` for a weight that has taken in nothing yet.
+    #[serde(with = "wire::pct3")]
+    pub load_avg_pct: [Option<f64>; 3],
+}
+
+/// `show_cpu_usage -c -m`: every completed window since the figures started (at
+/// scheduler start, or a clock change), the tasks with their history.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SinceStart {
+    /// `"cumulative"`.
+    pub mode: String,
+    /// Windows completed: the span ends with the last of them.
+    pub windows: u64,
+    /// The span's length in microseconds (rounded down from `uptime_counts`).
+    pub uptime_us: u64,
+    /// The span's length in clock counts: what the lines' counts add up to, exactly.
+    pub uptime_counts: u64,
+    /// As in [`Window::clock`].
+    #[serde(with = "wire::name")]
+    pub clock: String,
+    /// As in [`Window::clock_hz`].
+    pub clock_hz: u64,
+    /// Every task with a line of its own (each live ID, and the dead whose ID was not
+    /// yet reused), with its history.
+    pub tasks: Vec<Task<History>>,
+    /// The ID pool now.
+    pub slots: Slots,
+    /// As in [`Window::more_tasks`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub more_tasks: Option<MoreTasks>,
+    /// Counts of the tasks no longer listed (dead, their ID reused) together.
+    #[serde(default)]
+    pub deleted_counts: u64,
+    /// Their share, in percent.
+    #[serde(default, with = "wire::pct")]
+    pub deleted_pct: f64,
+    /// The idle task, with its history.
+    pub idle: Option<Idle<History>>,
+    /// As in [`Window`], over the whole span.
+    pub interrupts_counts: u64,
+    /// Their share, in percent.
+    #[serde(with = "wire::pct")]
+    pub interrupts_pct: f64,
+    /// Interrupt entries.
+    pub interrupts: u64,
+    /// The longest interrupt, in microseconds.
+    pub longest_interrupt_us: u64,
+    /// Clock counts asleep in tickless idle.
+    pub sleep_counts: u64,
+    /// Their share, in percent.
+    #[serde(with = "wire::pct")]
+    pub sleep_pct: f64,
+    /// Times the idle task went to sleep.
+    pub sleeps: u64,
+    /// Clock counts with no task switched in.
+    pub other_counts: u64,
+    /// Their share, in percent.
+    #[serde(with = "wire::pct")]
+    pub other_pct: f64,
+    /// The idle task's share, awake, in percent.
+    #[serde(with = "wire::pct")]
+    pub idle_pct: f64,
+    /// 100 − `idle_pct` − `sleep_pct`; 0.00 when nothing else ran.
+    #[serde(with = "wire::pct")]
+    pub load_pct: f64,
+    /// As in [`Window::load_avg_pct`] (the averages now).
+    #[serde(with = "wire::pct3")]
+    pub load_avg_pct: [Option<f64>; 3],
+}
+
+/// `show_cpu_usage -m` before the first window has completed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NoWindow {
+    /// `"window"`.
+    pub mode: String,
+    /// `"no completed window yet"`.
+    pub error: String,
+    /// The window length in force, in milliseconds: the first window ends that long
+    /// after start.
+    pub window_ms: u64,
+}
+
+/// Whatever `show_cpu_usage -m` (with or without `-c`) answers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Report {
+    /// A completed window.
+    Window(Box<Window>),
+    /// Since start (`-c`).
+    SinceStart(Box<SinceStart>),
+    /// No window has completed yet.
+    NoWindow(NoWindow),
+}
+
+impl Window {
+    /// The task with this name, if it has a line (the first, if two share it).
+    pub fn task(&self, name: &str) -> Option<&Task> {
+        self.tasks.iter().find(|t| t.name == name)
+    }
+
+    /// The window as `-n N` would have reported it: the `n` busiest tasks (ties by
+    /// ID), the rest summed into `more_tasks` (with any the device had summed). A
+    /// summed share is the sum of the hundredths of the tasks in it, as on the device.
+    pub fn top(&self, n: usize) -> Window {
+        let mut w = self.clone();
+        w.tasks.sort_by(|a, b| b.counts.cmp(&a.counts).then(a.id.cmp(&b.id)));
+        if w.tasks.len() > n {
+            let rest = w.tasks.split_off(n);
+            let more = w.more_tasks.get_or_insert_with(MoreTasks::default);
+            let mut hundredths = wire::hundredths_of(more.usage_pct);
+            for t in rest {
+                more.count += 1;
+                more.counts += t.counts;
+                hundredths += wire::hundredths_of(t.usage_pct);
+            }
+            more.usage_pct = hundredths as f64 / 100.0;
+        }
+        w
+    }
+}
+
+impl SinceStart {
+    /// The task with this name, if it has a line.
+    pub fn task(&self, name: &str) -> Option<&Task<History>> {
+        self.tasks.iter().find(|t| t.name == name)
+    }
+}
