@@ -46,15 +46,16 @@ $(BENCH_LIB256) $(BENCH_LIB256_CM3): bench-lib256
 
 # ---- POSIX: the context-switch scenario on the real kernel ---------------------------
 #
-# Three kernel builds (bench/posix/FreeRTOSConfig.h): none, kernel (its run-time
-# stats), lib (our hooks). The lib objects link with either archive: the hooks do not
-# depend on the number of IDs.
+# Four kernel builds (bench/posix/FreeRTOSConfig.h): none, kernel (its run-time
+# stats), lib (our hooks, on the kernel stats' clock), libdefault (our hooks, on the
+# library's default clock). The lib objects link with either archive: the hooks do
+# not depend on the number of IDs.
 
 BENCH_POSIX_CFLAGS := -std=gnu11 -O2 -g -pthread -MMD -MP
 BENCH_POSIX_CPPFLAGS := -I bench/posix -I include -I $(KERNEL_DIR)/include -I $(POSIX_PORT_DIR)
 BENCH_POSIX_LDLIBS := -lpthread -lrt -ldl -lm
 
-BENCH_POSIX_BINS := $(addprefix $(BENCH_OUT)/switch-,none kernel lib32 lib256)
+BENCH_POSIX_BINS := $(addprefix $(BENCH_OUT)/switch-,none kernel lib32 lib256 libdefault)
 
 ifeq ($(wildcard $(KERNEL_DIR)/tasks.c),)
 
@@ -67,6 +68,7 @@ else
 BENCH_ACCOUNTING_none := 0
 BENCH_ACCOUNTING_kernel := 1
 BENCH_ACCOUNTING_lib := 2
+BENCH_ACCOUNTING_libdefault := 3
 
 # $(1): variant
 define BENCH_POSIX_RULES
@@ -95,7 +97,7 @@ $$(BENCH_OUT)/posix-$(1)/%.o: $$(POSIX_PORT_DIR)/utils/%.c
 -include $$(BENCH_POSIX_OBJS_$(1):.o=.d)
 endef
 
-$(foreach v,none kernel lib,$(eval $(call BENCH_POSIX_RULES,$(v))))
+$(foreach v,none kernel lib libdefault,$(eval $(call BENCH_POSIX_RULES,$(v))))
 
 $(BENCH_OUT)/switch-none: $(BENCH_POSIX_OBJS_none)
 	$(POSIX_CC) -pthread -o $@ $^ $(BENCH_POSIX_LDLIBS)
@@ -108,6 +110,9 @@ $(BENCH_OUT)/switch-lib32: $(BENCH_POSIX_OBJS_lib) $(LIB)
 
 $(BENCH_OUT)/switch-lib256: $(BENCH_POSIX_OBJS_lib) $(BENCH_LIB256)
 	$(POSIX_CC) -pthread -o $@ $(BENCH_POSIX_OBJS_lib) $(BENCH_LIB256) $(BENCH_POSIX_LDLIBS)
+
+$(BENCH_OUT)/switch-libdefault: $(BENCH_POSIX_OBJS_libdefault) $(LIB)
+	$(POSIX_CC) -pthread -o $@ $(BENCH_POSIX_OBJS_libdefault) $(LIB) $(BENCH_POSIX_LDLIBS)
 
 endif
 

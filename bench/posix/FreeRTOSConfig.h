@@ -1,13 +1,15 @@
 /*
  * FreeRTOSConfig.h of the POSIX context-switch benchmark (bench/posix/main.c).
  *
- * The same kernel configuration in three builds, chosen by BENCH_ACCOUNTING:
+ * The same kernel configuration in four builds, chosen by BENCH_ACCOUNTING:
  *   0  no accounting: no hooks, no run-time stats
- *   1  the kernel's own run-time stats (configGENERATE_RUN_TIME_STATS), on the
- *      library's hosted clock: CLOCK_MONOTONIC in 64 ns units, 32 bits (main.c)
- *   2  this library: its hooks header, libfreertos_cpu_usage.a linked
+ *   1  the kernel's own run-time stats (configGENERATE_RUN_TIME_STATS), on
+ *      main.c's clock, ulBenchClock(): CLOCK_MONOTONIC in 64 ns units, 32 bits
+ *   2  this library: its hooks header, libfreertos_cpu_usage.a linked, reading the
+ *      same ulBenchClock() (cpu_usage_set_clock())
+ *   3  the same with the library's own default clock, which computes the same
  * Everything else is as in the simulator (boards/posix), minus what the
- * benchmark has no use for. configUSE_TRACE_FACILITY is on in all three (the hooks
+ * benchmark has no use for. configUSE_TRACE_FACILITY is on in all four (the hooks
  * header needs it); it adds a TCB field and nothing to the context switch.
  */
 #ifndef FREERTOS_CONFIG_H
@@ -16,7 +18,7 @@
 #include <stdint.h>
 
 #ifndef BENCH_ACCOUNTING
-    #error "build with -DBENCH_ACCOUNTING=0, 1 or 2 (see bench/bench.mk)"
+    #error "build with -DBENCH_ACCOUNTING=0, 1, 2 or 3 (see bench/bench.mk)"
 #endif
 
 #define configUSE_PREEMPTION                       1
@@ -70,6 +72,6 @@
 
 #endif /* FREERTOS_CONFIG_H */
 
-#if ( BENCH_ACCOUNTING == 2 )
+#if ( BENCH_ACCOUNTING >= 2 )
     #include "freertos_cpu_usage_hooks.h"
 #endif

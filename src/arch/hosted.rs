@@ -23,10 +23,22 @@ extern "C" {
 
 /// `CLOCK_MONOTONIC` in units of 64 ns (15.625 MHz): a shift, not a division, and
 /// a 32-bit count that wraps every 275 s, far longer than a tick.
+///
+/// Every switch reads it, so it is no more than the call and the arithmetic: the
+/// timespec is not zeroed first (clock_gettime writes both fields), nor is the
+/// result checked (it cannot fail, see below). The kernel's own run-time stats in
+/// the POSIX benchmark read the same instructions (bench/posix/main.c).
 unsafe extern "C" fn monotonic_64ns() -> u32 {
-    let mut ts = Timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `ts` is a valid, writable timespec; CLOCK_MONOTONIC always exists.
-    unsafe { clock_gettime(CLOCK_MONOTONIC, &mut ts) };
+    let mut ts = core::mem::MaybeUninit::<Timespec>::uninit();
+    // SAFETY: `ts` is valid to write a timespec to. clock_gettime fails only for a
+    // clock the system lacks (EINVAL) or a bad pointer (EFAULT); every system this
+    // build runs on has CLOCK_MONOTONIC (it is what the FreeRTOS POSIX port's own
+    // timing uses), and the pointer is good, so it returns 0 having written both
+    // fields: `ts` is initialised.
+    let ts = unsafe {
+        clock_gettime(CLOCK_MONOTONIC, ts.as_mut_ptr());
+        ts.assume_init()
+    };
     let ns = (ts.tv_sec as u64).wrapping_mul(1_000_000_000).wrapping_add(ts.tv_nsec as u64);
     (ns >> 6) as u32
 }
