@@ -78,6 +78,12 @@ void board_assert_failed( const char * file, int line ) __attribute__( ( noretur
  * The hooks header must stay the last thing in this file. CPU_USAGE_DISABLED builds
  * the same image without the library. */
 #ifndef CPU_USAGE_DISABLED
+/* The event trace (the cpu_usage_trace command; cpu-usage-top --perfetto): the hooks
+ * call the library's traced functions, which record into its ring. The notrace
+ * variant (-DCPU_USAGE_TRACE=0, qemu.mk) is the image without it. */
+#ifndef CPU_USAGE_TRACE
+#define CPU_USAGE_TRACE    1
+#endif
 #include "freertos_cpu_usage_hooks.h"
 #else
 #define CPU_USAGE_ISR_ENTER()    do {} while( 0 )
