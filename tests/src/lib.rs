@@ -126,10 +126,18 @@ pub fn run(mut cmd: Command, limit_secs: u64) -> Result<Finished, String> {
 /// How much of the conversation a failure message shows.
 const TRANSCRIPT_KEEP: usize = 6000;
 
+/// What a terminal's "erase to the end of the line" looks like: a shell that echoes
+/// (QEMU's serial console) sends it after a carriage return to erase the line being
+/// typed before it prints an alert, then draws the prompt and the line again.
+const ERASE_LINE: &str = "\x1b[K";
+
 /// A demo's shell, driven through a pipe.
 ///
 /// The shell prints `> ` at the start of a line and waits for a line of input; the
 /// text it printed since the previous prompt is the answer to the previous command.
+/// Where the shell redraws its line around an alert, the console reads it as a
+/// terminal shows it: the erased text goes, the alert stays, and the prompt drawn again
+/// after it is the same prompt, not the end of another answer.
 pub struct Console {
     name: String,
     child: Child,
@@ -139,6 +147,9 @@ pub struct Console {
     stdout_closed: bool,
     /// Output not yet returned as an answer.
     pending: String,
+    /// A prompt already returned was erased: the next prompt in `pending` is the same
+    /// one drawn again.
+    redrawn: bool,
     /// The end of the conversation, for failure messages.
     transcript: VecDeque<char>,
     stderr: Arc<Mutex<Vec<u8>>>,
@@ -188,6 +199,7 @@ impl Console {
             chunks,
             stdout_closed: false,
             pending: String::new(),
+            redrawn: false,
             transcript: VecDeque::new(),
             stderr,
         }
@@ -214,12 +226,34 @@ impl Console {
         );
     }
 
+    /// Applies the line erasures in `pending`: the text of the line before each goes
+    /// (on the line that began with the last prompt returned, that prompt is drawn
+    /// again later, and `redrawn` says so); a prompt drawn again is removed.
+    fn erase_lines(&mut self) {
+        while let Some(at) = self.pending.find(ERASE_LINE) {
+            let start = self.pending[..at].rfind('\n').map_or(0, |i| i + 1);
+            if start == 0 {
+                self.redrawn = true;
+            }
+            self.pending.replace_range(start..at + ERASE_LINE.len(), "");
+        }
+        if self.redrawn {
+            // The alerts are whole lines: the prompt comes back at the start of one.
+            if let Some(at) = self.pending.find("\n> ") {
+                self.pending.replace_range(at + 1..at + 3, "");
+                self.redrawn = false;
+            }
+        }
+    }
+
     /// Waits for the next prompt and returns what was printed before it (carriage
     /// returns removed). Fails if no prompt comes within `limit_secs`.
     pub fn read_answer(&mut self, limit_secs: u64) -> String {
         let deadline = Deadline::after_secs(limit_secs);
         loop {
-            let at = if self.pending.starts_with("> ") { Some(0) } else { self.pending.find("\n> ").map(|i| i + 1) };
+            self.erase_lines();
+            // (A prompt drawn again has not arrived whole yet: nothing ends here.)
+            let at = if self.redrawn { None } else { self.prompt_at() };
             if let Some(at) = at {
                 let answer = self.pending[..at].to_string();
                 self.pending.drain(..at + 2);
@@ -241,6 +275,15 @@ impl Console {
                     self.fail(&format!("no prompt within {limit_secs} s"));
                 }
             }
+        }
+    }
+
+    /// Where the next prompt starts in `pending`.
+    fn prompt_at(&self) -> Option<usize> {
+        if self.pending.starts_with("> ") {
+            Some(0)
+        } else {
+            self.pending.find("\n> ").map(|i| i + 1)
         }
     }
 
