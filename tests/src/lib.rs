@@ -126,10 +126,14 @@ pub fn run(mut cmd: Command, limit_secs: u64) -> Result<Finished, String> {
 /// How much of the conversation a failure message shows.
 const TRANSCRIPT_KEEP: usize = 6000;
 
-/// What a terminal's "erase to the end of the line" looks like: a shell that echoes
-/// (QEMU's serial console) sends it after a carriage return to erase the line being
-/// typed before it prints an alert, then draws the prompt and the line again.
-const ERASE_LINE: &str = "\x1b[K";
+/// A carriage return and a terminal's "erase to the end of the line": what a shell
+/// that echoes (QEMU's serial console) sends to erase the line being typed before it
+/// prints an alert; it then draws the prompt and the line again (and erases to the end
+/// of the line after them, which changes nothing here).
+const ERASE_LINE: &str = "\r\x1b[K";
+const ERASE_TO_END: &str = "\x1b[K";
+/// `ERASE_LINE` in `pending`.
+const ERASED: char = '\u{0}';
 
 /// A demo's shell, driven through a pipe.
 ///
@@ -145,8 +149,12 @@ pub struct Console {
     /// Standard output in the order it arrived; the channel closes at end of file.
     chunks: Receiver<Vec<u8>>,
     stdout_closed: bool,
-    /// Output not yet returned as an answer.
+    /// Output not yet returned as an answer (carriage returns removed, line erasures
+    /// as `ERASED`).
     pending: String,
+    /// The end of the output received, held back while it may be the start of an
+    /// erasure.
+    held: String,
     /// A prompt already returned was erased: the next prompt in `pending` is the same
     /// one drawn again.
     redrawn: bool,
@@ -200,6 +208,7 @@ impl Console {
             stdout_closed: false,
             pending: String::new(),
             redrawn: false,
+            held: String::new(),
             transcript: VecDeque::new(),
             stderr,
         }
@@ -226,24 +235,9 @@ impl Console {
         );
     }
 
-    /// Applies the line erasures in `pending`: the text of the line before each goes
-    /// (on the line that began with the last prompt returned, that prompt is drawn
-    /// again later, and `redrawn` says so); a prompt drawn again is removed.
+    /// See [`erase_lines`].
     fn erase_lines(&mut self) {
-        while let Some(at) = self.pending.find(ERASE_LINE) {
-            let start = self.pending[..at].rfind('\n').map_or(0, |i| i + 1);
-            if start == 0 {
-                self.redrawn = true;
-            }
-            self.pending.replace_range(start..at + ERASE_LINE.len(), "");
-        }
-        if self.redrawn {
-            // The alerts are whole lines: the prompt comes back at the start of one.
-            if let Some(at) = self.pending.find("\n> ") {
-                self.pending.replace_range(at + 1..at + 3, "");
-                self.redrawn = false;
-            }
-        }
+        erase_lines(&mut self.pending, &mut self.redrawn);
     }
 
     /// Waits for the next prompt and returns what was printed before it (carriage
@@ -267,7 +261,7 @@ impl Console {
             }
             match self.chunks.recv_timeout(deadline.remaining()) {
                 Ok(bytes) => {
-                    let text = String::from_utf8_lossy(&bytes).replace('\r', "");
+                    let text = terminal_text(&mut self.held, &bytes);
                     self.pending.push_str(&text);
                 }
                 Err(RecvTimeoutError::Disconnected) => self.stdout_closed = true,
@@ -330,11 +324,78 @@ impl Console {
     }
 }
 
+/// Output as the console keeps it: carriage returns removed, a line erasure as
+/// `ERASED`, an erasure to the end of the line (after text just drawn) removed. A tail
+/// of `bytes` that may be the start of an erasure is kept in `held` for the next call.
+fn terminal_text(held: &mut String, bytes: &[u8]) -> String {
+    let mut text = std::mem::take(held);
+    text.push_str(&String::from_utf8_lossy(bytes));
+    let partial = |erase: &str| (1..erase.len()).rev().find(|&n| text.ends_with(&erase[..n]));
+    let keep = partial(ERASE_LINE).max(partial(ERASE_TO_END)).unwrap_or(0);
+    *held = text.split_off(text.len() - keep);
+    text.replace(ERASE_LINE, &ERASED.to_string()).replace(ERASE_TO_END, "").replace('\r', "")
+}
+
+/// Applies the line erasures in `pending`: the text of the line before each goes. On
+/// the line that began with the last prompt returned, that prompt is drawn again
+/// after the alerts (`redrawn` says so until it comes), and is removed then: it is the
+/// same prompt, not the end of another answer.
+fn erase_lines(pending: &mut String, redrawn: &mut bool) {
+    while let Some(at) = pending.find(ERASED) {
+        let start = pending[..at].rfind('\n').map_or(0, |i| i + 1);
+        if start == 0 {
+            *redrawn = true;
+        }
+        pending.replace_range(start..at + ERASED.len_utf8(), "");
+    }
+    if *redrawn {
+        // The alerts are whole lines: the prompt comes back at the start of one.
+        if let Some(at) = pending.find("\n> ") {
+            pending.replace_range(at + 1..at + 3, "");
+            *redrawn = false;
+        }
+    }
+}
+
 impl Drop for Console {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What QEMU's console sent when an alert came while the test's line was half
+    /// received, cut into chunks at the awkward places.
+    #[test]
+    fn a_redrawn_line_reads_as_the_terminal_shows_it() {
+        let chunks: [&[u8]; 5] = [
+            b"show_c\r",
+            b"\x1b[K{\"watchdog\":\"slice\"}\r\n",
+            b"> show_c\x1b",
+            b"[Kpu_usage -m\r\n{\"mode\":\"window\"}\r\n",
+            b"> ",
+        ];
+        let (mut held, mut pending, mut redrawn) = (String::new(), String::new(), false);
+        for chunk in chunks {
+            pending.push_str(&terminal_text(&mut held, chunk));
+            erase_lines(&mut pending, &mut redrawn);
+        }
+        assert!(held.is_empty() && !redrawn);
+        assert_eq!(pending, "{\"watchdog\":\"slice\"}\nshow_cpu_usage -m\n{\"mode\":\"window\"}\n> ");
+    }
+
+    /// At an empty prompt: the alert, and the prompt drawn again is not a second one.
+    #[test]
+    fn an_alert_at_an_empty_prompt_ends_no_answer() {
+        let (mut held, mut redrawn) = (String::new(), false);
+        let mut pending = terminal_text(&mut held, b"\r\x1b[K{\"watchdog\":\"load\"}\r\n> \x1b[K");
+        erase_lines(&mut pending, &mut redrawn);
+        assert_eq!((pending.as_str(), redrawn), ("{\"watchdog\":\"load\"}\n", false));
     }
 }

@@ -899,5 +899,4 @@ mod tests {
         let err = check_window(&report_with("\"interrupts_counts\":0", "\"interrupts_counts\":1")).unwrap_err();
         assert!(err.contains("interrupts (1)"), "{err}");
     }
-
 }

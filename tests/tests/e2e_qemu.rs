@@ -299,7 +299,8 @@ fn idle_and_load_with_more_tasks_than_ids_on_qemu_mps2_an385() {
     console.command(&format!("show_cpu_usage -w {MANY_TASKS_WINDOW_MS}"), 20);
     std::thread::sleep(std::time::Duration::from_millis(200));
     let stats: KernelStats = scenario::ask_json(&mut console, "kernel_stats -m", 30);
-    let Some((idle_id, kernel_idle_pct)) = stats.kernel.iter().find(|r| r.name == "IDLE").map(|r| (r.id, r.run_time_pct))
+    let Some((idle_id, kernel_idle_pct)) =
+        stats.kernel.iter().find(|r| r.name == "IDLE").map(|r| (r.id, r.run_time_pct))
     else {
         console.fail(&format!("`kernel_stats` lists no IDLE row: {stats:?}"));
     };

@@ -181,7 +181,7 @@ fn session(t: &mut Terminal) {
     t.expect(UP, "{\"churn\":");
     t.expect(&format!("{UP}{UP}{UP}{DOWN}"), "{\"tasks\":[");
     // Past the oldest line, Up stays on it.
-    t.expect(&format!("{}", UP.repeat(10)), "{\"mode\":\"window\"");
+    t.expect(&UP.repeat(10), "{\"mode\":\"window\"");
 
     // An alert while a line is half typed. Load above 1 % for 2 windows: the trip
     // comes at the end of the window after the one under way, at least one window

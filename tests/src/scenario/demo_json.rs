@@ -253,7 +253,13 @@ mod tests {
             Alert::parse(
                 r#"{"watchdog":"slice","slice_us":12345,"threshold_us":5000,"task_id":3,"task":"work40","window":7}"#
             ),
-            Some(Ok(Alert::Slice { slice_us: 12345, threshold_us: 5000, task_id: 3, task: "work40".into(), window: 7 }))
+            Some(Ok(Alert::Slice {
+                slice_us: 12345,
+                threshold_us: 5000,
+                task_id: 3,
+                task: "work40".into(),
+                window: 7
+            }))
         );
         assert_eq!(Alert::parse(r#"{"watchdog":"lost","alerts":2}"#), Some(Ok(Alert::Lost { alerts: 2 })));
         // The command's settings line is no alert.
@@ -284,11 +290,9 @@ mod tests {
 
     #[test]
     fn status_lines_are_read() {
-        let c: Churn = read_line(
-            r#"{"churn":"on","created":662,"deleted":661,"alive":1,"create_failures":0}"#,
-            "churn -m status",
-        )
-        .unwrap();
+        let c: Churn =
+            read_line(r#"{"churn":"on","created":662,"deleted":661,"alive":1,"create_failures":0}"#, "churn -m status")
+                .unwrap();
         assert!(c.on() && c.created == 662);
         let t: Tick30 = read_line(r#"{"tick30":"off","duty_pct":30,"activations":0}"#, "tick30 -m status").unwrap();
         assert_eq!((t.tick30.as_str(), t.overrun_us), ("off", None));
