@@ -10,9 +10,13 @@
  *
  *   integration.c  the library wired to a console and a shell: what your firmware needs
  *   workloads.c    the tasks the library measures (workloads, churn, tick30, sampling)
- *   shell.c        the console's line editor and history, the command table, alerts
- *   commands.c     the demo's commands (tasks, load, churn, snapshot...)
+ *   shell.c        the console's line editor and history, the dispatch of commands
+ *   alerts.c       the watchdog's alerts, from its callback to the shell
+ *   commands.c     the command table; load, churn, tick30, sampled, help, exit
+ *   readouts.c     snapshot, tasks, kernel_stats, tracer: figures from the library's
+ *                  C API and the kernel
  *   console.c      output: whole lines to the console, numbers, JSON strings
+ *   demo_internal.h  what these files share
  */
 #ifndef DEMO_H
 #define DEMO_H

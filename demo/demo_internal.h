@@ -150,16 +150,27 @@ extern const size_t xDemoCommandCount;
 BaseType_t demo_json_option( int * pargc,
                              char ** argv );
 
-/* ---- shell.c: the console's reader, the alerts ---------------------------------------- */
+/* ---- alerts.c: the watchdog's alerts ------------------------------------------------------ */
+
+/* From the watchdog's callback (an interrupt): keeps the alert for the shell to print
+ * between lines, or counts it as lost when there is no room. */
+void demo_alert_queue( const cpu_usage_alert * pxAlert );
+
+/* The oldest alert kept (pdTRUE), else the number lost since the last call (0: none)
+ * and pdFALSE. Shell task. */
+BaseType_t demo_alert_take( cpu_usage_alert * pxAlert,
+                            uint32_t * pulLost );
+
+/* One JSON line: the alert, or with NULL the number lost. */
+void demo_alert_print( const cpu_usage_alert * pxAlert,
+                       uint32_t ulLost );
+
+/* ---- shell.c: the console's reader ---------------------------------------------------- */
 
 /* Creates the shell task (its handle into *pxTask). */
 void demo_shell_create( UBaseType_t uxPriority,
                         configSTACK_DEPTH_TYPE uxStackWords,
                         TaskHandle_t * pxTask );
-
-/* From the watchdog's callback (an interrupt): queues the alert for the shell to print
- * between lines. */
-void demo_alert_queue( const cpu_usage_alert * pxAlert );
 
 /* The library's follow mode waits here (cpu_usage_set_follow_wait). */
 int demo_follow_wait( uint32_t ulMs );

@@ -1,7 +1,7 @@
 /*
  * shell.c - the demo's shell: a line editor with a short history on the console, the
  * split of a line into words, the dispatch to the command tables (commands.c and the
- * board's), and the watchdog alerts printed between lines.
+ * board's), and the watchdog alerts (alerts.c) printed between lines.
  *
  * Keys (the VT100/ANSI sequences a terminal sends, ESC [ x and ESC O x alike):
  * Left/Right, Home/End (also Ctrl-A/Ctrl-E), Backspace, Delete, Ctrl-U (erase to the
@@ -20,11 +20,6 @@
  * again: an alert reaches the console at most this long after the tick that raised it.
  * (The POSIX board polls its stdin every 10 ms in any case.) */
 #define demoSHELL_POLL_MS    10U
-
-/* Watchdog alerts waiting for the shell to print them. More than two never pile up
- * (one of each kind per window, printed within demoSHELL_POLL_MS), unless the shell is
- * busy with a long command across several windows. */
-#define demoALERT_SLOTS      8U
 
 /* Bytes of history: the lines typed, each with its NUL, newest last, the oldest
  * dropped to make room (1,024: eight lines of the longest, more of the usual). A board
@@ -45,21 +40,6 @@
 
 static const char cPrompt[] = "> ";
 
-/* ---- Watchdog alerts ------------------------------------------------------------ */
-
-/* A ring of alerts, filled by demo_alert_queue() in the tick interrupt (the library
- * calls its callback there, like vApplicationTickHook) and emptied by the shell, which
- * alone may print. Single producer, single consumer: the callback only ever writes
- * ulAlertHead and the shell only ulAlertTail, and the shell takes an alert in a
- * critical section, which masks the tick, so it never sees one half written. The
- * counters run freely; their difference is the number waiting. */
-static cpu_usage_alert xAlertRing[ demoALERT_SLOTS ];
-static volatile uint32_t ulAlertHead = 0U;
-static volatile uint32_t ulAlertTail = 0U;
-/* Alerts the ring had no room for; written by the callback, read and cleared by the
- * shell in the same critical section. */
-static volatile uint32_t ulAlertsLost = 0U;
-
 /* ---- The line being typed ------------------------------------------------------------ */
 
 static char cLine[ demoLINE_MAX ];
@@ -79,67 +59,6 @@ static BaseType_t xPromptOpen = pdFALSE;
 /* The history line shown (1: the newest), 0 for a new line. */
 static size_t xHistoryAt = 0U;
 
-/*-----------------------------------------------------------*/
-
-void demo_alert_queue( const cpu_usage_alert * pxAlert )
-{
-    const uint32_t ulHead = ulAlertHead;
-
-    if( ( ulHead - ulAlertTail ) < demoALERT_SLOTS )
-    {
-        xAlertRing[ ulHead % demoALERT_SLOTS ] = *pxAlert;
-        ulAlertHead = ulHead + 1U;
-    }
-    else
-    {
-        ulAlertsLost++;
-    }
-}
-/*-----------------------------------------------------------*/
-
-/* One alert as a JSON line: what a log or a program takes as it is, and a person
- * still reads. */
-static void prvPrintAlert( const cpu_usage_alert * pxAlert )
-{
-    demo_print( "{\"watchdog\":" );
-
-    if( pxAlert->kind == CPU_USAGE_ALERT_LOAD )
-    {
-        demo_print( "\"load\",\"load_pct\":" );
-        demo_print_hundredths( pxAlert->value, 0U );
-        demo_print( ",\"threshold_pct\":" );
-        demo_print_hundredths( pxAlert->threshold, 0U );
-    }
-    else if( pxAlert->kind == CPU_USAGE_ALERT_SLICE )
-    {
-        demo_print( "\"slice\",\"slice_us\":" );
-        demo_print_uint( pxAlert->value, 0U );
-        demo_print( ",\"threshold_us\":" );
-        demo_print_uint( pxAlert->threshold, 0U );
-        demo_print( ",\"task_id\":" );
-        demo_print_uint( pxAlert->task_id, 0U );
-        demo_print( ",\"task\":" );
-
-        /* The tasks sharing the overflow bucket have no one name. */
-        if( ( pxAlert->task_id == 0U ) && ( pxAlert->task_name[ 0 ] == '\0' ) )
-        {
-            demo_print( "\"(overflow)\"" );
-        }
-        else
-        {
-            demo_print_json_string( pxAlert->task_name, CPU_USAGE_NAME_LEN );
-        }
-    }
-    else
-    {
-        demo_print( "\"unknown\",\"kind\":" );
-        demo_print_uint( ( uint32_t ) pxAlert->kind, 0U );
-    }
-
-    demo_print( ",\"window\":" );
-    demo_print_uint( pxAlert->window, 0U );
-    demo_print( "}\n" );
-}
 /*-----------------------------------------------------------*/
 
 /* The prompt and the line being typed, the cursor where it was. */
@@ -190,25 +109,7 @@ static void prvPrintAlerts( void )
 
     for( ; ; )
     {
-        ulLost = 0U;
-
-        taskENTER_CRITICAL();
-        {
-            xTaken = ( ulAlertTail != ulAlertHead ) ? pdTRUE : pdFALSE;
-
-            if( xTaken == pdTRUE )
-            {
-                xAlert = xAlertRing[ ulAlertTail % demoALERT_SLOTS ];
-                ulAlertTail = ulAlertTail + 1U;
-            }
-            else
-            {
-                /* Lost alerts came after those kept: report them last. */
-                ulLost = ulAlertsLost;
-                ulAlertsLost = 0U;
-            }
-        }
-        taskEXIT_CRITICAL();
+        xTaken = demo_alert_take( &xAlert, &ulLost );
 
         if( ( xTaken == pdFALSE ) && ( ulLost == 0U ) )
         {
@@ -227,16 +128,7 @@ static void prvPrintAlerts( void )
 
         xPrinted = pdTRUE;
 
-        if( xTaken == pdTRUE )
-        {
-            prvPrintAlert( &xAlert );
-        }
-        else
-        {
-            demo_print( "{\"watchdog\":\"lost\",\"alerts\":" );
-            demo_print_uint( ulLost, 0U );
-            demo_print( "}\n" );
-        }
+        demo_alert_print( ( xTaken == pdTRUE ) ? &xAlert : NULL, ulLost );
     }
 
     if( ( xPrinted == pdTRUE ) && ( xReading == pdTRUE ) && ( xTerminal == pdTRUE ) )
