@@ -58,7 +58,16 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 #define configCHECK_FOR_STACK_OVERFLOW             2
 #define configUSE_DAEMON_TASK_STARTUP_HOOK         0
 
-#define configGENERATE_RUN_TIME_STATS              0
+/* The kernel's own run-time stats (the shell's kernel_stats), in ticks of mtime, the
+ * clock the library counts with unless 'mcycle use' (clock.c). */
+#define configGENERATE_RUN_TIME_STATS              1
+#define configRUN_TIME_COUNTER_TYPE                uint64_t
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+uint64_t virt_mtime( void );
+#endif
+#define portCONFIGURE_TIMER_FOR_RUN_TIME_STATS()    do {} while( 0 )
+#define portGET_RUN_TIME_COUNTER_VALUE()            virt_mtime()
 
 /* ---- Assertions --------------------------------------------------------------
  * A failed assertion prints "ASSERT file:line" on UART0 and ends the QEMU run with

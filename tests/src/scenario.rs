@@ -94,7 +94,7 @@ pub struct IrqLoad {
     pub tolerance_pp: f64,
 }
 
-/// The demo's workloads and their duties at boot (demo/demo.c).
+/// The demo's workloads and their duties at boot (demo/workloads.c).
 pub const WORKLOADS: [(&str, f64); 3] = [("work10", 10.0), ("work25", 25.0), ("work40", 40.0)];
 
 /// Windows averaged for the duty check.
@@ -104,7 +104,7 @@ const AVERAGED_WINDOWS: usize = 3;
 /// have been reused several times over.
 const CHURN_MIN_CREATED: u64 = 300;
 
-/// tick30's share of every tick period (demo/demo.c).
+/// tick30's share of every tick period (demo/workloads.c).
 const TICK30_PCT: f64 = 30.0;
 
 /// Windows averaged for the tick30 check.

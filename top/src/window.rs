@@ -175,6 +175,8 @@ pub fn parse_line(line: &str) -> Line {
     match value.get("mode").and_then(|m| m.as_str()) {
         Some("window") => {}
         Some(other) => return Line::Garbage(format!("a report of mode {other:?}, not a window")),
+        // The demo's watchdog alerts are JSON lines of their own: shell text to show.
+        None if value.get("watchdog").is_some() => return Line::Text(json.to_owned()),
         None if value.get("error").is_some() => return Line::Garbage(format!("an error report: {json}")),
         None => return Line::Garbage("JSON without a \"mode\"".to_owned()),
     }
