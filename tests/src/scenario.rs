@@ -17,7 +17,7 @@
 //!    into the shared overflow bucket (ID 0) along the way, since its largest batches
 //!    exceed the 32 IDs. While the reports are full of tasks, the other ways of
 //!    reading a window must agree with `show_cpu_usage -m` on the same window:
-//!    `snapshot` (the demo's table of `cpu_usage_snapshot()`'s C structs), `-l`,
+//!    `snapshot -m` (`cpu_usage_snapshot()`'s C structs as the demo prints them), `-l`,
 //!    `-n 2`, `-s`; and `-c -l -m` must give each task its history. `churn off`;
 //!    three windows later no ID may have leaked: the pool adds up, nothing is left
 //!    in quarantine or in the overflow bucket, and every live task the kernel lists
