@@ -60,7 +60,8 @@
 #   $(BUILD)/<board>/demo-<v>.elf   for each variant <v> in <board>_VARIANTS: demo.elf
 #                                   with the variant's sources and flags, objects (the
 #                                   kernel's too) in $(BUILD)/<board>/<v>/
-#   $(BUILD)/<board>/snapshot.elf   with <board>_SNAPSHOT_SRC
+#   $(BUILD)/<board>/snapshot.elf   with <board>_SNAPSHOT_SRC (objects, the kernel's
+#                                   too, in $(BUILD)/<board>/snapshot/)
 #   <board> (phony)                 the board's images; QEMU_IMAGES: every board's
 #   lib-<target>, lib-<target>-minimal (phony) and RUST_LIB/RUST_LIB_MINIMAL (functions
 #                                   of the target: the archives' paths), for every Rust
@@ -147,9 +148,13 @@ endef
 #   tracer   another trace tool beside the library, sharing the kernel's trace macros
 #            with it: a stand-in that counts what it sees, and the firmware's header
 #            that combines the two (demo/stand-in-tracer/); shell command `tracer`
-DEMO_VARIANTS := tracer
+#   notrace  without the library's event trace (CPU_USAGE_TRACE 0) on a board whose
+#            demo has it: the image `make size` measures the library's share of
+DEMO_VARIANTS := tracer notrace
 DEMO_VARIANT_SRC_tracer := demo/stand-in-tracer/stand_in_tracer.c
 DEMO_VARIANT_CFLAGS_tracer := -DDEMO_STAND_IN_TRACER=1 -I demo/stand-in-tracer
+DEMO_VARIANT_SRC_notrace :=
+DEMO_VARIANT_CFLAGS_notrace := -DCPU_USAGE_TRACE=0
 
 # ---- The boards ------------------------------------------------------------------------
 
@@ -236,11 +241,13 @@ endif
 $$(foreach v,$$($(1)_VARIANTS),$$(eval $$(call QEMU_DEMO_VARIANT_RULES,$(1),$$(v))))
 
 ifneq ($(strip $($(1)_SNAPSHOT_SRC)),)
-# The same kernel objects as demo.elf: compiled with the same flags, they do not depend
-# on which build of the library they are linked with.
-QEMU_SNAPSHOT_OBJS_$(1) := $(call qemu_kernel_objs,$(1),lib) \
-    $(call qemu_objs,$(1),$($(1)_SNAPSHOT_SRC),lib)
+# Objects of their own, the kernel's included: the minimal archive has no event trace,
+# so the hooks must call the untraced functions whatever the board's demo does.
+QEMU_SNAPSHOT_OBJS_$(1) := $(call qemu_kernel_objs,$(1),snapshot) \
+    $(call qemu_objs,$(1),$($(1)_SNAPSHOT_SRC),snapshot)
 $(1)_IMAGES += $(BUILD)/$(1)/snapshot.elf
+
+$$(eval $$(call QEMU_VARIANT_RULES,$(1),snapshot,-DCPU_USAGE_TRACE=0))
 
 $(BUILD)/$(1)/snapshot.elf: $$(QEMU_SNAPSHOT_OBJS_$(1)) $(call RUST_LIB_MINIMAL,$($(1)_RUST_TARGET)) $($(1)_LDSCRIPT)
 	$$($(1)_CC) $$(QEMU_LDFLAGS_$(1)) -Wl,-Map=$$(@:.elf=.map) -o $$@ \

@@ -1,9 +1,22 @@
 /*
- * The demo application shared by every port: three workload tasks that burn a set
+ * The demo application shared by every board: three workload tasks that burn a set
  * share of the CPU, a churn task that creates and deletes short-lived tasks, a
  * tick-synchronous task (tick30) with a tick-sampled accounting beside it, and a
- * shell on the console. A port (boards/<port>/) provides the functions in
- * the first block and calls demo_start() before vTaskStartScheduler().
+ * shell on the console. A board (boards/<board>/) provides the functions in the
+ * first block and calls demo_start() before vTaskStartScheduler().
+ *
+ * What a firmware of your own copies is in integration.c; the rest of demo/ is the
+ * demo's own machinery:
+ *
+ *   integration.c  the library wired to a console and a shell: what your firmware needs
+ *   workloads.c    the tasks the library measures (workloads, churn, tick30, sampling)
+ *   shell.c        the console's line editor and history, the dispatch of commands
+ *   alerts.c       the watchdog's alerts, from its callback to the shell
+ *   commands.c     the command table; load, churn, tick30, sampled, help, exit
+ *   readouts.c     snapshot, tasks, kernel_stats, tracer: figures from the library's
+ *                  C API and the kernel
+ *   console.c      output: whole lines to the console, numbers, JSON strings
+ *   demo_internal.h  what these files share
  */
 #ifndef DEMO_H
 #define DEMO_H
@@ -19,6 +32,12 @@
 /* Next console byte (0..255). Blocks the calling task (not the CPU) for at most
  * timeout_ms, then returns PORT_CONSOLE_TIMEOUT. Called from the shell task only. */
 int port_console_getc(uint32_t timeout_ms);
+
+/* Nonzero when a person types at a terminal that does not echo (a terminal in raw
+ * mode, QEMU's serial console): the shell then echoes, edits the line with the arrow
+ * keys and redraws it around alerts. Zero for piped or scripted input: the shell
+ * reads the same keys but prints nothing back. Constant for the run. */
+int port_console_is_terminal(void);
 
 /* Write n bytes to the console. Called from the shell task only. */
 void port_console_write(const char *s, size_t n);
@@ -66,5 +85,23 @@ void demo_add_waiting_tasks(void);
  * right-aligned in a field of width characters (0: no padding). */
 void demo_print(const char *s);
 void demo_print_uint(uint32_t value, size_t width);
+
+/* The argument of a command "<name> on|off|status" (argv[1], the only one): what it
+ * asks for, or DEMO_SWITCH_USAGE after printing usage (a line of its own). */
+typedef enum
+{
+    DEMO_SWITCH_ON,
+    DEMO_SWITCH_OFF,
+    DEMO_SWITCH_STATUS,
+    DEMO_SWITCH_USAGE
+} DemoSwitch_t;
+
+DemoSwitch_t demo_parse_switch(int argc, char **argv, const char *usage);
+
+/* Called by the shell right before it prints what show_cpu_usage (or 'cli') writes.
+ * Empty by default (a weak definition in integration.c): a board may print a line
+ * there, with demo_print(), about how far the figures can be trusted (the POSIX
+ * simulator: whether the host gave it a core). */
+void board_console_note(void);
 
 #endif /* DEMO_H */

@@ -97,10 +97,18 @@ fn main() {
         .file(paths.repo.join("tests/c/kernel_posix_app_hooks.c"))
         .compile("cu_kernel_posix");
 
+    // Every C file of the demo (demo/*.c, as board.mk builds it), sorted so that the
+    // archive does not depend on the directory's order.
+    let mut demo_files: Vec<PathBuf> = std::fs::read_dir(paths.repo.join("demo"))
+        .expect("the demo's directory")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    demo_files.sort();
     posix_build(&paths, "cross-check")
         .define("DEMO_RUN_TIME_STATS", "1")
         .define("main", "posix_demo_main")
-        .file(paths.repo.join("demo/demo.c"))
+        .files(&demo_files)
         .file(paths.repo.join("boards/posix/main.c"))
         .compile("cu_cross_check");
 

@@ -11,29 +11,32 @@
 #include "board.h"
 #include "demo.h"
 
-#include <string.h>
-
 static uint8_t irq_on;
 
 void board_irq_load_command( int argc, char ** argv )
 {
-    if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "on" ) == 0 ) )
+    switch( demo_parse_switch( argc, argv, "usage: irq on|off|status" ) )
     {
-        if( irq_on == 0u )
-        {
-            board_irq_load_start();
-            irq_on = 1u;
-        }
-    }
-    else if( ( argc == 2 ) && ( strcmp( argv[ 1 ], "off" ) == 0 ) )
-    {
-        board_irq_load_stop();
-        irq_on = 0u;
-    }
-    else if( !( ( argc == 2 ) && ( strcmp( argv[ 1 ], "status" ) == 0 ) ) )
-    {
-        demo_print( "usage: irq on|off|status\n" );
-        return;
+        case DEMO_SWITCH_ON:
+
+            if( irq_on == 0u )
+            {
+                board_irq_load_start();
+                irq_on = 1u;
+            }
+
+            break;
+
+        case DEMO_SWITCH_OFF:
+            board_irq_load_stop();
+            irq_on = 0u;
+            break;
+
+        case DEMO_SWITCH_STATUS:
+            break;
+
+        default:
+            return;
     }
 
     demo_print( "irq: " );

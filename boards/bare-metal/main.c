@@ -6,10 +6,9 @@
  *
  * The console has two input sources; output always goes to the board's UART (polled).
  * - Interactive (default): input from the UART (QEMU -serial stdio), interrupt-driven.
- *   QEMU puts a terminal in raw mode without echo, so the port echoes what it reads
- *   (printable characters, line ends, and erasing for backspace/DEL), which is what a
- *   terminal does for the POSIX port. The serial line has no end-of-file: byte 0x04
- *   (EOT, what Ctrl-D sends) reads as PORT_CONSOLE_EOF.
+ *   QEMU puts a terminal in raw mode without echo: port_console_is_terminal() says so,
+ *   and the demo's shell echoes and edits the line itself. The serial line has no
+ *   end-of-file: byte 0x04 (EOT, what Ctrl-D sends) reads as PORT_CONSOLE_EOF.
  * - Scripted: when QEMU is given -semihosting-config ...,arg=console=semihosting,
  *   input is read from the host's stdin through semihosting, one byte per request,
  *   without echo, and the end of stdin is PORT_CONSOLE_EOF, as on the POSIX port with
@@ -40,38 +39,11 @@ static uint8_t console_scripted;
 
 /* ---- demo.h ------------------------------------------------------------------ */
 
-/* Echo for the interactive console, as a terminal in canonical mode would do it. Only
- * erases what it has echoed on the current line, so the prompt stays. */
-static void console_echo( int c )
+int port_console_is_terminal( void )
 {
-    static uint32_t column;
-    static uint8_t last_was_cr;
-    uint8_t is_cr = ( c == '\r' ) ? 1u : 0u;
-
-    if( ( c == '\r' ) || ( c == '\n' ) )
-    {
-        if( ( c == '\r' ) || ( last_was_cr == 0u ) )
-        {
-            board_uart_putc( '\n' );
-        }
-
-        column = 0u;
-    }
-    else if( ( c == '\b' ) || ( c == 0x7F ) )
-    {
-        if( column > 0u )
-        {
-            board_uart_puts( "\b \b" );
-            column--;
-        }
-    }
-    else if( ( c == '\t' ) || ( ( c >= 0x20 ) && ( c < 0x7F ) ) )
-    {
-        board_uart_putc( ( char ) c );
-        column++;
-    }
-
-    last_was_cr = is_cr;
+    /* The UART is a person's terminal (QEMU puts it in raw mode, without echo); the
+     * semihosting script is not. */
+    return ( console_scripted == 0u ) ? 1 : 0;
 }
 
 int port_console_getc( uint32_t timeout_ms )
@@ -94,11 +66,6 @@ int port_console_getc( uint32_t timeout_ms )
         if( c < 0 )
         {
             return PORT_CONSOLE_TIMEOUT;
-        }
-
-        if( c != CONSOLE_EOT )
-        {
-            console_echo( c );
         }
     }
 

@@ -45,9 +45,13 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 /* What 16 KiB leave after .data, .bss (the library's 3.3 KiB among it) and the main
  * stack: the long-lived tasks, the console's buffer and as many of the churn's
  * short-lived tasks as fit (README.md, "RAM"). */
-#define configTOTAL_HEAP_SIZE                      ( 9U * 1024U )
+#define configTOTAL_HEAP_SIZE                      ( ( 9U * 1024U ) - 384U )
 
-/* The demo's task stacks (demo.c), in words, from what each was measured to use
+/* The shell's history (shell.c): 256 bytes, two lines of the longest or several
+ * short ones, taken from the heap above (384 bytes with the line editor's state). */
+#define demoSHELL_HISTORY_BYTES                    256U
+
+/* The demo's task stacks (workloads.c), in words, from what each was measured to use
  * (README.md): the shell's holds the library's report formatter, 2.3 KiB deep. */
 #define demoWORK_STACK_WORDS                       ( 112 )
 #define demoCHURN_STACK_WORDS                      ( 160 )

@@ -18,7 +18,7 @@
  * The counter is read by capturing it into CC[1] (nrf51.h); CC[0] holds the period.
  *
  * The share is of the time the library sees: tasks interrupted by it lose that time
- * to the "interrupts" line. A workload that burns a share of the wall time (demo.c)
+ * to the "interrupts" line. A workload that burns a share of the wall time (demo/workloads.c)
  * therefore shows its duty times (1 - 5 %) while this runs.
  */
 #include "nrf51.h"

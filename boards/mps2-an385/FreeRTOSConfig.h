@@ -99,6 +99,12 @@ void board_assert_failed( const char * file, int line ) __attribute__( ( noretur
  * the kernel's trace macros between the two, which includes the library's
  * (demo/stand-in-tracer/). */
 #ifndef CPU_USAGE_DISABLED
+/* The event trace (the cpu_usage_trace command; cpu-usage-top --perfetto): the hooks
+ * call the library's traced functions, which record into its ring. The notrace
+ * variant (-DCPU_USAGE_TRACE=0, qemu.mk) is the image without it. */
+#ifndef CPU_USAGE_TRACE
+#define CPU_USAGE_TRACE    1
+#endif
 #if defined( DEMO_STAND_IN_TRACER ) && ( DEMO_STAND_IN_TRACER == 1 )
 #include "stand_in_tracer.h"
 #include "trace_hooks_shared.h"

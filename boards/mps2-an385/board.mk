@@ -8,10 +8,13 @@
 #                                       is built without the hooks header
 #                                       (-DCPU_USAGE_DISABLED) and the demo's library
 #                                       calls go to cpu_usage_stubs.c. Section sizes
-#                                       of demo.elf minus these = what the library adds
-#                                       (make size).
+#                                       of demo-notrace.elf minus these = what the
+#                                       library adds (make size).
 #   $(BUILD)/mps2-an385/demo-tracer.elf the demo with another trace tool beside the
 #                                       library (the `tracer` variant, qemu.mk)
+#   $(BUILD)/mps2-an385/demo-notrace.elf the demo without the event trace (`notrace`):
+#                                       minus demo-nolib.elf, what the library adds
+#                                       to a firmware that does not trace (make size)
 #   $(BUILD)/mps2-an385/snapshot.elf    the minimal build (no shell) in a firmware of its
 #                                       own: snapshot_main.c, the board files and
 #                                       demo.elf's kernel objects, linked with the
@@ -41,7 +44,7 @@ mps2-an385_INC := boards/mps2-an385 $(BARE_METAL) $(BARE_METAL_CORTEX_M)
 MPS2_SRC := $(addprefix boards/mps2-an385/,commands.c startup.c uart.c clock.c irq_load.c)
 mps2-an385_SRC := $(BARE_METAL_DEMO_SRC) $(BARE_METAL_CORTEX_M_SRC) $(BARE_METAL_CORTEX_M_DEMO_SRC) $(MPS2_SRC)
 mps2-an385_NOLIB_SRC := boards/mps2-an385/cpu_usage_stubs.c
-mps2-an385_VARIANTS := tracer
+mps2-an385_VARIANTS := tracer notrace
 # snapshot.elf: the board without the demo (startup.c leaves the demo's IRQs to the
 # fault report when irq_load.c and mask_check.c are not linked).
 mps2-an385_SNAPSHOT_SRC := $(addprefix boards/mps2-an385/,startup.c uart.c clock.c) \

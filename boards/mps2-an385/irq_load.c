@@ -16,7 +16,7 @@
  * agree in every run.
  *
  * The share is of the time the library sees: tasks interrupted by it lose that time
- * to the "interrupts" line. A workload that burns a share of the wall time (demo.c)
+ * to the "interrupts" line. A workload that burns a share of the wall time (demo/workloads.c)
  * therefore shows its duty times (1 - 5 %) while this runs.
  */
 #include "mps2_an385.h"

@@ -69,7 +69,16 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 #define configCHECK_FOR_STACK_OVERFLOW             2
 #define configUSE_DAEMON_TASK_STARTUP_HOOK         0
 
-#define configGENERATE_RUN_TIME_STATS              0
+/* The kernel's own run-time stats (the shell's kernel_stats), in core cycles as the
+ * library's SysTick-extended clock counts them (boards/mps2-an385/clock.c). */
+#define configGENERATE_RUN_TIME_STATS              1
+#define configRUN_TIME_COUNTER_TYPE                uint64_t
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+uint64_t mps2_clock_cycles( void );
+#endif
+#define portCONFIGURE_TIMER_FOR_RUN_TIME_STATS()    do {} while( 0 )
+#define portGET_RUN_TIME_COUNTER_VALUE()            mps2_clock_cycles()
 
 /* ---- Interrupt priorities (Cortex-M: numerically lower = more urgent) ---------
  * The AN505's Cortex-M33 implements 3 priority bits (QEMU implements all 8; the values
@@ -98,6 +107,12 @@ void board_assert_failed( const char * file, int line ) __attribute__( ( noretur
  * The hooks header must stay the last thing in this file. CPU_USAGE_DISABLED builds
  * the same image without the library (demo-nolib.elf, for the footprint figures). */
 #ifndef CPU_USAGE_DISABLED
+/* The event trace (the cpu_usage_trace command; cpu-usage-top --perfetto): the hooks
+ * call the library's traced functions, which record into its ring. The notrace
+ * variant (-DCPU_USAGE_TRACE=0, qemu.mk) is the image without it. */
+#ifndef CPU_USAGE_TRACE
+#define CPU_USAGE_TRACE    1
+#endif
 #include "freertos_cpu_usage_hooks.h"
 #else
 /* The port's interrupt handlers call these; without the library they do nothing. */

@@ -16,7 +16,7 @@
 
 /* Off so that a tick never hands the CPU from one priority-1 workload to another in
  * the middle of its burn. (The shell's wake-ups still rotate the priority-1 ready
- * list; demo.c's burn loop copes with that, see prvBurn().) */
+ * list; workloads.c's burn loop copes with that, see prvBurn().) */
 #define configUSE_TIME_SLICING                     0
 #define configUSE_PORT_OPTIMISED_TASK_SELECTION    0
 #define configTICK_RATE_HZ                         1000

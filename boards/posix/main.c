@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,6 +77,73 @@ uint32_t port_time_us( void )
     }
 
 #endif
+/*-----------------------------------------------------------*/
+
+/*
+ * The console on a terminal: non-canonical and without echo, so that the demo's shell
+ * gets each key as it is typed (arrows included) and echoes and edits the line itself.
+ * Output processing and the signal keys stay as they were (Ctrl-C still ends the
+ * run). The terminal's settings come back at exit and on the signals that end the
+ * process; piped stdin is left alone.
+ */
+static struct termios xTerminalWas;
+static volatile sig_atomic_t xTerminalRaw = 0;
+
+static void prvTerminalRestore( void )
+{
+    if( xTerminalRaw != 0 )
+    {
+        ( void ) tcsetattr( STDIN_FILENO, TCSANOW, &xTerminalWas );
+        xTerminalRaw = 0;
+    }
+}
+
+/* tcsetattr() is async-signal-safe; the signal then does what it would have done. */
+static void prvTerminalSignal( int iSignal )
+{
+    prvTerminalRestore();
+    ( void ) raise( iSignal );
+}
+
+static void prvTerminalSetUp( void )
+{
+    static const int iSignals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT };
+    struct termios xRaw;
+    struct sigaction xAction;
+    size_t x;
+
+    if( ( isatty( STDIN_FILENO ) == 0 ) || ( tcgetattr( STDIN_FILENO, &xTerminalWas ) != 0 ) )
+    {
+        return;
+    }
+
+    memset( &xAction, 0, sizeof( xAction ) );
+    xAction.sa_handler = prvTerminalSignal;
+    xAction.sa_flags = SA_RESETHAND;
+    ( void ) sigemptyset( &xAction.sa_mask );
+
+    for( x = 0U; x < ( sizeof( iSignals ) / sizeof( iSignals[ 0 ] ) ); x++ )
+    {
+        ( void ) sigaction( iSignals[ x ], &xAction, NULL );
+    }
+
+    ( void ) atexit( prvTerminalRestore );
+
+    xRaw = xTerminalWas;
+    xRaw.c_lflag &= ~( tcflag_t ) ( ICANON | ECHO );
+    xRaw.c_cc[ VMIN ] = 1;
+    xRaw.c_cc[ VTIME ] = 0;
+
+    if( tcsetattr( STDIN_FILENO, TCSANOW, &xRaw ) == 0 )
+    {
+        xTerminalRaw = 1;
+    }
+}
+
+int port_console_is_terminal( void )
+{
+    return ( xTerminalRaw != 0 ) ? 1 : 0;
+}
 /*-----------------------------------------------------------*/
 
 /* How often the shell looks at stdin. Each look is two context switches, and on this
@@ -332,6 +400,7 @@ int main( int argc,
         ullRunTimeBaseNs = prvMonotonicNs();
     #endif
 
+    prvTerminalSetUp();
     demo_start();
 
     for( i = 1; i < argc; i++ )

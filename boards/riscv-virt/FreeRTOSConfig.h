@@ -58,7 +58,16 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 #define configCHECK_FOR_STACK_OVERFLOW             2
 #define configUSE_DAEMON_TASK_STARTUP_HOOK         0
 
-#define configGENERATE_RUN_TIME_STATS              0
+/* The kernel's own run-time stats (the shell's kernel_stats), in ticks of mtime, the
+ * clock the library counts with unless 'mcycle use' (clock.c). */
+#define configGENERATE_RUN_TIME_STATS              1
+#define configRUN_TIME_COUNTER_TYPE                uint64_t
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+uint64_t virt_mtime( void );
+#endif
+#define portCONFIGURE_TIMER_FOR_RUN_TIME_STATS()    do {} while( 0 )
+#define portGET_RUN_TIME_COUNTER_VALUE()            virt_mtime()
 
 /* ---- Assertions --------------------------------------------------------------
  * A failed assertion prints "ASSERT file:line" on UART0 and ends the QEMU run with
@@ -78,6 +87,12 @@ void board_assert_failed( const char * file, int line ) __attribute__( ( noretur
  * The hooks header must stay the last thing in this file. CPU_USAGE_DISABLED builds
  * the same image without the library. */
 #ifndef CPU_USAGE_DISABLED
+/* The event trace (the cpu_usage_trace command; cpu-usage-top --perfetto): the hooks
+ * call the library's traced functions, which record into its ring. The notrace
+ * variant (-DCPU_USAGE_TRACE=0, qemu.mk) is the image without it. */
+#ifndef CPU_USAGE_TRACE
+#define CPU_USAGE_TRACE    1
+#endif
 #include "freertos_cpu_usage_hooks.h"
 #else
 #define CPU_USAGE_ISR_ENTER()    do {} while( 0 )

@@ -4,7 +4,7 @@
  * without the demo (libcu_kernel_posix.a, used by c_api_misuse for the port's
  * critical section; the scheduler never starts there, so none of these ever runs).
  *
- * The simulator gets them from demo/demo.c (vApplicationTickHook, the tick-sampled
+ * The simulator gets them from demo/workloads.c (vApplicationTickHook, the tick-sampled
  * accounting) and boards/posix/main.c (vPosixIdleSleep, tickless idle).
  */
 #include "FreeRTOS.h"

@@ -126,10 +126,22 @@ pub fn run(mut cmd: Command, limit_secs: u64) -> Result<Finished, String> {
 /// How much of the conversation a failure message shows.
 const TRANSCRIPT_KEEP: usize = 6000;
 
+/// A carriage return and a terminal's "erase to the end of the line": what a shell
+/// that echoes (QEMU's serial console) sends to erase the line being typed before it
+/// prints an alert; it then draws the prompt and the line again (and erases to the end
+/// of the line after them, which changes nothing here).
+const ERASE_LINE: &str = "\r\x1b[K";
+const ERASE_TO_END: &str = "\x1b[K";
+/// `ERASE_LINE` in `pending`.
+const ERASED: char = '\u{0}';
+
 /// A demo's shell, driven through a pipe.
 ///
 /// The shell prints `> ` at the start of a line and waits for a line of input; the
 /// text it printed since the previous prompt is the answer to the previous command.
+/// Where the shell redraws its line around an alert, the console reads it as a
+/// terminal shows it: the erased text goes, the alert stays, and the prompt drawn again
+/// after it is the same prompt, not the end of another answer.
 pub struct Console {
     name: String,
     child: Child,
@@ -137,8 +149,15 @@ pub struct Console {
     /// Standard output in the order it arrived; the channel closes at end of file.
     chunks: Receiver<Vec<u8>>,
     stdout_closed: bool,
-    /// Output not yet returned as an answer.
+    /// Output not yet returned as an answer (carriage returns removed, line erasures
+    /// as `ERASED`).
     pending: String,
+    /// The end of the output received, held back while it may be the start of an
+    /// erasure.
+    held: String,
+    /// A prompt already returned was erased: the next prompt in `pending` is the same
+    /// one drawn again.
+    redrawn: bool,
     /// The end of the conversation, for failure messages.
     transcript: VecDeque<char>,
     stderr: Arc<Mutex<Vec<u8>>>,
@@ -188,6 +207,8 @@ impl Console {
             chunks,
             stdout_closed: false,
             pending: String::new(),
+            redrawn: false,
+            held: String::new(),
             transcript: VecDeque::new(),
             stderr,
         }
@@ -214,12 +235,19 @@ impl Console {
         );
     }
 
+    /// See [`erase_lines`].
+    fn erase_lines(&mut self) {
+        erase_lines(&mut self.pending, &mut self.redrawn);
+    }
+
     /// Waits for the next prompt and returns what was printed before it (carriage
     /// returns removed). Fails if no prompt comes within `limit_secs`.
     pub fn read_answer(&mut self, limit_secs: u64) -> String {
         let deadline = Deadline::after_secs(limit_secs);
         loop {
-            let at = if self.pending.starts_with("> ") { Some(0) } else { self.pending.find("\n> ").map(|i| i + 1) };
+            self.erase_lines();
+            // (A prompt drawn again has not arrived whole yet: nothing ends here.)
+            let at = if self.redrawn { None } else { self.prompt_at() };
             if let Some(at) = at {
                 let answer = self.pending[..at].to_string();
                 self.pending.drain(..at + 2);
@@ -233,7 +261,7 @@ impl Console {
             }
             match self.chunks.recv_timeout(deadline.remaining()) {
                 Ok(bytes) => {
-                    let text = String::from_utf8_lossy(&bytes).replace('\r', "");
+                    let text = terminal_text(&mut self.held, &bytes);
                     self.pending.push_str(&text);
                 }
                 Err(RecvTimeoutError::Disconnected) => self.stdout_closed = true,
@@ -241,6 +269,15 @@ impl Console {
                     self.fail(&format!("no prompt within {limit_secs} s"));
                 }
             }
+        }
+    }
+
+    /// Where the next prompt starts in `pending`.
+    fn prompt_at(&self) -> Option<usize> {
+        if self.pending.starts_with("> ") {
+            Some(0)
+        } else {
+            self.pending.find("\n> ").map(|i| i + 1)
         }
     }
 
@@ -287,11 +324,78 @@ impl Console {
     }
 }
 
+/// Output as the console keeps it: carriage returns removed, a line erasure as
+/// `ERASED`, an erasure to the end of the line (after text just drawn) removed. A tail
+/// of `bytes` that may be the start of an erasure is kept in `held` for the next call.
+fn terminal_text(held: &mut String, bytes: &[u8]) -> String {
+    let mut text = std::mem::take(held);
+    text.push_str(&String::from_utf8_lossy(bytes));
+    let partial = |erase: &str| (1..erase.len()).rev().find(|&n| text.ends_with(&erase[..n]));
+    let keep = partial(ERASE_LINE).max(partial(ERASE_TO_END)).unwrap_or(0);
+    *held = text.split_off(text.len() - keep);
+    text.replace(ERASE_LINE, &ERASED.to_string()).replace(ERASE_TO_END, "").replace('\r', "")
+}
+
+/// Applies the line erasures in `pending`: the text of the line before each goes. On
+/// the line that began with the last prompt returned, that prompt is drawn again
+/// after the alerts (`redrawn` says so until it comes), and is removed then: it is the
+/// same prompt, not the end of another answer.
+fn erase_lines(pending: &mut String, redrawn: &mut bool) {
+    while let Some(at) = pending.find(ERASED) {
+        let start = pending[..at].rfind('\n').map_or(0, |i| i + 1);
+        if start == 0 {
+            *redrawn = true;
+        }
+        pending.replace_range(start..at + ERASED.len_utf8(), "");
+    }
+    if *redrawn {
+        // The alerts are whole lines: the prompt comes back at the start of one.
+        if let Some(at) = pending.find("\n> ") {
+            pending.replace_range(at + 1..at + 3, "");
+            *redrawn = false;
+        }
+    }
+}
+
 impl Drop for Console {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What QEMU's console sent when an alert came while the test's line was half
+    /// received, cut into chunks at the awkward places.
+    #[test]
+    fn a_redrawn_line_reads_as_the_terminal_shows_it() {
+        let chunks: [&[u8]; 5] = [
+            b"show_c\r",
+            b"\x1b[K{\"watchdog\":\"slice\"}\r\n",
+            b"> show_c\x1b",
+            b"[Kpu_usage -m\r\n{\"mode\":\"window\"}\r\n",
+            b"> ",
+        ];
+        let (mut held, mut pending, mut redrawn) = (String::new(), String::new(), false);
+        for chunk in chunks {
+            pending.push_str(&terminal_text(&mut held, chunk));
+            erase_lines(&mut pending, &mut redrawn);
+        }
+        assert!(held.is_empty() && !redrawn);
+        assert_eq!(pending, "{\"watchdog\":\"slice\"}\nshow_cpu_usage -m\n{\"mode\":\"window\"}\n> ");
+    }
+
+    /// At an empty prompt: the alert, and the prompt drawn again is not a second one.
+    #[test]
+    fn an_alert_at_an_empty_prompt_ends_no_answer() {
+        let (mut held, mut redrawn) = (String::new(), false);
+        let mut pending = terminal_text(&mut held, b"\r\x1b[K{\"watchdog\":\"load\"}\r\n> \x1b[K");
+        erase_lines(&mut pending, &mut redrawn);
+        assert_eq!((pending.as_str(), redrawn), ("{\"watchdog\":\"load\"}\n", false));
     }
 }

@@ -17,7 +17,7 @@
 //!    into the shared overflow bucket (ID 0) along the way, since its largest batches
 //!    exceed the 32 IDs. While the reports are full of tasks, the other ways of
 //!    reading a window must agree with `show_cpu_usage -m` on the same window:
-//!    `snapshot` (the demo's table of `cpu_usage_snapshot()`'s C structs), `-l`,
+//!    `snapshot -m` (`cpu_usage_snapshot()`'s C structs as the demo prints them), `-l`,
 //!    `-n 2`, `-s`; and `-c -l -m` must give each task its history. `churn off`;
 //!    three windows later no ID may have leaked: the pool adds up, nothing is left
 //!    in quarantine or in the overflow bucket, and every live task the kernel lists
@@ -41,7 +41,8 @@
 //! options it was asked with (`-d`, `-n`).
 
 mod api;
-mod parse;
+pub mod demo_json;
+mod table;
 
 use std::collections::BTreeMap;
 use std::thread;
@@ -49,7 +50,8 @@ use std::time::{Duration, Instant};
 
 use freertos_cpu_usage_report::{parse_exact, Report, Shown};
 
-pub use parse::{parse_alert, parse_snapshot, parse_table, Alert, Snapshot, Table, TableRow, Usage};
+pub use demo_json::{Alert, Churn, KernelStats, Sampled, Tasks, Tick30};
+pub use table::{parse_table, Table, TableRow, Usage};
 
 use crate::{Console, Deadline};
 
@@ -94,7 +96,7 @@ pub struct IrqLoad {
     pub tolerance_pp: f64,
 }
 
-/// The demo's workloads and their duties at boot (demo/demo.c).
+/// The demo's workloads and their duties at boot (demo/workloads.c).
 pub const WORKLOADS: [(&str, f64); 3] = [("work10", 10.0), ("work25", 25.0), ("work40", 40.0)];
 
 /// Windows averaged for the duty check.
@@ -104,7 +106,7 @@ const AVERAGED_WINDOWS: usize = 3;
 /// have been reused several times over.
 const CHURN_MIN_CREATED: u64 = 300;
 
-/// tick30's share of every tick period (demo/demo.c).
+/// tick30's share of every tick period (demo/workloads.c).
 const TICK30_PCT: f64 = 30.0;
 
 /// Windows averaged for the tick30 check.
@@ -205,68 +207,30 @@ pub fn check_demo(w: &freertos_cpu_usage_report::Window) -> Result<(), String> {
     }
 }
 
-/// A live task as the demo's `tasks` command lists it.
-#[derive(Clone, Debug)]
-pub struct TaskRow {
-    /// Library ID (0: the shared overflow bucket).
-    pub id: u64,
-    /// Task name.
-    pub name: String,
-}
-
-/// Parses the `tasks` answer: a header, one row per task, and `N tasks`.
-pub fn parse_tasks(answer: &str) -> Result<(Vec<TaskRow>, u64), String> {
-    let mut rows = Vec::new();
-    let mut total = None;
-    for line in answer.lines() {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.as_slice() {
-            [n, "tasks"] => total = Some(n.parse::<u64>().map_err(|e| format!("{line:?}: {e}"))?),
-            // "id name... state prio stack": a name may hold spaces ("Tmr Svc").
-            [id, name @ .., _state, _prio, _stack] if !name.is_empty() => {
-                if let Ok(id) = id.parse::<u64>() {
-                    rows.push(TaskRow { id, name: name.join(" ") });
-                }
-            }
-            _ => {}
-        }
+/// The demo's answer to `command` (with `-m`), read as `T`.
+pub fn ask_json<T: serde::de::DeserializeOwned>(console: &mut Console, command: &str, secs: u64) -> T {
+    let answer = console.command(command, secs);
+    match demo_json::read_line(&answer, command) {
+        Ok(value) => value,
+        Err(e) => console.fail(&e),
     }
-    let total = total.ok_or("no `N tasks` line")?;
-    Ok((rows, total))
 }
 
-/// The `sampled` answer: each row's name and share in percent, and the ticks counted.
-pub fn parse_sampled(answer: &str) -> Result<(Vec<(String, f64)>, u64), String> {
-    let head = answer.lines().find(|l| l.starts_with("tick-sampled over the last ")).ok_or("no `tick-sampled` line")?;
-    let ticks = head
-        .trim_start_matches("tick-sampled over the last ")
-        .split(' ')
-        .next()
-        .and_then(|n| n.parse::<u64>().ok())
-        .ok_or_else(|| format!("no tick count in {head:?}"))?;
-    let mut rows = Vec::new();
-    for line in answer.lines().filter(|l| l.starts_with("  ")) {
-        // "  <name>  <pct>%  <n> ticks"; "(other tasks)" has a space in its name.
-        let Some((name, rest)) = line.trim().rsplit_once('%') else { continue };
-        let Some((name, pct)) = name.trim_end().rsplit_once(' ') else { continue };
-        let pct = pct.trim().parse::<f64>().map_err(|e| format!("{line:?}: {e}"))?;
-        let _ = rest;
-        rows.push((name.trim().to_string(), pct));
+/// `tasks -m`, checked to list as many tasks as the kernel counts, each with an ID of
+/// its own and none in the shared bucket (what every check after churn needs).
+pub fn distinct_task_ids(tasks: &Tasks) -> Result<(), String> {
+    let mut ids: Vec<u64> = tasks.tasks.iter().map(|r| r.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    if tasks.tasks.len() as u64 != tasks.count || ids.len() != tasks.tasks.len() || ids.first() == Some(&0) {
+        return Err(format!(
+            "every live task should hold its own ID; `tasks` lists {} rows for {} tasks: {:?}",
+            tasks.tasks.len(),
+            tasks.count,
+            tasks.tasks
+        ));
     }
-    Ok((rows, ticks))
-}
-
-/// `churn status`: whether it is on, and how many tasks it has created.
-fn parse_churn(answer: &str) -> Result<(bool, u64), String> {
-    let line = answer.lines().find(|l| l.starts_with("churn: ")).ok_or("no `churn:` line")?;
-    let on = line.starts_with("churn: on");
-    let created = line
-        .split(", ")
-        .find_map(|part| part.strip_prefix("created "))
-        .ok_or_else(|| format!("no `created N` in {line:?}"))?
-        .parse::<u64>()
-        .map_err(|e| format!("{line:?}: {e}"))?;
-    Ok((on, created))
+    Ok(())
 }
 
 /// How much of a host core the demo had while the duties were measured: a simulator
@@ -371,16 +335,16 @@ impl Run<'_> {
     /// waits at the prompt, after a newline that ends the prompt's line. Either way
     /// they reach the test inside some answer.
     fn take_alerts(&mut self, answer: String) -> String {
-        if !answer.contains("watchdog: ") {
+        if !answer.contains("{\"watchdog\":") {
             return answer;
         }
         let mut kept = String::new();
         let mut found = false;
         for line in answer.split_inclusive('\n') {
-            match parse_alert(line.trim_end_matches('\n')) {
+            match Alert::parse(line.trim_end_matches('\n')) {
                 None => kept.push_str(line),
-                Some(Ok(Alert::Lost(n))) => {
-                    self.console.fail(&format!("the demo lost {n} watchdog alerts (its queue was full)"))
+                Some(Ok(Alert::Lost { alerts })) => {
+                    self.console.fail(&format!("the demo lost {alerts} watchdog alerts (its queue was full)"))
                 }
                 Some(Ok(alert)) => {
                     println!("{}", line.trim_end());
@@ -395,6 +359,13 @@ impl Run<'_> {
             kept = kept.trim_start_matches('\n').to_string();
         }
         kept
+    }
+
+    /// The demo's answer to `command` (with `-m`), its alerts taken, read as `T`.
+    fn ask_json<T: serde::de::DeserializeOwned>(&mut self, command: &str) -> T {
+        let answer = self.ask(command);
+        let read = demo_json::read_line(&answer, command);
+        self.check(read)
     }
 
     fn check<T>(&mut self, result: Result<T, String>) -> T {
@@ -471,10 +442,8 @@ impl Run<'_> {
     }
 
     fn churn_status(&mut self) -> (bool, u64) {
-        let answer = self.ask("churn status");
-        let parsed =
-            parse_churn(&answer).map_err(|e| format!("cannot read the `churn status` answer ({e}): {answer:?}"));
-        self.check(parsed)
+        let churn: Churn = self.ask_json("churn -m status");
+        (churn.on(), churn.created)
     }
 
     /// Waits for window `index` or a later one, then reads `count` consecutive windows.
@@ -651,9 +620,9 @@ pub fn run(console: &mut Console, port: Port) {
              although churn batches of 40 exceed the 32 IDs",
         );
     }
-    let answer = run.ask("churn off");
-    if !answer.contains("churn: off") {
-        run.console.fail(&format!("`churn off` answered {answer:?}"));
+    let off: Churn = run.ask_json("churn -m off");
+    if off.on() {
+        run.console.fail(&format!("`churn -m off` answered {off:?}"));
     }
     // The churn task deletes its last waiting children on its next round (50 ms);
     // an ID leaves quarantine once the windows its task had time in are no longer
@@ -668,23 +637,13 @@ pub fn run(console: &mut Console, port: Port) {
     if let Some(t) = w.report.tasks.iter().find(|t| t.deleted) {
         run.console.fail(&format!("window {} still lists a deleted task three windows after churn: {t:?}", w.index));
     }
-    let answer = run.ask("tasks");
-    let (rows, total) = match parse_tasks(&answer) {
-        Ok(parsed) => parsed,
-        Err(e) => run.console.fail(&format!("cannot read the `tasks` answer ({e}): {answer:?}")),
-    };
-    let mut ids: Vec<u64> = rows.iter().map(|r| r.id).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    if rows.len() as u64 != total || ids.len() != rows.len() || ids.first() == Some(&0) {
-        run.console.fail(&format!(
-            "after churn every live task should hold its own ID; `tasks` lists {} rows for {total} tasks: {rows:?}",
-            rows.len()
-        ));
-    }
+    let tasks: Tasks = run.ask_json("tasks -m");
+    let distinct = distinct_task_ids(&tasks).map_err(|e| format!("after churn: {e}"));
+    run.check(distinct);
+    let total = tasks.count;
     println!("after churn: slots {s:?}, {total} live tasks");
     if used != total {
-        run.console.fail(&format!("slots.used is {used} but the kernel has {total} live tasks: {rows:?}"));
+        run.console.fail(&format!("slots.used is {used} but the kernel has {total} live tasks: {:?}", tasks.tasks));
     }
     // FreeRTOS+CLI's way, now that no task comes or goes: a report's "slots" and its
     // "IDs now" line are the pool as it is now, not as it was in the window, and
@@ -781,45 +740,40 @@ fn interrupts(run: &mut Run<'_>, before: &Window, irq: IrqLoad) {
     }
 }
 
-/// The microseconds `tick30 status` says tick30 kept the CPU past its share.
-fn tick30_overrun_us(status: &str) -> Option<f64> {
-    let rest = status.split("past its share: ").nth(1)?;
-    rest.split(" us").next()?.trim().parse().ok()
-}
-
 /// Step 6: tick30 on, its share in the library and in the tick-sampled accounting.
 fn tick30(run: &mut Run<'_>) {
     run.ask("sampled");
-    let answer = run.ask("tick30 on");
-    if !answer.contains("tick30: on") {
-        run.console.fail(&format!("`tick30 on` answered {answer:?}"));
+    let on: Tick30 = run.ask_json("tick30 -m on");
+    if on.tick30 != "on" || on.duty_pct != TICK30_PCT as u64 {
+        run.console.fail(&format!("`tick30 -m on` answered {on:?}"));
     }
     let at = run.current_window();
     // The first full window with tick30 on is at + 2; the sampler's figure covers
     // from `tick30 on` to the end of the last window read, the start-up included.
     let windows = run.windows(at + 2, TICK30_WINDOWS);
-    let sampled = run.ask("sampled");
-    let status = run.ask("tick30 status");
-    let status = status.lines().find(|l| l.starts_with("tick30: ")).unwrap_or(status.trim()).to_string();
-    let answer = run.ask("tick30 off");
-    if !answer.contains("tick30: off") {
-        run.console.fail(&format!("`tick30 off` answered {answer:?}"));
+    let sampled: Sampled = run.ask_json("sampled -m");
+    let status: Tick30 = run.ask_json("tick30 -m status");
+    let off: Tick30 = run.ask_json("tick30 -m off");
+    if off.tick30 != "off" {
+        run.console.fail(&format!("`tick30 -m off` answered {off:?}"));
     }
 
     let mean = run.mean_share(&windows, "tick30");
-    let (rows, ticks) = match parse_sampled(&sampled) {
-        Ok(parsed) => parsed,
-        Err(e) => run.console.fail(&format!("cannot read the `sampled` answer ({e}): {sampled:?}")),
-    };
-    let Some(&(_, by_sampling)) = rows.iter().find(|(name, _)| name == "tick30") else {
+    let ticks = sampled.sampled.ticks;
+    let Some(by_sampling) = sampled.sampled.rows.iter().find(|r| r.name == "tick30").map(|r| r.pct) else {
         run.console.fail(&format!("the `sampled` answer has no tick30 row: {sampled:?}"));
     };
+    // The rows add up to the ticks counted.
+    let summed: u64 = sampled.sampled.rows.iter().map(|r| r.ticks).sum();
+    if summed != ticks {
+        run.console.fail(&format!("the `sampled` rows hold {summed} ticks, its total says {ticks}: {sampled:?}"));
+    }
     let shares: Vec<String> = windows.iter().map(|w| format!("#{}: {:?}", w.index, w.usage_of("tick30"))).collect();
     // What the host stole from tick30 past its 30 % is rightly charged to it: the demo
     // measures it, over more than the windows read (from `tick30 on` to the status),
     // so as a share of those windows it bounds what they can hold of it.
-    let overrun_us = match tick30_overrun_us(&status) {
-        Some(us) => us,
+    let overrun_us = match status.overrun_us {
+        Some(us) => us as f64,
         None => run.console.fail(&format!("`tick30 status` gave no overrun: {status:?}")),
     };
     let window_us: f64 = windows.iter().map(|w| w.report.window_us as f64).sum();
@@ -828,24 +782,23 @@ fn tick30(run: &mut Run<'_>) {
         (TICK30_PCT - run.port.tick30_tolerance_pp, TICK30_PCT + run.port.tick30_tolerance_pp + stolen_pp);
     println!(
         "tick30: {mean:.2} % averaged over windows {} (expected {low:.2} to {high:.2}: {TICK30_PCT} ± {} pp, \
-         + {stolen_pp:.2} pp the host held it past its share); tick-sampled {by_sampling:.1} % over {ticks} ticks; {}",
+         + {stolen_pp:.2} pp the host held it past its share); tick-sampled {by_sampling:.1} % over {ticks} ticks; \
+         {status:?}",
         shares.join(", "),
         run.port.tick30_tolerance_pp,
-        status
     );
     if mean < low || mean > high {
         run.console.fail(&format!(
             "tick30 averaged {mean:.2} % over windows {}, expected {low:.2} to {high:.2} ({TICK30_PCT} ± {} pp, \
-             + {stolen_pp:.2} pp past its share) ({})",
+             + {stolen_pp:.2} pp past its share) ({status:?})",
             shares.join(", "),
             run.port.tick30_tolerance_pp,
-            status
         ));
     }
     if by_sampling > TICK30_SAMPLED_MAX_PCT {
         run.console.fail(&format!(
             "tick sampling credited tick30 with {by_sampling:.1} % over {ticks} ticks, expected under \
-             {TICK30_SAMPLED_MAX_PCT} %: {sampled}"
+             {TICK30_SAMPLED_MAX_PCT} %: {sampled:?}"
         ));
     }
 }
@@ -917,33 +870,5 @@ mod tests {
         assert!(check_demo(&window(&bad)).unwrap_err().contains("no task shared it"));
         let no_idle = with_idle_null(REPORT);
         assert!(check_demo(&window(&no_idle)).unwrap_err().contains("no idle task"));
-    }
-
-    #[test]
-    fn tasks_answer_is_parsed() {
-        let answer = "  id  name             state      prio  stack free (words)\n   0  churn-661        blocked       1    251\n   1  work10           blocked       1    507\n   6  IDLE             ready         0    251\n   7  Tmr Svc          blocked       4    230\n4 tasks\n";
-        let (rows, total) = parse_tasks(answer).unwrap();
-        assert_eq!(total, 4);
-        let ids: Vec<u64> = rows.iter().map(|r| r.id).collect();
-        assert_eq!(ids, [0, 1, 6, 7]);
-        assert_eq!((rows[1].name.as_str(), rows[3].name.as_str()), ("work10", "Tmr Svc"));
-    }
-
-    #[test]
-    fn sampled_answer_is_parsed() {
-        let answer = "tick-sampled over the last 2001 ticks (each tick charged whole to the task running when it fired):\n  work10           0.1%        2 ticks\n  tick30           0.0%        0 ticks\n  IDLE            99.9%     1999 ticks\n  (other tasks)    0.0%        0 ticks\n";
-        let (rows, ticks) = parse_sampled(answer).unwrap();
-        assert_eq!(ticks, 2001);
-        assert_eq!(rows.len(), 4);
-        assert_eq!(rows[1], ("tick30".to_string(), 0.0));
-        assert_eq!(rows[2], ("IDLE".to_string(), 99.9));
-        assert_eq!(rows[3].0, "(other tasks)");
-    }
-
-    #[test]
-    fn churn_status_is_parsed() {
-        assert_eq!(parse_churn("churn: on, created 662, deleted 661, alive 1\n").unwrap(), (true, 662));
-        assert_eq!(parse_churn("churn: off, created 5, deleted 5, alive 0, create failures 2\n").unwrap(), (false, 5));
-        assert!(parse_churn("usage: churn on|off|status\n").is_err());
     }
 }

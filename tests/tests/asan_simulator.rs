@@ -11,16 +11,8 @@ use std::process::Command;
 use std::thread;
 use std::time::Duration;
 
+use freertos_cpu_usage_tests::scenario::{ask_json, Churn};
 use freertos_cpu_usage_tests::{path_from_env, Console, Deadline};
-
-fn churn_created(status: &str) -> u64 {
-    status
-        .split("created ")
-        .nth(1)
-        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0)
-}
 
 #[test]
 fn sanitizers_stay_quiet_through_a_session() {
@@ -31,8 +23,8 @@ fn sanitizers_stay_quiet_through_a_session() {
 
     let deadline = Deadline::after_secs(30);
     loop {
-        let status = console.command("churn status", 10);
-        if churn_created(&status) >= 300 {
+        let status: Churn = ask_json(&mut console, "churn -m status", 10);
+        if status.created >= 300 {
             break;
         }
         if deadline.passed() {
@@ -42,6 +34,7 @@ fn sanitizers_stay_quiet_through_a_session() {
     }
     for line in [
         "tasks",
+        "tasks -m",
         "show_cpu_usage",
         "show_cpu_usage -m",
         "show_cpu_usage -c",
@@ -54,6 +47,7 @@ fn sanitizers_stay_quiet_through_a_session() {
         "cpu_usage_watchdog slice 0",
         "cpu_usage_watchdog",
         "snapshot",
+        "snapshot -m",
         "cli show_cpu_usage -m",
         "cli show_cpu_usage -s -l -n 3",
         "cli show_cpu_usage -w",
@@ -65,7 +59,9 @@ fn sanitizers_stay_quiet_through_a_session() {
         "churn off",
         "tick30 on",
         "sampled",
+        "sampled -m",
         "tick30 status",
+        "tick30 -m status",
         "tick30 sideways",
         "no-such-command",
     ] {

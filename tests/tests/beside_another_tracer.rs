@@ -34,7 +34,7 @@ use std::thread;
 use std::time::Duration;
 
 use freertos_cpu_usage_report::Window;
-use freertos_cpu_usage_tests::scenario::{self, parse_tasks, Port};
+use freertos_cpu_usage_tests::scenario::{self, ask_json, Churn, Port, Tasks};
 use freertos_cpu_usage_tests::{path_from_env, ports, qemu, repo_root, run, Console, Deadline};
 use serde_json::Value;
 
@@ -244,17 +244,11 @@ fn wait_window(console: &mut Console, port: &Port, index: u64, deadline: Deadlin
 }
 
 fn churn(console: &mut Console, port: &Port, arg: &str) -> (u64, u64) {
-    let answer = console.command(&format!("churn {arg}"), port.reply_secs);
-    let Some(line) = answer.lines().find(|l| l.starts_with("churn: ")) else {
-        console.fail(&format!("`churn {arg}` answered {answer:?}"));
-    };
-    let field = |name: &str| {
-        line.split(", ").find_map(|part| part.strip_prefix(name)).and_then(|n| n.trim().parse::<u64>().ok())
-    };
-    match (field("created "), field("deleted ")) {
-        (Some(created), Some(deleted)) => (created, deleted),
-        _ => console.fail(&format!("cannot read `churn {arg}`: {line:?}")),
+    let churn: Churn = ask_json(console, &format!("churn -m {arg}"), port.reply_secs);
+    if churn.alive + churn.deleted != churn.created {
+        console.fail(&format!("`churn -m {arg}`: alive is not created - deleted: {churn:?}"));
     }
+    (churn.created, churn.deleted)
 }
 
 /// The switches of a window's tasks, the idle task's included.
@@ -299,7 +293,10 @@ fn stand_in_counts(console: &mut Console, port: Port) {
 
     // Churn off: once the dead are freed, the tasks the stand-in saw created and not
     // deleted are the kernel's tasks, and its deletes are the churn's.
-    expect_ok(console, &port, "churn off", "churn: off");
+    let off: Churn = ask_json(console, "churn -m off", port.reply_secs);
+    if off.on() {
+        console.fail(&format!("`churn -m off` answered {off:?}"));
+    }
     let at = window_index(&wait_window(console, &port, 0, deadline));
     wait_window(console, &port, at + QUIET_WINDOWS, deadline);
     let quiet = Counts::of(console, &port);
@@ -355,11 +352,8 @@ fn stand_in_counts(console: &mut Console, port: Port) {
     // The demo's `tasks` reads each task's ID with CPU_USAGE_TASK_ID, here from the TLS
     // slot: distinct IDs, none in the shared bucket, the same ID and name as the
     // library's report lists (the idle task on its own line).
-    let answer = console.command("tasks", port.reply_secs);
-    let (rows, total) = match parse_tasks(&answer) {
-        Ok(parsed) => parsed,
-        Err(e) => console.fail(&format!("cannot read the `tasks` answer ({e}): {answer:?}")),
-    };
+    let tasks: Tasks = ask_json(console, "tasks -m", port.reply_secs);
+    let (rows, total) = (&tasks.tasks, tasks.count);
     let shown: BTreeSet<(u64, String)> = rows.iter().map(|r| (r.id, r.name.clone())).collect();
     let ids: BTreeSet<u64> = rows.iter().map(|r| r.id).collect();
     let report = wait_window(console, &port, 0, deadline);

@@ -35,7 +35,7 @@ use std::process::Command;
 
 use freertos_cpu_usage::ffi::{cpu_usage_abi_version, cpu_usage_status, cpu_usage_status_str};
 use freertos_cpu_usage_tests::ports::{MPS2_TIMER0, QEMU, QEMU_DUTY_TOLERANCE_PP};
-use freertos_cpu_usage_tests::scenario::{self, IrqLoad, Port};
+use freertos_cpu_usage_tests::scenario::{self, IrqLoad, KernelStats, Port};
 use freertos_cpu_usage_tests::{qemu, repo_root, run, Console, Deadline};
 
 /// The microbit demo's TIMER0 interrupt (boards/microbit/irq_load.c): 500 Hz,
@@ -298,22 +298,16 @@ fn idle_and_load_with_more_tasks_than_ids_on_qemu_mps2_an385() {
     }
     console.command(&format!("show_cpu_usage -w {MANY_TASKS_WINDOW_MS}"), 20);
     std::thread::sleep(std::time::Duration::from_millis(200));
-    let answer = console.command("kernel_stats", 30);
-
-    // The kernel's rows: `ID  NAME  12.34%`, then `library: {...}`.
-    let kernel_idle = answer.lines().find_map(|l| {
-        let words: Vec<&str> = l.split_whitespace().collect();
-        match words.as_slice() {
-            [id, "IDLE", pct] => Some((id.parse::<u64>().ok()?, pct.strip_suffix('%')?.parse::<f64>().ok()?)),
-            _ => None,
-        }
-    });
-    let Some((idle_id, kernel_idle_pct)) = kernel_idle else {
-        console.fail(&format!("`kernel_stats` lists no IDLE row:\n{answer}"));
+    let stats: KernelStats = scenario::ask_json(&mut console, "kernel_stats -m", 30);
+    let Some((idle_id, kernel_idle_pct)) =
+        stats.kernel.iter().find(|r| r.name == "IDLE").map(|r| (r.id, r.run_time_pct))
+    else {
+        console.fail(&format!("`kernel_stats` lists no IDLE row: {stats:?}"));
     };
-    let Some(text) = answer.lines().find_map(|l| l.strip_prefix("library: ")) else {
-        console.fail(&format!("`kernel_stats` has no library report:\n{answer}"));
+    let Some(library) = stats.library else {
+        console.fail(&format!("`kernel_stats` has no library report: {:?}", stats.kernel));
     };
+    let text = library.get();
     let report = match freertos_cpu_usage_report::parse_exact(text) {
         Ok(freertos_cpu_usage_report::Report::SinceStart(report)) => *report,
         Ok(other) => console.fail(&format!("the library's report is not since start: {other:?}")),
@@ -340,7 +334,8 @@ fn idle_and_load_with_more_tasks_than_ids_on_qemu_mps2_an385() {
     if !(-bound..=bound).contains(&diff) || !((100.0 - kernel_idle_pct) - load).abs().le(&bound) {
         console.fail(&format!(
             "kernel idle {kernel_idle_pct:.2} %, library idle {idle:.2} + sleep {sleep:.2} %, load {load:.2} %: \
-             more than {bound:.2} pp apart\n{answer}"
+             more than {bound:.2} pp apart\nkernel: {:?}\nlibrary: {text}",
+            stats.kernel
         ));
     }
     if report.slots.overflow_tasks < 70 {

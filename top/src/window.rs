@@ -32,6 +32,10 @@ pub fn parse_line(line: &str) -> Line {
         return Line::Text(line.to_owned());
     };
     let json = &line[start..];
+    // The demo's watchdog alerts are JSON lines of their own: shell text to show.
+    if serde_json::from_str::<serde_json::Value>(json).is_ok_and(|v| v.get("watchdog").is_some()) {
+        return Line::Text(json.to_owned());
+    }
     match parse(json) {
         Ok(Report::Window(w)) => Line::Window(w),
         // `{"mode":"window","error":"no completed window yet",...}`: not garbage, but no

@@ -93,6 +93,9 @@ fn reports_that_are_not_windows_are_told_apart() {
     let cumulative = r#"{"mode":"cumulative","windows":2,"uptime_us":1}"#;
     assert!(matches!(parse_line(cumulative), Line::Garbage(why) if why.contains("cumulative")));
     assert!(matches!(parse_line(r#"{"window":3}"#), Line::Garbage(_)));
+    // A watchdog alert (the demo prints it as a JSON line): shell text, not garbage.
+    let alert = r#"{"watchdog":"load","load_pct":81.02,"threshold_pct":80.00,"window":4}"#;
+    assert!(matches!(parse_line(alert), Line::Text(t) if t == alert));
     let bad_field = recorded()[0].replace("\"window_us\":1000000", "\"window_us\":\"soon\"");
     assert!(matches!(parse_line(&bad_field), Line::Garbage(why) if why.contains("bad field")));
 }
@@ -105,7 +108,9 @@ fn the_reader_joins_lines_split_across_reads_and_counts_garbage() {
     stream.push('\n');
     stream.push_str(&recorded()[1][..200]); // a report cut by a reset of the device
     stream.push('\n');
-    stream.push_str("watchdog: slice 10.020 ms > 10.000 ms by task 3 \"work40\" in window #2\r\n");
+    stream.push_str(
+        "{\"watchdog\":\"slice\",\"slice_us\":10020,\"threshold_us\":10000,\"task_id\":3,\"task\":\"work40\",\"window\":2}\r\n",
+    );
     stream.push_str(recorded()[2]);
     stream.push_str("\r\n");
     stream.push_str(&recorded()[3][..50]); // still under way when the bytes stop

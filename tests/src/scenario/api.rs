@@ -13,7 +13,8 @@ use std::thread;
 use freertos_cpu_usage_report::{hundredths_of, Report, SinceStart, Task, Window as Report1};
 use serde_json::Value;
 
-use super::parse::{parse_snapshot, parse_table, Alert, Snapshot, Table, Usage};
+use super::demo_json::{self, Alert, Snapshot, SnapshotLine};
+use super::table::{parse_table, Table, Usage};
 use super::{report_in, Run, Window, POLL};
 
 /// The load watchdog's setting: above 50 % for 2 windows in a row. The workloads
@@ -126,7 +127,7 @@ pub(super) fn check_load_alert(run: &mut Run<'_>, watch: &LoadWatch) {
     }
     let loads: Vec<Alert> = run.alerts.iter().filter(|a| matches!(a, Alert::Load { .. })).cloned().collect();
     let last = judged.last().map_or(0, |(i, _)| *i);
-    let [Alert::Load { pct, threshold, window }] = loads.as_slice() else {
+    let [Alert::Load { load_pct: pct, threshold_pct: threshold, window }] = loads.as_slice() else {
         run.console.fail(&format!(
             "expected exactly one load alert from `cpu_usage_watchdog load {LOAD_PCT} {LOAD_WINDOWS}` by window \
              {last}, the load staying above all along; got {loads:?} (loads since it was set: {judged:?})"
@@ -174,7 +175,7 @@ pub(super) fn check_slice_alert(run: &mut Run<'_>, last: u64) {
         run.show_with(SHORT_REPORT);
         thread::sleep(POLL);
     };
-    let Alert::Slice { us, threshold_us, task_id, ref task, window } = alert else { unreachable!() };
+    let Alert::Slice { slice_us: us, threshold_us, task_id, ref task, window } = alert else { unreachable!() };
     // The alert comes within a tick of its window's end: that window is most likely
     // the last completed one still, so a whole report of it (every task's longest
     // run) is read now.
@@ -257,13 +258,11 @@ fn same_window(
     run.console.fail(&format!("`{first}` and `{second}` never read the same window: {tries:?}"))
 }
 
-/// The window number of a report, JSON or table, or of `snapshot`'s answer.
+/// The window number of a report, JSON or table, or of `snapshot -m`'s answer.
 fn window_of(text: &str) -> Option<u64> {
     if let Some(line) = text.lines().find(|l| l.starts_with('{')) {
-        return serde_json::from_str::<Value>(line).ok()?["window"].as_u64();
-    }
-    if text.contains("snapshot of window #") {
-        return parse_snapshot(text).ok().map(|s| s.window);
+        let json = serde_json::from_str::<Value>(line).ok()?;
+        return json["window"].as_u64().or_else(|| json["snapshot"]["window"].as_u64());
     }
     parse_table(text).ok()?.window
 }
@@ -288,12 +287,12 @@ fn json_of(run: &mut Run<'_>, answer: &str, command: &str) -> Report1 {
     w
 }
 
-/// (c) `snapshot`, the demo's table of `cpu_usage_snapshot()`'s structs, against
-/// `show_cpu_usage -m` of the same window: every figure both give must be equal.
+/// (c) `snapshot -m`, `cpu_usage_snapshot()`'s structs as the demo prints them,
+/// against `show_cpu_usage -m` of the same window: every figure both give must be equal.
 pub(super) fn check_snapshot(run: &mut Run<'_>) {
-    let (snap, report, window) = same_window(run, "snapshot", super::REPORT, window_of);
-    let parsed = parse_snapshot(&snap).map_err(|e| format!("cannot read `snapshot` ({e}):\n{snap}"));
-    let snap = run.check(parsed);
+    let (snap, report, window) = same_window(run, "snapshot -m", super::REPORT, window_of);
+    let parsed = demo_json::read_line::<SnapshotLine>(&snap, "snapshot -m");
+    let snap = run.check(parsed).snapshot;
     let json = json_of(run, &report, super::REPORT);
     let problems = compare_snapshot(&snap, &json);
     if !problems.is_empty() {
@@ -322,28 +321,29 @@ fn compare_snapshot(snap: &Snapshot, json: &Report1) -> Vec<String> {
         (json.tasks.len() + usize::from(json.idle.is_some())) as f64,
     );
     same(&mut problems, "tasks copied".into(), snap.rows.len() as f64, snap.tasks as f64);
+    same(&mut problems, "tasks written".into(), snap.written as f64, snap.tasks as f64);
     for row in &snap.rows {
         let name = &row.name;
         let Some(t) = task_by_id(json, row.id).filter(|t| t.name == row.name.as_str()) else {
             problems.push(format!("snapshot lists {} {name:?}, the report does not", row.id));
             continue;
         };
-        same(&mut problems, format!("{name} usage"), row.usage, t.usage_pct);
+        same(&mut problems, format!("{name} usage"), row.usage_pct, t.usage_pct);
         same(&mut problems, format!("{name} switches"), row.switches as f64, t.switches as f64);
-        same(&mut problems, format!("{name} longest slice"), row.longest_us as f64, t.longest_slice_us as f64);
+        same(&mut problems, format!("{name} longest slice"), row.longest_slice_us as f64, t.longest_slice_us as f64);
         if row.idle != t.idle || (!row.idle && t.deleted != row.deleted) {
             problems
                 .push(format!("{name}: flags idle {} deleted {} against the report's {t:?}", row.idle, row.deleted));
         }
     }
-    same(&mut problems, "interrupts".into(), snap.interrupts, json.interrupts_pct);
-    same(&mut problems, "interrupt count".into(), snap.interrupt_count as f64, json.interrupts as f64);
+    same(&mut problems, "interrupts".into(), snap.interrupts_pct, json.interrupts_pct);
+    same(&mut problems, "interrupt count".into(), snap.interrupts as f64, json.interrupts as f64);
     same(&mut problems, "longest interrupt".into(), snap.longest_interrupt_us as f64, json.longest_interrupt_us as f64);
-    same(&mut problems, "sleep".into(), snap.sleep, json.sleep_pct);
-    same(&mut problems, "other".into(), snap.other, json.other_pct);
-    same(&mut problems, "idle".into(), snap.idle, json.idle_pct);
-    same(&mut problems, "load".into(), snap.load, json.load_pct);
-    for (i, (avg, reported)) in snap.load_avg.iter().zip(json.load_avg_pct).enumerate() {
+    same(&mut problems, "sleep".into(), snap.sleep_pct, json.sleep_pct);
+    same(&mut problems, "other".into(), snap.other_pct, json.other_pct);
+    same(&mut problems, "idle".into(), snap.idle_pct, json.idle_pct);
+    same(&mut problems, "load".into(), snap.load_pct, json.load_pct);
+    for (i, (avg, reported)) in snap.load_avg_pct.iter().zip(json.load_avg_pct).enumerate() {
         match (avg, reported) {
             (None, None) => {}
             (Some(a), Some(b)) => same(&mut problems, format!("load average {i}"), *a, b),
@@ -526,7 +526,7 @@ pub(super) fn check_options(run: &mut Run<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::parse::Usage;
+    use super::super::table::Usage;
     use super::*;
 
     #[test]
@@ -538,6 +538,7 @@ mod tests {
     #[test]
     fn window_numbers_are_found() {
         assert_eq!(window_of("{\"mode\":\"window\",\"window\":7}\n"), Some(7));
+        assert_eq!(window_of("snapshot -m\n{\"snapshot\":{\"window\":9,\"window_us\":1}}\n"), Some(9));
         assert_eq!(window_of("CPU usage, window #12: 1000.000 ms, clock x 1 Hz\n"), Some(12));
         assert_eq!(window_of("CPU usage since start: 3.000 ms (3 windows)\n"), None);
     }
