@@ -869,9 +869,16 @@ static void prvOutLibraryStatus( const char * pcCommand,
 }
 /*-----------------------------------------------------------*/
 
+/* A port that has something to say before a report defines its own. */
+__attribute__( ( weak ) ) void board_console_note( void )
+{
+}
+/*-----------------------------------------------------------*/
+
 static void prvCmdShowCpuUsage( int argc,
                                 char ** argv )
 {
+    board_console_note();
     prvOutLibraryStatus( argv[ 0 ], show_cpu_usage( argc, argv ) );
 }
 /*-----------------------------------------------------------*/
@@ -1067,6 +1074,8 @@ static void prvCmdCli( int argc,
         prvOutStr( "Command not recognised.  Enter 'help' to view a list of available commands.\n" );
         return;
     }
+
+    board_console_note();
 
     do
     {

@@ -49,6 +49,12 @@ typedef struct DemoPortCommand
 extern const DemoPortCommand_t * const port_commands;
 extern const size_t port_command_count;
 
+/* A line the port has for the reader of a report (shell task only), printed with
+ * demo_print*() right before show_cpu_usage's and cli's output; nothing when all is
+ * well. Optional: the demo's weak definition prints nothing. (POSIX: whether the host
+ * gave the simulator the core it needs.) */
+void board_console_note(void);
+
 /* ---- Provided by the demo --------------------------------------------------- */
 
 /* Create the demo's tasks. Call once, before vTaskStartScheduler(). */
