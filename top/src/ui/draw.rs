@@ -98,7 +98,7 @@ fn draw_waiting(frame: &mut Frame, area: Rect, app: &App) {
         lines.push(garbage_line(app));
     }
     if let Some(text) = app.log.back() {
-        lines.push(TextLine::styled(text.clone(), log_style(text)));
+        lines.push(device_line(text));
     }
     let pad = body.height.saturating_sub(lines.len() as u16) / 2;
     let [_, text] = Layout::vertical([Constraint::Length(pad), Constraint::Fill(1)]).areas(body);
@@ -131,7 +131,7 @@ fn draw_live(frame: &mut Frame, area: Rect, app: &App, w: &Window) {
             Part::TaskSpark => draw_task_spark(frame, rect, app, &rows),
             Part::Log => {
                 if let Some(text) = app.log.back() {
-                    frame.render_widget(Paragraph::new(TextLine::styled(text.clone(), log_style(text))), rect);
+                    frame.render_widget(Paragraph::new(device_line(text)), rect);
                 }
             }
             Part::Footer => draw_footer(frame, rect, app),
@@ -266,10 +266,21 @@ fn status_style(status: &str) -> Style {
     }
 }
 
-/// The device's alerts (watchdog trips and the like) stand out from other shell text.
+/// The device's last line that was neither a window nor a prompt (an alert, a note,
+/// an answer), labelled as the device's: the rest of the screen is the viewer's.
+fn device_line(text: &str) -> TextLine<'static> {
+    let style = log_style(text);
+    TextLine::from(vec![Span::styled(DEVICE_LABEL, style), Span::styled(text.to_owned(), style)])
+}
+
+/// What the device's own lines start with on the screen.
+pub const DEVICE_LABEL: &str = "device: ";
+
+/// The device's alerts (watchdog trips and the like) and notes on its figures (a
+/// simulator that the host kept short of CPU) stand out from other shell text.
 fn log_style(text: &str) -> Style {
     let lower = text.to_lowercase();
-    if lower.contains("watchdog") || lower.contains("alert") {
+    if lower.contains("watchdog") || lower.contains("alert") || lower.starts_with("note:") {
         WARN
     } else {
         DIM
