@@ -418,8 +418,11 @@ fn dump_trace(session: &Session, events: &Receiver<Event>, out: &std::path::Path
 }
 
 fn convert_trace(text: &str, out: &std::path::Path) -> Result<(), String> {
-    let json = perfetto::dump_to_json(text).map_err(|e| format!("trace dump: {e}"))?;
-    std::fs::write(out, json).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let trace = trace::parse(text).map_err(|e| format!("trace dump: {e}"))?;
+    std::fs::write(out, perfetto::to_json(&trace)).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     eprintln!("cpu-usage-top: wrote {} (open it at https://ui.perfetto.dev)", out.display());
+    if let Some(note) = perfetto::lost_note(&trace) {
+        eprintln!("cpu-usage-top: {note}; the timeline starts at the oldest event kept (a larger CPU_USAGE_TRACE_EVENTS, or a shorter run, keeps all)");
+    }
     Ok(())
 }

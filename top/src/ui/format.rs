@@ -68,7 +68,6 @@ pub(super) fn fmt_hz(hz: u64) -> String {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

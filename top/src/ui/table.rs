@@ -226,4 +226,3 @@ pub(super) fn totals_rows(w: &Window, width: u16) -> Vec<Row<'static>> {
     }
     rows.into_iter().map(|r| cols.row(r).style(TOTALS)).collect()
 }
-
