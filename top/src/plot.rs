@@ -32,6 +32,7 @@ use plotters::style::{register_font, FontStyle};
 
 use crate::history::TaskKey;
 use crate::window::Window;
+use crate::words::count;
 
 /// The plot's size in pixels when none is given.
 pub const DEFAULT_SIZE: (u32, u32) = (1200, 600);
@@ -247,7 +248,8 @@ impl Chart {
                 *m += v;
             }
         }
-        let more_label = if cut_by_device { "more tasks".to_owned() } else { format!("{} more tasks", folded.len()) };
+        let more_label =
+            if cut_by_device { "more tasks".to_owned() } else { count(folded.len() as u64, "more task", "more tasks") };
         let fixed: [(String, [u8; 3], Vec<f64>); 5] = [
             (more_label, MORE_TASKS_COLOR, more),
             ("interrupts".to_owned(), INTERRUPTS_COLOR, windows.iter().map(|w| w.interrupts_pct).collect()),
@@ -303,7 +305,12 @@ fn idle_label(windows: &[Window]) -> String {
 fn title(windows: &[Window], missed: u64) -> String {
     let (first, last) = (&windows[0], &windows[windows.len() - 1]);
     let n = windows.len();
-    let mut title = format!("CPU usage per task, windows {} to {}: {n} window{}", first.window, last.window, plural(n));
+    let mut title = format!(
+        "CPU usage per task, windows {} to {}: {}",
+        first.window,
+        last.window,
+        count(n as u64, "window", "windows")
+    );
     if windows.iter().all(|w| w.window_us == first.window_us) {
         title += &format!(" of {}", duration(first.window_us));
     }
@@ -311,14 +318,6 @@ fn title(windows: &[Window], missed: u64) -> String {
         title += &format!(", {missed} missed");
     }
     title
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 fn duration(us: u64) -> String {

@@ -11,6 +11,7 @@ use super::draw::{DIM, OK, OVER, TOTALS};
 use super::format::{bar, fmt_us, fmt_window, spark};
 use super::{selected_index, App, TaskRow};
 use crate::window::Window;
+use crate::words::count;
 
 /// bar, which takes what is left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,7 +223,7 @@ pub(super) fn totals_rows(w: &Window, width: u16) -> Vec<Row<'static>> {
         None => RowText::total("idle", w.idle_pct, None, None),
     });
     if let Some(more) = &w.more_tasks {
-        rows.push(RowText::total(format!("{} more tasks", more.count), more.usage_pct, None, None));
+        rows.push(RowText::total(count(more.count, "more task", "more tasks"), more.usage_pct, None, None));
     }
     rows.into_iter().map(|r| cols.row(r).style(TOTALS)).collect()
 }
