@@ -170,7 +170,7 @@ fn load_font() -> Result<PathBuf, String> {
 
 const FONT_FAMILY: &str = "sans-serif";
 const TITLE_HEIGHT: u32 = 36;
-const LEGEND_WIDTH: u32 = 240;
+const LEGEND_WIDTH: u32 = 280;
 const LEGEND_ROW: i32 = 20;
 
 enum Format {
@@ -248,8 +248,7 @@ impl Chart {
                 *m += v;
             }
         }
-        let more_label =
-            if cut_by_device { "more tasks".to_owned() } else { count(folded.len() as u64, "more task", "more tasks") };
+        let more_label = more_label(&folded, cut_by_device);
         let fixed: [(String, [u8; 3], Vec<f64>); 5] = [
             (more_label, MORE_TASKS_COLOR, more),
             ("interrupts".to_owned(), INTERRUPTS_COLOR, windows.iter().map(|w| w.interrupts_pct).collect()),
@@ -266,6 +265,24 @@ impl Chart {
 
         Chart { title: title(windows, missed), spans, runs, bands }
     }
+}
+
+/// The label of the band of tasks without one of their own. When the viewer folded
+/// them, it says how large the largest of them is, rounded up to the legend's 0.01 %:
+/// every task with a colour is at least that large, which the legend then shows even
+/// when hundreds of short-lived tasks together outweigh the smallest coloured ones.
+/// (The device's own `more tasks` line, from a `-n` report, does not say how large
+/// each of its tasks was: then the label is only `more tasks`.)
+fn more_label(folded: &[(TaskKey, Vec<f64>, f64)], cut_by_device: bool) -> String {
+    if cut_by_device {
+        return "more tasks".to_owned();
+    }
+    let tasks = count(folded.len() as u64, "more task", "more tasks");
+    let largest = folded.iter().map(|f| f.2).fold(0.0f64, f64::max);
+    if folded.len() < 2 {
+        return tasks;
+    }
+    format!("{tasks}, each ≤ {:.2} %", (largest * 100.0).ceil() / 100.0)
 }
 
 /// Each window's span in seconds, the runs without gaps, and how many windows were missed.
