@@ -62,7 +62,8 @@ impl SortOrder {
             SortOrder::Usage => "usage",
             SortOrder::Name => "name",
             SortOrder::Id => "id",
-            SortOrder::LongestSlice => "longest slice",
+            // The report's word for it (`show_cpu_usage -l`: LONGEST, the longest run).
+            SortOrder::LongestSlice => "longest run",
         }
     }
 }

@@ -188,6 +188,10 @@ fn keys_map_to_actions() {
     for order in [SortOrder::Name, SortOrder::Id, SortOrder::LongestSlice, SortOrder::Usage] {
         assert_eq!(app.on_key(press(KeyCode::Char('s'))), Action::None);
         assert_eq!(app.sort, order);
+        if order == SortOrder::LongestSlice {
+            // The report's name for the column: the longest run.
+            assert!(text(&render(&app, 80, 24)).contains("s sort: longest run"));
+        }
     }
 
     // ↓ walks the usage order from the top row; ↑ stops at the top.
