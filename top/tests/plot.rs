@@ -121,13 +121,7 @@ fn colours_go_to_the_largest_tasks_over_the_recording() {
                 }
             }
             let used: f64 = tasks.iter().map(|t| t.usage_pct).sum();
-            Window {
-                window: u64::from(i),
-                window_us: 1_000_000,
-                tasks,
-                idle_pct: 100.0 - used,
-                ..Window::default()
-            }
+            Window { window: u64::from(i), window_us: 1_000_000, tasks, idle_pct: 100.0 - used, ..Window::default() }
         })
         .collect();
     let path = out("largest.svg");
