@@ -301,7 +301,8 @@ impl Outputs {
 }
 
 /// One line per window on standard output until the windows asked for have come,
-/// the source ends, or the user types `q` and Enter. Returns how it ended.
+/// the source ends, or the user types `q` and Enter; the device's alerts and notes go
+/// to standard error. Returns how it ended.
 fn follow_headless(cli: &Cli, events: &Receiver<Event>, outputs: &mut Outputs) -> String {
     let stdout = std::io::stdout();
     let quit = quit_requests();
@@ -320,6 +321,9 @@ fn follow_headless(cli: &Cli, events: &Receiver<Event>, outputs: &mut Outputs) -
                 match line {
                     Line::Window(w) if new => drop(writeln!(stdout.lock(), "{}", summary_line(&w))),
                     Line::Garbage(why) => eprintln!("cpu-usage-top: skipped a garbled line: {why}"),
+                    Line::Text(text) if ui::stands_out(&text) => {
+                        eprintln!("cpu-usage-top: {}{}", ui::DEVICE_LABEL, text.trim_start_matches(['>', ' ']))
+                    }
                     _ => {}
                 }
                 if outputs.enough(cli.windows) {

@@ -23,7 +23,7 @@ mod draw;
 mod format;
 mod table;
 
-pub use draw::{draw, DEVICE_LABEL};
+pub use draw::{draw, stands_out, DEVICE_LABEL};
 
 /// Windows kept for the history graphs: two minutes of one-second windows.
 pub const HISTORY_WINDOWS: usize = 120;

@@ -2,7 +2,7 @@
 //! simulator (`tests/data/ui_windows.jsonl`: windows 9 and 10 of a run with 100 ms
 //! windows, churn switched on during window 10, and a watchdog on slices over 10 ms).
 
-use cpu_usage_top::ui::{draw, Action, App, SortOrder, DEVICE_LABEL};
+use cpu_usage_top::ui::{draw, stands_out, Action, App, SortOrder, DEVICE_LABEL};
 use cpu_usage_top::window::{parse_line, Line};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -274,4 +274,13 @@ fn limits_not_given_follow_the_device_watchdogs() {
     let mut app = App::new("sim".to_owned(), Some(90.0), Some(20_000));
     app.on_line(Line::Text(settings.to_owned()));
     assert_eq!((app.load_limit_pct, app.slice_limit_us), (90.0, Some(20_000)));
+}
+
+#[test]
+fn alerts_and_notes_stand_out_and_settings_do_not() {
+    assert!(stands_out(ALERT));
+    assert!(stands_out("> note: over the last 1.0 s the host gave the simulator 61.2% of a core while it was awake"));
+    assert!(!stands_out("watchdog: load off; slice off"), "the watchdogs' settings are no alert");
+    assert!(!stands_out("> watchdog: load > 50.00% for 2 windows; slice > 5000 us"));
+    assert!(!stands_out("freertos-cpu-usage demo on POSIX simulator"));
 }

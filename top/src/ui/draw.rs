@@ -9,7 +9,7 @@ use ratatui::Frame;
 use super::format::{bar, fmt_hz, fmt_us, fmt_window, hundredths};
 use super::table::{draw_tasks, totals_rows, Columns};
 use super::{table_rows, App, TaskRow};
-use crate::window::Window;
+use crate::window::{parse_watchdogs, Window};
 
 pub(super) const TITLE: Style = Style::new().add_modifier(Modifier::BOLD);
 pub(super) const DIM: Style = Style::new().fg(Color::DarkGray);
@@ -279,12 +279,21 @@ pub const DEVICE_LABEL: &str = "device: ";
 /// The device's alerts (watchdog trips and the like) and notes on its figures (a
 /// simulator that the host kept short of CPU) stand out from other shell text.
 fn log_style(text: &str) -> Style {
-    let lower = text.to_lowercase();
-    if lower.contains("watchdog") || lower.contains("alert") || lower.starts_with("note:") {
+    if stands_out(text) {
         WARN
     } else {
         DIM
     }
+}
+
+/// Whether a line of the device's shell text is an alert or a note on its figures,
+/// which the screen highlights and line mode passes on (stderr). The watchdogs'
+/// settings (`watchdog: load off; slice off`, the answer to `cpu_usage_watchdog`)
+/// are neither.
+pub fn stands_out(text: &str) -> bool {
+    let lower = text.trim_start_matches(['>', ' ']).to_lowercase();
+    let alert = lower.contains("watchdog") || lower.contains("alert") || lower.starts_with("note:");
+    alert && parse_watchdogs(text).is_none()
 }
 
 #[cfg(test)]
