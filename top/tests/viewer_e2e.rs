@@ -191,3 +191,22 @@ fn help_says_how_to_quit() {
     assert!(help.contains("In the terminal UI: q, Esc or Ctrl-C"), "{help}");
     assert!(help.contains("q then Enter, or Ctrl-C"), "{help}");
 }
+
+#[test]
+fn line_mode_passes_the_device_notes_and_alerts_to_stderr() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("line-mode-notes");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.jsonl");
+    let window = include_str!("data/windows.jsonl").lines().next().unwrap();
+    let note = "note: over the last 1.0 s the host gave the simulator 61.2% of a core while it was awake";
+    let alert = "watchdog: slice 10.020 ms > 10.000 ms by task 3 \"work40\" in window #10";
+    std::fs::write(&path, format!("watchdog: load off; slice off\n> {note}\n{window}\n{alert}\n")).unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_cpu-usage-top")).arg("--replay").arg(&path).arg("--no-ui").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains(&format!("cpu-usage-top: device: {note}\n")), "{stderr}");
+    assert!(stderr.contains(&format!("cpu-usage-top: device: {alert}\n")), "{stderr}");
+    assert!(!stderr.contains("load off"), "the watchdogs' settings are no alert: {stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1, "one window line");
+}
