@@ -167,7 +167,9 @@ static long prvFindTickThread( void )
 }
 /*-----------------------------------------------------------*/
 
-/* The tick thread's CPU time so far: the first field of its schedstat, in ns. */
+/* The tick thread's CPU time so far: the first field of its schedstat, in ns (0
+ * where the kernel keeps no schedstat: the figures then count the tick thread as a
+ * task thread, and read about 2 points of a core short of what the host held back). */
 static uint64_t prvTickThreadCpuNs( void )
 {
     char cPath[ 64 ];
@@ -261,8 +263,8 @@ void vHostShareStart( void )
     ( void ) pthread_attr_init( &xAttr );
     ( void ) pthread_attr_setdetachstate( &xAttr, PTHREAD_CREATE_DETACHED );
 
-    /* Without the sampler the figures stay at the first sample: no note, and `host`
-     * says there is no history yet. Not worth stopping the simulator for. */
+    /* Without the sampler there are no samples: no note, and `host` says there is
+     * no history yet. Not worth stopping the simulator for. */
     ( void ) pthread_create( &xThread, &xAttr, prvSampler, NULL );
 
     ( void ) pthread_attr_destroy( &xAttr );
@@ -281,7 +283,8 @@ static uint32_t prvTenths( uint64_t a,
         return 0U;
     }
 
-    /* a and b are under 2^54 ns (208 days), so a * 1000 fits. */
+    /* a and b are spans of at most the history kept (25.6 s, under 2^35 ns), so
+     * a * 1000 fits easily. */
     ullTenths = ( ( a * 1000U ) + ( b / 2U ) ) / b;
 
     return ( ullTenths > 1000U ) ? 1000U : ( uint32_t ) ullTenths;
