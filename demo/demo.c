@@ -873,12 +873,27 @@ static void prvOutLibraryStatus( const char * pcCommand,
 __attribute__( ( weak ) ) void board_console_note( void )
 {
 }
+
+/* When the board's note was last asked for (shell task only). */
+static TickType_t xLastBoardNote = 0;
+
+/* The board's note before a report; in follow mode (bAgain), again once a window. */
+static void prvBoardNote( BaseType_t bAgain )
+{
+    const TickType_t xNow = xTaskGetTickCount();
+
+    if( ( bAgain == pdFALSE ) || ( ( xNow - xLastBoardNote ) >= pdMS_TO_TICKS( cpu_usage_window_ms() ) ) )
+    {
+        xLastBoardNote = xNow;
+        board_console_note();
+    }
+}
 /*-----------------------------------------------------------*/
 
 static void prvCmdShowCpuUsage( int argc,
                                 char ** argv )
 {
-    board_console_note();
+    prvBoardNote( pdFALSE );
     prvOutLibraryStatus( argv[ 0 ], show_cpu_usage( argc, argv ) );
 }
 /*-----------------------------------------------------------*/
@@ -1075,7 +1090,7 @@ static void prvCmdCli( int argc,
         return;
     }
 
-    board_console_note();
+    prvBoardNote( pdFALSE );
 
     do
     {
@@ -1824,6 +1839,7 @@ static int prvFollowWait( uint32_t ulMs )
     if( c == PORT_CONSOLE_TIMEOUT )
     {
         prvOutAlerts();
+        prvBoardNote( pdTRUE );
         return 0;
     }
 
