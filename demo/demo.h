@@ -98,8 +98,8 @@ typedef enum
 
 DemoSwitch_t demo_parse_switch(int argc, char **argv, const char *usage);
 
-/* Called by the shell right before it prints what show_cpu_usage (or 'cli') writes.
- * Empty by default (a weak definition in integration.c): a board may print a line
+/* Called by the shell right before it prints what show_cpu_usage (or 'cli') writes,
+ * and in follow mode once a window between the reports. Empty by default (a weak definition in integration.c): a board may print a line
  * there, with demo_print(), about how far the figures can be trusted (the POSIX
  * simulator: whether the host gave it a core). */
 void board_console_note(void);

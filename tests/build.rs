@@ -110,6 +110,7 @@ fn main() {
         .define("main", "posix_demo_main")
         .files(&demo_files)
         .file(paths.repo.join("boards/posix/main.c"))
+        .file(paths.repo.join("boards/posix/host_share.c"))
         .compile("cu_cross_check");
 
     // The demo's POSIX glue disposes of deleted tasks' threads with the scheduler

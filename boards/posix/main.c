@@ -34,12 +34,10 @@
 #include "task.h"
 
 #include "demo.h"
+#include "host_share.h"
 
+/* Its one command of its own, `host`, is in host_share.c. */
 const char * const port_name = "POSIX simulator (FreeRTOS " tskKERNEL_VERSION_NUMBER ")";
-
-/* No peripherals, so no commands of its own. */
-const DemoPortCommand_t * const port_commands = NULL;
-const size_t port_command_count = 0U;
 
 /*-----------------------------------------------------------*/
 
@@ -272,6 +270,7 @@ void vPosixIdleSleep( uint64_t ullExpectedIdleTicks )
     const uint64_t ullNs = ullTicks * ( 1000000000ULL / ( uint64_t ) configTICK_RATE_HZ );
     struct timespec xTimeout;
     sigset_t xWaitMask;
+    uint64_t ullStartNs;
 
     xTimeout.tv_sec = ( time_t ) ( ullNs / 1000000000ULL );
     xTimeout.tv_nsec = ( long ) ( ullNs % 1000000000ULL );
@@ -283,8 +282,11 @@ void vPosixIdleSleep( uint64_t ullExpectedIdleTicks )
 
         if( eTaskConfirmSleepModeStatus() != eAbortSleep )
         {
-            /* Ends with EINTR after the tick's handler ran, or at the timeout. */
+            /* Ends with EINTR after the tick's handler ran, or at the timeout. The
+             * time goes to host_share.c: asleep, the simulator needs no core. */
+            ullStartNs = prvMonotonicNs();
             ( void ) pselect( 0, NULL, NULL, NULL, &xTimeout, &xWaitMask );
+            vHostShareSlept( prvMonotonicNs() - ullStartNs );
         }
     }
     portEXIT_CRITICAL();
@@ -402,6 +404,7 @@ int main( int argc,
 
     prvTerminalSetUp();
     demo_start();
+    vHostShareStart();
 
     for( i = 1; i < argc; i++ )
     {

@@ -2,7 +2,8 @@
 //! serial shell ([`source`], [`session`]), follows `show_cpu_usage -m -d -f` and reads
 //! its lines ([`window`], [`history`]), and shows ([`ui`]), plots ([`plot`]) and
 //! serves ([`prometheus`]) what it reads; an event trace dump ([`trace`]) becomes a
-//! Perfetto timeline ([`perfetto`]).
+//! Perfetto timeline ([`perfetto`]). Counts in messages agree with their nouns
+//! ([`words`]).
 
 #![deny(missing_docs)]
 
@@ -15,3 +16,4 @@ pub mod source;
 pub mod trace;
 pub mod ui;
 pub mod window;
+pub mod words;

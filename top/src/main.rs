@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
@@ -14,6 +14,7 @@ use clap::Parser;
 use cpu_usage_top::session::{follow_command, Event, Session};
 use cpu_usage_top::source::Source;
 use cpu_usage_top::window::{Line, Window};
+use cpu_usage_top::words::count;
 use cpu_usage_top::{perfetto, plot, prometheus, trace, ui};
 
 /// Live per-task CPU usage of a FreeRTOS device running freertos-cpu-usage, read
@@ -45,7 +46,7 @@ struct Cli {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     windows: Option<u32>,
     /// No terminal UI: one line per window on standard output (the default when
-    /// standard output is not a terminal).
+    /// standard output is not a terminal); type q and Enter to quit.
     #[arg(long)]
     no_ui: bool,
 
@@ -91,6 +92,11 @@ struct Cli {
 }
 
 const EXAMPLES: &str = "\
+Quitting:
+  In the terminal UI: q, Esc or Ctrl-C (s sorts, p pauses, the arrows select).
+  In line mode (--no-ui, or standard output not a terminal, e.g. `make top | tee log`):
+  q then Enter, or Ctrl-C. Either way --windows N ends it after N windows.
+
 Examples:
   cpu-usage-top --serial /dev/ttyUSB0 --baud 115200
   cpu-usage-top --exec build/posix/freertos-sim
@@ -284,20 +290,30 @@ impl Outputs {
         }
         for path in &self.plots {
             plot::render(&self.all, path).map_err(|e| format!("plot {}: {e}", path.display()))?;
-            eprintln!("cpu-usage-top: wrote {} ({} windows)", path.display(), self.all.len());
+            eprintln!(
+                "cpu-usage-top: wrote {} ({})",
+                path.display(),
+                count(self.all.len() as u64, "window", "windows")
+            );
         }
         Ok(())
     }
 }
 
 /// One line per window on standard output until the windows asked for have come,
-/// or the source ends. Returns how it ended.
+/// the source ends, or the user types `q` and Enter; the device's alerts and notes go
+/// to standard error. Returns how it ended.
 fn follow_headless(cli: &Cli, events: &Receiver<Event>, outputs: &mut Outputs) -> String {
     let stdout = std::io::stdout();
+    let quit = quit_requests();
     loop {
-        let event = match events.recv() {
+        if quit.try_recv().is_ok() {
+            return format!("quit after {}", count(outputs.received, "window", "windows"));
+        }
+        let event = match events.recv_timeout(Duration::from_millis(100)) {
             Ok(event) => event,
-            Err(_) => return "the reader stopped".to_owned(),
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return "the reader stopped".to_owned(),
         };
         match event {
             Event::Line(line) => {
@@ -305,16 +321,40 @@ fn follow_headless(cli: &Cli, events: &Receiver<Event>, outputs: &mut Outputs) -
                 match line {
                     Line::Window(w) if new => drop(writeln!(stdout.lock(), "{}", summary_line(&w))),
                     Line::Garbage(why) => eprintln!("cpu-usage-top: skipped a garbled line: {why}"),
+                    Line::Text(text) if ui::stands_out(&text) => {
+                        eprintln!("cpu-usage-top: {}{}", ui::DEVICE_LABEL, text.trim_start_matches(['>', ' ']))
+                    }
                     _ => {}
                 }
                 if outputs.enough(cli.windows) {
-                    return format!("{} windows read, {} garbage lines skipped", outputs.received, outputs.garbage);
+                    return format!(
+                        "{} read, {} skipped",
+                        count(outputs.received, "window", "windows"),
+                        count(outputs.garbage, "garbage line", "garbage lines")
+                    );
                 }
             }
             Event::Status(status) => eprintln!("cpu-usage-top: {status}"),
-            Event::Closed(why) => return format!("{why}; {} windows read", outputs.received),
+            Event::Closed(why) => return format!("{why}; {} read", count(outputs.received, "window", "windows")),
         }
     }
+}
+
+/// Line mode's keyboard: standard input, read a line at a time (a terminal in line
+/// mode hands over nothing before Enter). A line `q` (or `quit`) sends one request;
+/// the end of the input sends none, so `< /dev/null` runs to the end.
+fn quit_requests() -> Receiver<()> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lines() {
+            let Ok(line) = line else { return };
+            if matches!(line.trim().to_ascii_lowercase().as_str(), "q" | "quit") {
+                let _ = tx.send(());
+                return;
+            }
+        }
+    });
+    rx
 }
 
 /// Shows the windows as they come, on the terminal UI, or as lines when there is no
@@ -348,7 +388,7 @@ fn follow_terminal(
                     outputs.line(&line);
                     app.on_line(line);
                     if outputs.enough(cli.windows) {
-                        return Ok(format!("{} windows read", outputs.received));
+                        return Ok(format!("{} read", count(outputs.received, "window", "windows")));
                     }
                 }
                 Event::Status(status) => app.set_status(status),
@@ -359,7 +399,7 @@ fn follow_terminal(
         if event::poll(Duration::from_millis(100))? {
             if let TermEvent::Key(key) = event::read()? {
                 if app.on_key(key) == ui::Action::Quit {
-                    return Ok(format!("quit after {} windows", outputs.received));
+                    return Ok(format!("quit after {}", count(outputs.received, "window", "windows")));
                 }
             }
         }
@@ -418,8 +458,11 @@ fn dump_trace(session: &Session, events: &Receiver<Event>, out: &std::path::Path
 }
 
 fn convert_trace(text: &str, out: &std::path::Path) -> Result<(), String> {
-    let json = perfetto::dump_to_json(text).map_err(|e| format!("trace dump: {e}"))?;
-    std::fs::write(out, json).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let trace = trace::parse(text).map_err(|e| format!("trace dump: {e}"))?;
+    std::fs::write(out, perfetto::to_json(&trace)).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     eprintln!("cpu-usage-top: wrote {} (open it at https://ui.perfetto.dev)", out.display());
+    if let Some(note) = perfetto::lost_note(&trace) {
+        eprintln!("cpu-usage-top: {note}; the timeline starts at the oldest event kept (a larger CPU_USAGE_TRACE_EVENTS, or a shorter run, keeps all)");
+    }
     Ok(())
 }

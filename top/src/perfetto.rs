@@ -5,7 +5,10 @@
 //! (tasks by ID, 0 the overflow bucket, then interrupts, sleep and other) and named by
 //! `thread_name` metadata; a complete event (`"ph":"X"`) for each stretch of time the
 //! device charged to a slot, cut at window boundaries so that each lies in one
-//! window; an instant event (`"ph":"i"`, global) at each window boundary.
+//! window; an instant event (`"ph":"i"`, global) at each window boundary. When the
+//! device's ring overflowed, the oldest events are gone: the process's name says how
+//! many, and a global instant at the start of the timeline marks the gap
+//! ([`lost_note`]).
 //!
 //! Times are microseconds from the first event of the trace, written from integers
 //! with enough decimals that every clock count is a different time: `decimals` is the
@@ -52,16 +55,39 @@ fn json_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"?\"".to_owned())
 }
 
+/// What the dump says of events it no longer holds: `None` when it holds every event
+/// since recording started, else e.g. `64 events lost before the first one: the
+/// device's trace ring overflowed`.
+pub fn lost_note(trace: &Trace) -> Option<String> {
+    match trace.lost {
+        0 => None,
+        1 => Some("1 event lost before the first one: the device's trace ring overflowed".to_owned()),
+        n => Some(format!("{n} events lost before the first one: the device's trace ring overflowed")),
+    }
+}
+
 /// The trace as Chrome Trace Event JSON (one object, `traceEvents` and
 /// `displayTimeUnit`).
 pub fn to_json(trace: &Trace) -> String {
     let d = decimals(trace.hz);
     let time = |counts: u64| units(counts, trace.hz, d);
     let mut events: Vec<String> = Vec::new();
+    let lost = lost_note(trace);
+    let process = match trace.lost {
+        0 => format!("freertos-cpu-usage ({} Hz)", trace.hz),
+        n => format!("freertos-cpu-usage ({} Hz), {n} earlier events lost", trace.hz),
+    };
     events.push(format!(
-        r#"{{"ph":"M","name":"process_name","pid":{PID},"tid":0,"ts":0,"args":{{"name":"freertos-cpu-usage ({} Hz)"}}}}"#,
-        trace.hz
+        r#"{{"ph":"M","name":"process_name","pid":{PID},"tid":0,"ts":0,"args":{{"name":{}}}}}"#,
+        json_str(&process)
     ));
+    if let Some(note) = &lost {
+        events.push(format!(
+            r#"{{"ph":"i","s":"g","name":{},"pid":{PID},"tid":0,"ts":0,"args":{{"lost":{}}}}}"#,
+            json_str(note),
+            trace.lost
+        ));
+    }
     let mut slots: Vec<u32> = trace.names.keys().copied().collect();
     for (slot, _, _) in trace.spans() {
         if !slots.contains(&slot) {

@@ -32,6 +32,7 @@ use plotters::style::{register_font, FontStyle};
 
 use crate::history::TaskKey;
 use crate::window::Window;
+use crate::words::count;
 
 /// The plot's size in pixels when none is given.
 pub const DEFAULT_SIZE: (u32, u32) = (1200, 600);
@@ -169,7 +170,7 @@ fn load_font() -> Result<PathBuf, String> {
 
 const FONT_FAMILY: &str = "sans-serif";
 const TITLE_HEIGHT: u32 = 36;
-const LEGEND_WIDTH: u32 = 240;
+const LEGEND_WIDTH: u32 = 280;
 const LEGEND_ROW: i32 = 20;
 
 enum Format {
@@ -247,7 +248,7 @@ impl Chart {
                 *m += v;
             }
         }
-        let more_label = if cut_by_device { "more tasks".to_owned() } else { format!("{} more tasks", folded.len()) };
+        let more_label = more_label(&folded, cut_by_device);
         let fixed: [(String, [u8; 3], Vec<f64>); 5] = [
             (more_label, MORE_TASKS_COLOR, more),
             ("interrupts".to_owned(), INTERRUPTS_COLOR, windows.iter().map(|w| w.interrupts_pct).collect()),
@@ -264,6 +265,24 @@ impl Chart {
 
         Chart { title: title(windows, missed), spans, runs, bands }
     }
+}
+
+/// The label of the band of tasks without one of their own. When the viewer folded
+/// them, it says how large the largest of them is, rounded up to the legend's 0.01 %:
+/// every task with a colour is at least that large, which the legend then shows even
+/// when hundreds of short-lived tasks together outweigh the smallest coloured ones.
+/// (The device's own `more tasks` line, from a `-n` report, does not say how large
+/// each of its tasks was: then the label is only `more tasks`.)
+fn more_label(folded: &[(TaskKey, Vec<f64>, f64)], cut_by_device: bool) -> String {
+    if cut_by_device {
+        return "more tasks".to_owned();
+    }
+    let tasks = count(folded.len() as u64, "more task", "more tasks");
+    let largest = folded.iter().map(|f| f.2).fold(0.0f64, f64::max);
+    if folded.len() < 2 {
+        return tasks;
+    }
+    format!("{tasks}, each ≤ {:.2} %", (largest * 100.0).ceil() / 100.0)
 }
 
 /// Each window's span in seconds, the runs without gaps, and how many windows were missed.
@@ -303,7 +322,12 @@ fn idle_label(windows: &[Window]) -> String {
 fn title(windows: &[Window], missed: u64) -> String {
     let (first, last) = (&windows[0], &windows[windows.len() - 1]);
     let n = windows.len();
-    let mut title = format!("CPU usage per task, windows {} to {}: {n} window{}", first.window, last.window, plural(n));
+    let mut title = format!(
+        "CPU usage per task, windows {} to {}: {}",
+        first.window,
+        last.window,
+        count(n as u64, "window", "windows")
+    );
     if windows.iter().all(|w| w.window_us == first.window_us) {
         title += &format!(" of {}", duration(first.window_us));
     }
@@ -311,14 +335,6 @@ fn title(windows: &[Window], missed: u64) -> String {
         title += &format!(", {missed} missed");
     }
     title
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 fn duration(us: u64) -> String {

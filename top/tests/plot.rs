@@ -96,3 +96,42 @@ fn what_cannot_be_plotted_is_said_clearly() {
     let err = plot::render(&windows, &out("no/such/dir/windows.svg")).unwrap_err();
     assert!(matches!(err, PlotError::Draw { .. }), "{err}");
 }
+
+/// Colours go to the largest tasks over the whole recording, by their mean share,
+/// and the band of the rest says how large the largest of them is. Twenty windows:
+/// ten tasks of 1 to 10 %, `steady` at 0.5 % in every window, `burst` at 5 % in the
+/// last window only (0.25 % over the recording), and 150 short-lived tasks of 0.04 %
+/// in one window each (0.002 %). The palette holds 11 tasks beside the band of the
+/// rest: the ten, then `steady`, never `burst`, largest as it is at the end.
+#[test]
+fn colours_go_to_the_largest_tasks_over_the_recording() {
+    use cpu_usage_top::window::Task;
+    let task = |id: u32, name: &str, usage_pct: f64| Task { id, name: name.to_owned(), usage_pct, ..Task::default() };
+    let windows: Vec<Window> = (0..20u32)
+        .map(|i| {
+            let mut tasks: Vec<Task> = (0..10).map(|t| task(t + 1, &format!("t{t}"), f64::from(t + 1))).collect();
+            tasks.push(task(11, "steady", 0.5));
+            if i == 19 {
+                tasks.push(task(12, "burst", 5.0));
+            }
+            for c in 0..150 / 20 + 1 {
+                let n = i * 8 + c;
+                if n < 150 {
+                    tasks.push(task(13 + c, &format!("churn-{n}"), 0.04));
+                }
+            }
+            let used: f64 = tasks.iter().map(|t| t.usage_pct).sum();
+            Window { window: u64::from(i), window_us: 1_000_000, tasks, idle_pct: 100.0 - used, ..Window::default() }
+        })
+        .collect();
+    let path = out("largest.svg");
+    plot::render(&windows, &path).unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    for name in ["t9 #10", "t0 #1", "steady #11"] {
+        assert!(svg.contains(name), "{name} has no colour of its own");
+    }
+    assert!(!svg.contains("burst #12"), "burst, 0.25 % over the recording, took a colour from steady (0.5 %)");
+    assert!(!svg.contains("churn-0 #"), "a task of 0.002 % has a colour");
+    // burst (rounded up to 0.25 %) and the 150 short-lived tasks.
+    assert!(svg.contains("151 more tasks, each ≤ 0.25 %"), "{}", &svg[svg.find("more task").map_or(0, |i| i - 40)..]);
+}

@@ -179,7 +179,12 @@ fn well_formed(text: &str) -> serde_json::Value {
                     named.insert(tid);
                 }
             }
-            "i" => assert!(e["name"].as_str().unwrap().starts_with("window ")),
+            // Window boundaries, and the mark of events lost before the first one.
+            "i" => assert!(
+                e["name"].as_str().unwrap().starts_with("window ")
+                    || (e["args"]["lost"].as_u64().is_some_and(|n| n > 0) && e["ts"].as_f64() == Some(0.0)),
+                "{e}"
+            ),
             other => panic!("unexpected ph {other}"),
         }
     }
@@ -222,4 +227,53 @@ fn an_empty_trace_converts() {
     let t = trace::parse(&text).unwrap();
     assert!(t.events.is_empty() && t.windows().is_empty());
     well_formed(&perfetto::to_json(&t));
+}
+
+#[test]
+fn events_lost_to_the_ring_are_said_in_the_timeline() {
+    let t = recorded();
+    assert_eq!(t.lost, 64);
+    let note = perfetto::lost_note(&t).unwrap();
+    assert_eq!(note, "64 events lost before the first one: the device's trace ring overflowed");
+    let json = well_formed(&perfetto::to_json(&t));
+    let events = json["traceEvents"].as_array().unwrap();
+    let marks: Vec<&serde_json::Value> = events.iter().filter(|e| e["args"]["lost"].is_u64()).collect();
+    assert_eq!(marks.len(), 1, "one mark of the loss");
+    assert_eq!((marks[0]["ph"].as_str(), marks[0]["s"].as_str()), (Some("i"), Some("g")), "a global instant");
+    assert_eq!((marks[0]["ts"].as_f64(), marks[0]["args"]["lost"].as_u64()), (Some(0.0), Some(64)));
+    assert_eq!(marks[0]["name"], note.as_str());
+    let process = events.iter().find(|e| e["name"] == "process_name").unwrap();
+    assert_eq!(process["args"]["name"], "freertos-cpu-usage (15625000 Hz), 64 earlier events lost");
+
+    // A dump that lost nothing says nothing of it.
+    let whole = Trace { lost: 0, ..t };
+    assert_eq!(perfetto::lost_note(&whole), None);
+    let json = well_formed(&perfetto::to_json(&whole));
+    assert!(json["traceEvents"].as_array().unwrap().iter().all(|e| e["args"]["lost"].is_null()));
+    assert_eq!(
+        perfetto::lost_note(&Trace { lost: 1, ..whole }).unwrap(),
+        "1 event lost before the first one: the device's trace ring overflowed"
+    );
+}
+
+#[test]
+fn the_viewer_says_on_stderr_how_many_events_were_lost() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("trace-lost");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (dump, out) = (dir.join("dump.txt"), dir.join("trace.json"));
+    std::fs::write(&dump, DUMP).unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_cpu-usage-top"))
+        .arg("--trace-input")
+        .arg(&dump)
+        .arg("--perfetto")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("cpu-usage-top: 64 events lost before the first one: the device's trace ring overflowed"),
+        "{stderr}"
+    );
+    well_formed(&std::fs::read_to_string(&out).unwrap());
 }

@@ -2,7 +2,7 @@
 //! simulator (`tests/data/ui_windows.jsonl`: windows 9 and 10 of a run with 100 ms
 //! windows, churn switched on during window 10, and a watchdog on slices over 10 ms).
 
-use cpu_usage_top::ui::{draw, Action, App, SortOrder};
+use cpu_usage_top::ui::{draw, stands_out, Action, App, SortOrder, DEVICE_LABEL};
 use cpu_usage_top::window::{parse_line, Line};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -188,6 +188,10 @@ fn keys_map_to_actions() {
     for order in [SortOrder::Name, SortOrder::Id, SortOrder::LongestSlice, SortOrder::Usage] {
         assert_eq!(app.on_key(press(KeyCode::Char('s'))), Action::None);
         assert_eq!(app.sort, order);
+        if order == SortOrder::LongestSlice {
+            // The report's name for the column: the longest run.
+            assert!(text(&render(&app, 80, 24)).contains("s sort: longest run"));
+        }
     }
 
     // ↓ walks the usage order from the top row; ↑ stops at the top.
@@ -233,6 +237,28 @@ fn shell_text_goes_to_the_log() {
     let screen = text(&buf);
     let y = row_of(&screen, "watchdog: slice");
     assert_eq!(buf[(0, y as u16)].style().fg, Some(Color::Yellow));
+    // Labelled as the device's, on the line above the footer.
+    let line = screen.lines().nth(y).unwrap();
+    assert_eq!(line, format!("{DEVICE_LABEL}{ALERT}"));
+    assert_eq!(y, 22, "{screen}");
+}
+
+#[test]
+fn the_device_line_is_labelled_and_notes_stand_out() {
+    let note = "note: over the last 1.0 s the host gave the simulator 61.2% of a core while it was awake";
+    let mut app = app();
+    app.on_line(parse_line(&format!("> {note}")));
+    let buf = render(&app, 100, 24);
+    let screen = text(&buf);
+    let y = row_of(&screen, "note: over");
+    assert!(screen.lines().nth(y).unwrap().starts_with("device: note: over the last 1.0 s"), "{screen}");
+    assert_eq!(buf[(0, y as u16)].style().fg, Some(Color::Yellow));
+
+    // Before the first window too.
+    let mut app = App::new("sim".to_owned(), Some(80.0), None);
+    app.on_line(parse_line("freertos-cpu-usage demo on POSIX simulator"));
+    let screen = text(&render(&app, 80, 24));
+    assert!(screen.contains("device: freertos-cpu-usage demo on POSIX simulator"), "{screen}");
 }
 
 #[test]
@@ -248,4 +274,13 @@ fn limits_not_given_follow_the_device_watchdogs() {
     let mut app = App::new("sim".to_owned(), Some(90.0), Some(20_000));
     app.on_line(Line::Text(settings.to_owned()));
     assert_eq!((app.load_limit_pct, app.slice_limit_us), (90.0, Some(20_000)));
+}
+
+#[test]
+fn alerts_and_notes_stand_out_and_settings_do_not() {
+    assert!(stands_out(ALERT));
+    assert!(stands_out("> note: over the last 1.0 s the host gave the simulator 61.2% of a core while it was awake"));
+    assert!(!stands_out("watchdog: load off; slice off"), "the watchdogs' settings are no alert");
+    assert!(!stands_out("> watchdog: load > 50.00% for 2 windows; slice > 5000 us"));
+    assert!(!stands_out("freertos-cpu-usage demo on POSIX simulator"));
 }

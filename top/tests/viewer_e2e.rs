@@ -120,3 +120,93 @@ fn the_viewer_records_plots_and_traces_the_simulator() {
     eprintln!("{compared} of the 5 windows checked against the timeline");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The viewer's last line on stderr, `cpu-usage-top: <how it ended>`.
+fn ending(stderr: &str) -> &str {
+    stderr.lines().rev().find_map(|l| l.strip_prefix("cpu-usage-top: ")).unwrap_or_else(|| panic!("{stderr}"))
+}
+
+#[test]
+fn line_mode_quits_on_q_and_counts_in_words() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    // One window asked for: "1 window", not "1 windows".
+    let out = Command::new(env!("CARGO_BIN_EXE_cpu-usage-top"))
+        .arg("--exec")
+        .arg(simulator())
+        .args(["--no-ui", "--windows", "1", "--window-ms", "250"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(ending(&stderr), "1 window read, 0 garbage lines skipped");
+
+    // No count: it runs until q and Enter on its standard input (a terminal in line
+    // mode hands over whole lines; a pipe does the same).
+    let mut viewer = Command::new(env!("CARGO_BIN_EXE_cpu-usage-top"))
+        .arg("--exec")
+        .arg(simulator())
+        .args(["--no-ui", "--window-ms", "250"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(viewer.stdout.take().unwrap()).lines();
+    let first = lines.next().expect("a window line").unwrap();
+    assert!(first.starts_with("window "), "{first}");
+    writeln!(viewer.stdin.as_mut().unwrap(), "q").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = viewer.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = viewer.kill();
+            panic!("the viewer did not quit on q in line mode");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(viewer.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(status.success(), "{status}: {stderr}");
+    // After the first window, maybe a second one: the count and its noun agree.
+    let ended = ending(&stderr);
+    let n: u64 = ended
+        .strip_prefix("quit after ")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{ended:?}"));
+    assert!(n >= 1, "{ended}");
+    assert_eq!(ended, format!("quit after {n} {}", if n == 1 { "window" } else { "windows" }));
+}
+
+#[test]
+fn help_says_how_to_quit() {
+    let out = Command::new(env!("CARGO_BIN_EXE_cpu-usage-top")).arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(help.contains("In the terminal UI: q, Esc or Ctrl-C"), "{help}");
+    assert!(help.contains("q then Enter, or Ctrl-C"), "{help}");
+}
+
+#[test]
+fn line_mode_passes_the_device_notes_and_alerts_to_stderr() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("line-mode-notes");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.jsonl");
+    let window = include_str!("data/windows.jsonl").lines().next().unwrap();
+    let note = "note: over the last 1.0 s the host gave the simulator 61.2% of a core while it was awake";
+    let alert = "watchdog: slice 10.020 ms > 10.000 ms by task 3 \"work40\" in window #10";
+    std::fs::write(&path, format!("watchdog: load off; slice off\n> {note}\n{window}\n{alert}\n")).unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_cpu-usage-top")).arg("--replay").arg(&path).arg("--no-ui").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains(&format!("cpu-usage-top: device: {note}\n")), "{stderr}");
+    assert!(stderr.contains(&format!("cpu-usage-top: device: {alert}\n")), "{stderr}");
+    assert!(!stderr.contains("load off"), "the watchdogs' settings are no alert: {stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1, "one window line");
+}

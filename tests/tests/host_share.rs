@@ -1,0 +1,138 @@
+//! The simulator says when the host does not give it the core it needs: pinned with
+//! `taskset` to one CPU beside a busy loop pinned to the same CPU, it gets about half
+//! of that CPU, and every report must then start with its `note: ` line; `host` must
+//! give the share the process really got, as the test measures it from outside.
+//!
+//! Why the simulator needs a whole core: on FreeRTOS's POSIX port only the thread of
+//! the task FreeRTOS has running goes, and the idle task spins unless it sleeps in
+//! tickless idle, so while awake the simulator keeps one core busy. Time the host
+//! holds back is charged by the library (which reads the wall clock) to the task
+//! FreeRTOS had running.
+//!
+//! The note's threshold is the simulator's accuracy, `ports::POSIX_DUTY_TOLERANCE_PP`
+//! (1.5 points): held-back time moves the shares by at most as much, so up to 1.5
+//! points of it no share leaves the bound the tests hold the simulator to, and beyond
+//! one can. The simulator's `host` command states the threshold it uses, and this test
+//! holds it to that constant.
+//!
+//! The simulator is `build/posix/freertos-sim` (built by `make sim`), or the file
+//! named by `CPU_USAGE_SIM`. A missing binary, or a missing `taskset` (util-linux),
+//! is a failure, never a skip.
+
+use std::process::{Child, Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use freertos_cpu_usage_tests::{path_from_env, ports, Console};
+
+/// The window the test sets, in ms: long against the misalignment of the test's span
+/// and the simulator's (see `SHARE_TOLERANCE_PP`).
+const WINDOW_MS: u64 = 2000;
+
+/// How far the simulator's own figure of the share of a core its task threads got
+/// (awake share times the share of a core while awake, both of the last window) may
+/// be from the process's CPU time over the same two seconds as the test reads it in
+/// `/proc`, in percentage points of the wall time:
+/// - the two spans differ by the sampler's period (50 ms) at each end plus the time
+///   the starved shell takes to answer (it polls its input every 10 ms, and runs only
+///   when the host lets it: tens of ms): at most 200 ms of 2 s at 100 %, 10 points
+///   in the worst case, about 5 for a process at half a core;
+/// - `/proc` counts the port's tick thread and the sampler, which the simulator
+///   leaves out: about 2 % of a core;
+/// - `/proc` reads in 10 ms steps: 1 point over 2 s.
+///
+/// 5 + 2 + 1 = 8 points, for a process getting about half a core.
+const SHARE_TOLERANCE_PP: f64 = 8.0;
+
+/// The CPUs this process may run on, from `/proc/self/status`.
+fn allowed_cpus() -> Vec<u32> {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status (Linux)");
+    let list = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .expect("Cpus_allowed_list in /proc/self/status")
+        .trim();
+    let mut cpus = Vec::new();
+    for part in list.split(',') {
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        cpus.extend(a.parse::<u32>().unwrap()..=b.parse::<u32>().unwrap());
+    }
+    cpus
+}
+
+/// A busy loop pinned to one CPU, ended with the test.
+struct Hog(Child);
+
+impl Hog {
+    fn start(cpu: u32) -> Hog {
+        let child = Command::new("taskset")
+            .args(["-c", &cpu.to_string(), "sh", "-c", "while :; do :; done"])
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("taskset not found (Debian package util-linux)");
+        Hog(child)
+    }
+}
+
+impl Drop for Hog {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The number before `what` in `text`, e.g. `61.2` from "... 61.2% of a core ...".
+fn number_before(text: &str, what: &str) -> f64 {
+    let at = text.find(what).unwrap_or_else(|| panic!("no {what:?} in {text:?}"));
+    let word = text[..at].split_whitespace().last().unwrap_or("");
+    word.trim_end_matches('%').parse().unwrap_or_else(|_| panic!("no number before {what:?} in {text:?}"))
+}
+
+#[test]
+fn a_simulator_sharing_its_core_says_so() {
+    let sim = path_from_env("CPU_USAGE_SIM", "build/posix/freertos-sim");
+    assert!(sim.is_file(), "the POSIX simulator {} does not exist: build it with `make sim`", sim.display());
+    // The last CPU allowed: the first is where other work tends to land.
+    let cpu = *allowed_cpus().last().expect("at least one CPU");
+
+    let _hog = Hog::start(cpu);
+    let mut command = Command::new("taskset");
+    command.args(["-c", &cpu.to_string()]).arg(&sim);
+    let mut console = Console::spawn("POSIX simulator beside a busy loop", command);
+    console.read_answer(30);
+    console.command(&format!("show_cpu_usage -w {WINDOW_MS}"), 30);
+
+    // Two whole windows beside the hog; then one more measured from outside too.
+    sleep(Duration::from_millis(2 * WINDOW_MS));
+
+    // The threshold the simulator uses is the tests' bound on its shares.
+    let host = console.command("host", 30);
+    // "... points held back (a report notes more than 1.5)"
+    let threshold = number_before(&host, ")");
+    assert_eq!(threshold, ports::POSIX_DUTY_TOLERANCE_PP, "the simulator notes above {threshold} points: {host}");
+    let report = console.command("show_cpu_usage", 30);
+    let Some(note) = report.lines().find(|l| l.starts_with("note: ")) else {
+        console.fail(&format!("sharing its CPU with a busy loop, the simulator printed no note:\n{report}"));
+    };
+    let first = report.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    assert_eq!(first, note, "the note comes before the report:\n{report}");
+    let core = number_before(note, "% of a core");
+    let high = number_before(note, "points high");
+    println!("{note}");
+    assert!(core < 100.0 && high > ports::POSIX_DUTY_TOLERANCE_PP, "{note}");
+
+    let (cpu0, t0) = (console.cpu_time().expect("/proc/<pid>/stat"), Instant::now());
+    sleep(Duration::from_millis(WINDOW_MS));
+    let (cpu1, t1) = (console.cpu_time().expect("/proc/<pid>/stat"), Instant::now());
+    let host = console.command("host", 30);
+    let measured = 100.0 * (cpu1 - cpu0).as_secs_f64() / (t1 - t0).as_secs_f64();
+    let awake = number_before(&host, "% of the time");
+    let core = number_before(&host, "% of a core while awake");
+    let said = awake * core / 100.0;
+    println!("{host}the process got {measured:.1} % of a core by /proc; the simulator says {said:.1} %");
+    assert!(
+        (said - measured).abs() <= SHARE_TOLERANCE_PP,
+        "the simulator's share of a core ({said:.1} %) is not the one measured from outside ({measured:.1} %): {host}"
+    );
+    console.exit(30);
+}
