@@ -25,9 +25,9 @@
 //! a task hogging the CPU shows in every window it hogs.
 //!
 //! # Windows without clearing
-//! Window `gen` accumulates while window `gen - 1` is published. Rollover only bumps
-//! `gen`: it never loops over the slots. Each slot remembers the window of its last
-//! charge (`Acct::gen`) and shifts its counters the next time it is charged, so a
+//! The window under way (number `Engine::window`) accumulates while the one before it
+//! is published. Rollover only bumps `window`: it never loops over the slots. Each slot remembers the window of its last
+//! charge (`Acct::window`) and shifts its counters the next time it is charged, so a
 //! slot that has not run for a while reads as zero without anybody clearing it. That
 //! shift (`fold`) is also when the window just left is added to the since-start
 //! figures: total, runs, longest run and peak window. Stored window numbers are
@@ -99,17 +99,17 @@ impl Sum64 {
 /// One slot's figures: the last two windows it was charged in, and since start.
 #[derive(Clone, Copy)]
 struct Acct {
-    /// Window of the last charge; the `*_cur` figures belong to it and the `*_prev`
-    /// ones to the window before.
-    gen: u32,
-    cur: u32,
-    prev: u32,
-    runs_cur: u32,
-    runs_prev: u32,
+    /// Window of the last charge: `counts`, `runs` and `longest` are its figures,
+    /// the `prev_*` ones those of the window before it.
+    window: u32,
+    counts: u32,
+    prev_counts: u32,
+    runs: u32,
+    prev_runs: u32,
     /// Longest run.
-    long_cur: u32,
-    long_prev: u32,
-    /// Since start, every window before `gen` (`fold` adds the `*_cur` figures when
+    longest: u32,
+    prev_longest: u32,
+    /// Since start, every window before `window` (`fold` adds its figures when
     /// the slot moves on to a new window). Only the shell reads them (`-c`): the
     /// minimal build keeps none.
     #[cfg(feature = "shell")]
@@ -118,9 +118,9 @@ struct Acct {
     runs_total: Sum64,
     /// Longest run of those windows, and its window.
     #[cfg(feature = "shell")]
-    longest: u32,
+    longest_ever: u32,
     #[cfg(feature = "shell")]
-    longest_gen: u32,
+    longest_ever_window: u32,
     /// Busiest of those windows: its counts and length (compared by cross
     /// multiplication, so no division), and its number.
     #[cfg(feature = "shell")]
@@ -128,40 +128,41 @@ struct Acct {
     #[cfg(feature = "shell")]
     peak_len: u32,
     #[cfg(feature = "shell")]
-    peak_gen: u32,
+    peak_window: u32,
 }
 
 impl Acct {
     const ZERO: Acct = Acct {
-        gen: 0,
-        cur: 0,
-        prev: 0,
-        runs_cur: 0,
-        runs_prev: 0,
-        long_cur: 0,
-        long_prev: 0,
+        window: 0,
+        counts: 0,
+        prev_counts: 0,
+        runs: 0,
+        prev_runs: 0,
+        longest: 0,
+        prev_longest: 0,
         #[cfg(feature = "shell")]
         total: Sum64([0; 2]),
         #[cfg(feature = "shell")]
         runs_total: Sum64([0; 2]),
         #[cfg(feature = "shell")]
-        longest: 0,
+        longest_ever: 0,
         #[cfg(feature = "shell")]
-        longest_gen: 0,
+        longest_ever_window: 0,
         #[cfg(feature = "shell")]
         peak: 0,
         #[cfg(feature = "shell")]
         peak_len: 0,
         #[cfg(feature = "shell")]
-        peak_gen: 0,
+        peak_window: 0,
     };
 
-    /// The published window's `(counts, runs, longest run)`: that before `gen`.
-    fn published(&self, gen: u32) -> (u32, u32, u32) {
-        if self.gen == gen {
-            (self.prev, self.runs_prev, self.long_prev)
-        } else if self.gen == gen.wrapping_sub(1) {
-            (self.cur, self.runs_cur, self.long_cur)
+    /// The published window's `(counts, runs, longest run)`: that before window
+    /// `under_way`.
+    fn published(&self, under_way: u32) -> (u32, u32, u32) {
+        if self.window == under_way {
+            (self.prev_counts, self.prev_runs, self.prev_longest)
+        } else if self.window == under_way.wrapping_sub(1) {
+            (self.counts, self.runs, self.longest)
         } else {
             (0, 0, 0)
         }
@@ -169,40 +170,40 @@ impl Acct {
 
     /// Since start, the window under way included.
     #[cfg(feature = "shell")]
-    fn total_with_cur(&self) -> u64 {
-        self.total.get().wrapping_add(u64::from(self.cur))
+    fn total_with_current(&self) -> u64 {
+        self.total.get().wrapping_add(u64::from(self.counts))
     }
 
-    /// Adds window `self.gen`, `len` counts long, to the since-start figures and
-    /// moves the slot on to window `gen`.
-    fn fold(&mut self, gen: u32, len: u32) {
+    /// Adds window `self.window`, `len` counts long, to the since-start figures and
+    /// moves the slot on to window `to`.
+    fn fold(&mut self, to: u32, len: u32) {
         #[cfg(feature = "shell")]
         self.fold_since_start(len);
         #[cfg(not(feature = "shell"))]
         let _ = len;
-        let recent = self.gen == gen.wrapping_sub(1);
-        self.prev = if recent { self.cur } else { 0 };
-        self.runs_prev = if recent { self.runs_cur } else { 0 };
-        self.long_prev = if recent { self.long_cur } else { 0 };
-        self.cur = 0;
-        self.runs_cur = 0;
-        self.long_cur = 0;
-        self.gen = gen;
+        let recent = self.window == to.wrapping_sub(1);
+        self.prev_counts = if recent { self.counts } else { 0 };
+        self.prev_runs = if recent { self.runs } else { 0 };
+        self.prev_longest = if recent { self.longest } else { 0 };
+        self.counts = 0;
+        self.runs = 0;
+        self.longest = 0;
+        self.window = to;
     }
 
-    /// Adds window `self.gen`, `len` counts long, to the since-start figures.
+    /// Adds window `self.window`, `len` counts long, to the since-start figures.
     #[cfg(feature = "shell")]
     fn fold_since_start(&mut self, len: u32) {
-        self.total.add(self.cur);
-        self.runs_total.add(self.runs_cur);
-        if self.long_cur > self.longest {
-            self.longest = self.long_cur;
-            self.longest_gen = self.gen;
+        self.total.add(self.counts);
+        self.runs_total.add(self.runs);
+        if self.longest > self.longest_ever {
+            self.longest_ever = self.longest;
+            self.longest_ever_window = self.window;
         }
-        if self.is_peak(self.cur, len) {
-            self.peak = self.cur;
+        if self.is_peak(self.counts, len) {
+            self.peak = self.counts;
             self.peak_len = len;
-            self.peak_gen = self.gen;
+            self.peak_window = self.window;
         }
     }
 
@@ -219,7 +220,7 @@ impl Acct {
 /// Where a task slot is in its life.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u8)]
-enum State {
+enum TaskState {
     /// Never used, or its quarantine is over.
     Free,
     Alive,
@@ -235,7 +236,7 @@ enum State {
 pub(crate) struct Meta {
     name: [u8; NAME_LEN],
     mark: u32,
-    state: State,
+    state: TaskState,
     /// The task died in the window it was born in.
     short_lived: bool,
     /// Quarantine FIFO link: next slot index plus one, 0 at the end.
@@ -244,7 +245,7 @@ pub(crate) struct Meta {
 
 impl Meta {
     pub(crate) const FREE: Meta =
-        Meta { name: [0; NAME_LEN], mark: 0, state: State::Free, short_lived: false, next: 0 };
+        Meta { name: [0; NAME_LEN], mark: 0, state: TaskState::Free, short_lived: false, next: 0 };
 }
 
 /// What a report line is about.
@@ -452,12 +453,12 @@ pub struct Engine {
     last: u32,
     win_start: u32,
     win_len: u32,
-    /// Current window number, from 0 at (re)start; `gen - 1` is published.
-    gen: u32,
+    /// Number of the window under way, from 0 at (re)start; `window - 1` is published.
+    window: u32,
     /// Slot being charged now.
-    cur: u16,
+    charged: u16,
     /// `DYING`: the running task deleted itself (release its ID at the next switch);
-    /// `IN_ISR`, `ASLEEP`: `cur` is the interrupt or sleep slot, and `task` the
+    /// `IN_ISR`, `ASLEEP`: `charged` is the interrupt or sleep slot, and `task` the
     /// task switched in.
     flags: u8,
     /// `STARTED`: accounting has started; `SCHEDULING`: so has the scheduler, and
@@ -472,7 +473,7 @@ pub struct Engine {
     run_carry: u32,
     isr_carry: u32,
     sleep_carry: u32,
-    /// The task switched in, while `cur` is not it.
+    /// The task switched in, while `charged` is not it.
     task: u16,
     /// Interrupt nesting depth.
     isr_depth: u16,
@@ -483,7 +484,7 @@ pub struct Engine {
     sleep_start: u32,
     /// The idle task's own run time when it fell asleep.
     sleep_task_run: u32,
-    /// Tasks created and deleted, and restarts, so far (wrapping): with `gen`, what
+    /// Tasks created and deleted, and restarts, so far (wrapping): with `window`, what
     /// a reader's lines must be of (`Stamp`). (16 bits: a report lasts far fewer
     /// than 65536 creates and deletes.)
     changes: u16,
@@ -523,14 +524,14 @@ impl Engine {
             acct: [Acct::ZERO; SLOTS],
             meta: [Meta::FREE; MAX_TASKS],
             pool: Pool::EMPTY,
-            cur: OTHER as u16,
+            charged: OTHER as u16,
             flags: 0,
             phase: 0,
             last: 0,
             win_start: 0,
             win_len,
             pub_len: 0,
-            gen: 0,
+            window: 0,
             run_start: 0,
             run_carry: 0,
             isr_carry: 0,
@@ -575,13 +576,13 @@ impl Engine {
         // ago, and dead tasks whose quarantine is over (their windows are discarded).
         let long_ago = 0u32.wrapping_sub(2);
         for a in self.acct.iter_mut() {
-            *a = Acct { gen: long_ago, ..Acct::ZERO };
+            *a = Acct { window: long_ago, ..Acct::ZERO };
         }
         for m in self.meta.iter_mut() {
             m.mark = long_ago;
             m.short_lived = false;
         }
-        self.gen = 0;
+        self.window = 0;
         self.changes = self.changes.wrapping_add(1);
         #[cfg(feature = "shell")]
         {
@@ -605,7 +606,7 @@ impl Engine {
         // Whatever the hooks were in the middle of (a clock change comes from a task,
         // so no interrupt or sleep is under way for real), the task runs on.
         if self.flags & (IN_ISR | ASLEEP) != 0 {
-            self.cur = self.task;
+            self.charged = self.task;
         }
         self.flags &= DYING;
         self.isr_depth = 0;
@@ -651,8 +652,8 @@ impl Engine {
         let Some(limit) = counts else { return };
         for slot in 1..=OVERFLOW {
             let Some(&a) = self.acct.get(slot) else { continue };
-            if a.gen == self.gen && a.long_cur > limit {
-                self.slice_over(slot, a.long_cur);
+            if a.window == self.window && a.longest > limit {
+                self.slice_over(slot, a.longest);
             }
         }
     }
@@ -682,20 +683,20 @@ impl Engine {
         // The common case: nothing but a task was running, the window runs on, and
         // the task was already charged in it.
         if self.flags == 0 && now.wrapping_sub(self.win_start) < self.win_len {
-            let (gen, last, run) = (self.gen, self.last, now.wrapping_sub(self.run_start));
-            if let Some(a) = self.acct.get_mut(usize::from(self.cur)) {
-                if a.gen == gen {
-                    a.cur = a.cur.wrapping_add(now.wrapping_sub(last));
-                    a.runs_cur = a.runs_cur.wrapping_add(1);
-                    if run > a.long_cur {
-                        a.long_cur = run;
+            let (window, last, run) = (self.window, self.last, now.wrapping_sub(self.run_start));
+            if let Some(a) = self.acct.get_mut(usize::from(self.charged)) {
+                if a.window == window {
+                    a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
+                    a.runs = a.runs.wrapping_add(1);
+                    if run > a.longest {
+                        a.longest = run;
                         if run > !self.watch.slice_inv {
-                            self.slice_over(usize::from(self.cur), run);
+                            self.slice_over(usize::from(self.charged), run);
                         }
                     }
                     self.last = now;
                     self.run_start = now;
-                    self.cur = self.slot_of(id);
+                    self.charged = self.slot_of(id);
                     return;
                 }
             }
@@ -724,8 +725,8 @@ impl Engine {
         // windows ago, as the idle task's does in an idle system: `LONG`.)
         if self.flags & !LONG == 0 && self.charge_fast(now) {
             self.isr_below = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
-            self.task = self.cur;
-            self.cur = ISR as u16;
+            self.task = self.charged;
+            self.charged = ISR as u16;
             self.isr_start = now;
             self.flags |= IN_ISR;
             self.isr_depth = 1;
@@ -747,9 +748,9 @@ impl Engine {
                 self.run_carry.saturating_add(now.wrapping_sub(self.run_start))
             };
             if self.flags & ASLEEP == 0 {
-                self.task = self.cur;
+                self.task = self.charged;
             }
-            self.cur = ISR as u16;
+            self.charged = ISR as u16;
             self.isr_start = now;
             self.flags |= IN_ISR;
         }
@@ -764,14 +765,14 @@ impl Engine {
         if self.flags & !LONG == IN_ISR && self.isr_depth == 1 && self.isr_carry == 0 && self.charge_fast(now) {
             let run = now.wrapping_sub(self.isr_start);
             if let Some(a) = self.acct.get_mut(ISR) {
-                a.runs_cur = a.runs_cur.wrapping_add(1);
-                if run > a.long_cur {
-                    a.long_cur = run;
+                a.runs = a.runs.wrapping_add(1);
+                if run > a.longest {
+                    a.longest = run;
                 }
             }
             self.isr_depth = 0;
             self.flags &= !IN_ISR;
-            self.cur = self.task;
+            self.charged = self.task;
             (self.run_start, self.run_carry) = self.resumed(now, self.isr_below);
             self.sync_long();
             return;
@@ -797,10 +798,10 @@ impl Engine {
         self.flags &= !IN_ISR;
         let (start, carry) = self.resumed(now, self.isr_below);
         if self.flags & ASLEEP != 0 {
-            self.cur = SLEEP as u16;
+            self.charged = SLEEP as u16;
             (self.sleep_start, self.sleep_carry) = (start, carry);
         } else {
-            self.cur = self.task;
+            self.charged = self.task;
             (self.run_start, self.run_carry) = (start, carry);
             self.flags &= !PENDING;
         }
@@ -814,10 +815,10 @@ impl Engine {
             return;
         }
         self.advance(now);
-        self.task = self.cur;
+        self.task = self.charged;
         self.sleep_task_run = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
         self.sleep_start = now;
-        self.cur = SLEEP as u16;
+        self.charged = SLEEP as u16;
         self.flags |= ASLEEP;
     }
 
@@ -830,7 +831,7 @@ impl Engine {
         self.note_run(SLEEP, self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start)));
         self.sleep_carry = 0;
         self.flags &= !(ASLEEP | PENDING);
-        self.cur = self.task;
+        self.charged = self.task;
         (self.run_start, self.run_carry) = self.resumed(now, self.sleep_task_run);
         self.sync_long();
     }
@@ -865,11 +866,11 @@ impl Engine {
         if now.wrapping_sub(self.win_start) >= self.win_len {
             return false;
         }
-        let gen = self.gen;
+        let window = self.window;
         let last = self.last;
-        match self.acct.get_mut(usize::from(self.cur)) {
-            Some(a) if a.gen == gen => {
-                a.cur = a.cur.wrapping_add(now.wrapping_sub(last));
+        match self.acct.get_mut(usize::from(self.charged)) {
+            Some(a) if a.window == window => {
+                a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
                 self.last = now;
                 true
             }
@@ -881,7 +882,7 @@ impl Engine {
     #[inline(always)]
     fn slot_of(&self, id: u32) -> u16 {
         match self.meta.get((id as usize).wrapping_sub(1)) {
-            Some(m) if m.state == State::Alive => id as u16,
+            Some(m) if m.state == TaskState::Alive => id as u16,
             _ => OVERFLOW as u16,
         }
     }
@@ -893,7 +894,7 @@ impl Engine {
     fn switch_in_slow(&mut self, now: u32, id: u32) {
         self.advance(now);
         let paused = self.flags & (IN_ISR | ASLEEP) != 0;
-        let out = usize::from(if paused { self.task } else { self.cur });
+        let out = usize::from(if paused { self.task } else { self.charged });
         // The task's own time: up to the interrupt (or sleep) it is paused in.
         let run = if self.flags & ASLEEP != 0 {
             self.sleep_task_run
@@ -924,7 +925,7 @@ impl Engine {
             self.sleep_task_run = 0;
             self.flags |= PENDING;
         } else {
-            self.cur = next;
+            self.charged = next;
             self.run_start = now;
         }
         self.sync_long();
@@ -940,28 +941,28 @@ impl Engine {
         }
         let d = now.wrapping_sub(self.last);
         self.last = now;
-        self.credit(usize::from(self.cur), d);
+        self.credit(usize::from(self.charged), d);
     }
 
     /// Adds `d` counts to a slot in the window under way, moving the slot on to it
     /// first if its figures are of an earlier window.
     fn credit(&mut self, slot: usize, d: u32) {
-        let gen = self.gen;
-        let old = self.acct.get(slot).map_or(gen, |a| a.gen);
+        let window = self.window;
+        let old = self.acct.get(slot).map_or(window, |a| a.window);
         let len = self.len_of(old);
         if let Some(a) = self.acct.get_mut(slot) {
-            if a.gen != gen {
-                a.fold(gen, len);
+            if a.window != window {
+                a.fold(window, len);
             }
-            a.cur = a.cur.wrapping_add(d);
+            a.counts = a.counts.wrapping_add(d);
         }
     }
 
-    /// The length of window `gen` if it is the published one; otherwise the length
+    /// The length of window `window` if it is the published one; otherwise the length
     /// set now, which is what every window had unless it was changed or a stall
     /// stretched one (see `peak` in the README).
-    fn len_of(&self, gen: u32) -> u32 {
-        if gen == self.gen.wrapping_sub(1) && self.published() {
+    fn len_of(&self, window: u32) -> u32 {
+        if window == self.window.wrapping_sub(1) && self.published() {
             self.pub_len
         } else {
             self.win_len
@@ -974,9 +975,9 @@ impl Engine {
         self.credit(slot, 0);
         let limit = !self.watch.slice_inv;
         if let Some(a) = self.acct.get_mut(slot) {
-            a.runs_cur = a.runs_cur.wrapping_add(1);
-            if run > a.long_cur {
-                a.long_cur = run;
+            a.runs = a.runs.wrapping_add(1);
+            if run > a.longest {
+                a.longest = run;
                 if run > limit {
                     self.slice_over(slot, run);
                 }
@@ -1020,13 +1021,13 @@ impl Engine {
         let end = self.win_start.wrapping_add(len);
         let d = end.wrapping_sub(self.last);
         self.last = end;
-        self.credit(usize::from(self.cur), d);
+        self.credit(usize::from(self.charged), d);
         self.note_runs_going_on(end);
         self.close_watch(len);
         self.pub_len = len;
         self.overflow_in_window = [self.overflow_tasks, self.overflow_in_window[0]];
         self.win_start = end;
-        self.gen = self.gen.wrapping_add(1);
+        self.window = self.window.wrapping_add(1);
         self.refresh_one();
     }
 
@@ -1055,12 +1056,12 @@ impl Engine {
             (self.task, self.sleep_task_run)
         } else if in_isr {
             (self.task, self.isr_below)
-        } else if usize::from(self.cur) != OTHER {
+        } else if usize::from(self.charged) != OTHER {
             let run = self.run_carry.saturating_add(end.wrapping_sub(self.run_start));
             (self.run_start, self.run_carry) = (end, run);
-            (self.cur, run)
+            (self.charged, run)
         } else {
-            (self.cur, 0)
+            (self.charged, 0)
         };
         self.sync_long();
         // A task switched in inside a handler has no run before the handler ends.
@@ -1072,8 +1073,8 @@ impl Engine {
     /// The window under way (`len` counts) closes: the smoothed loads take it in and
     /// the watchdogs judge it.
     fn close_watch(&mut self, len: u32) {
-        let gen = self.gen;
-        let in_window = |a: Option<&Acct>| a.map_or(0, |a| if a.gen == gen { a.cur } else { 0 });
+        let window = self.window;
+        let in_window = |a: Option<&Acct>| a.map_or(0, |a| if a.window == window { a.counts } else { 0 });
         let idle = if self.idle == 0 { 0 } else { in_window(self.acct.get(usize::from(self.idle))) };
         let asleep = in_window(self.acct.get(SLEEP));
         let busy = len.saturating_sub(idle).saturating_sub(asleep);
@@ -1094,7 +1095,7 @@ impl Engine {
                 w.load_streak += 1;
                 if w.load_streak == w.load_windows {
                     w.alerts[LOAD_ALERT] =
-                        Alert { kind: AlertKind::Load, window: gen, value: busy, limit: len, ..Alert::NONE };
+                        Alert { kind: AlertKind::Load, window: window, value: busy, limit: len, ..Alert::NONE };
                     w.pending |= 1 << LOAD_ALERT;
                 }
             }
@@ -1105,7 +1106,7 @@ impl Engine {
             let name = self.meta.get(slot.wrapping_sub(1)).map_or([0; NAME_LEN], |m| m.name);
             let w = &mut self.watch;
             w.alerts[SLICE_ALERT] =
-                Alert { kind: AlertKind::Slice, window: gen, value: w.slice_len, limit: !w.slice_inv, id, name };
+                Alert { kind: AlertKind::Slice, window: window, value: w.slice_len, limit: !w.slice_inv, id, name };
             w.pending |= 1 << SLICE_ALERT;
         }
         let w = &mut self.watch;
@@ -1115,19 +1116,19 @@ impl Engine {
     /// Moves one slot's figures on to at most two windows back (which reads the same:
     /// nothing recent, and the since-start figures complete), visiting every slot
     /// once per `SLOTS` rollovers, so stored window numbers always stay within a few
-    /// thousand of `gen`.
+    /// thousand of `window`.
     fn refresh_one(&mut self) {
-        let oldest = self.gen.wrapping_sub(2);
+        let oldest = self.window.wrapping_sub(2);
         let i = usize::from(self.refresh);
         self.refresh = if i + 1 >= SLOTS { 0 } else { i as u16 + 1 };
         let win_len = self.win_len;
         if let Some(a) = self.acct.get_mut(i) {
-            if self.gen.wrapping_sub(a.gen) > 2 {
+            if self.window.wrapping_sub(a.window) > 2 {
                 a.fold(oldest, win_len);
             }
         }
         if let Some(m) = self.meta.get_mut(i.wrapping_sub(1)) {
-            if self.gen.wrapping_sub(m.mark) > 2 {
+            if self.window.wrapping_sub(m.mark) > 2 {
                 m.mark = oldest;
             }
         }
@@ -1135,11 +1136,11 @@ impl Engine {
 
     /// Puts a dead task's ID in quarantine, stamped with the window it died in.
     fn release(&mut self, slot: usize) {
-        let gen = self.gen;
+        let window = self.window;
         let Some(m) = self.meta.get_mut(slot.wrapping_sub(1)) else { return };
-        m.short_lived = m.mark == gen;
-        m.mark = gen;
-        m.state = State::Dead;
+        m.short_lived = m.mark == window;
+        m.mark = window;
+        m.state = TaskState::Dead;
         self.pool.quarantine(slot.wrapping_sub(1) as u16, &mut self.meta);
     }
 
@@ -1152,14 +1153,14 @@ impl Engine {
     pub fn task_create(&mut self, now: u32, name: &[u8]) -> u32 {
         self.advance(now);
         self.changes = self.changes.wrapping_add(1);
-        let gen = self.gen;
+        let window = self.window;
         // An ID whose last windows are gone leaves quarantine: at most one per create,
         // which is enough, because a create only ever needs one.
         if let Some(i) = self.pool.oldest() {
-            if self.meta.get(i).is_some_and(|m| gen.wrapping_sub(m.mark) >= 2) {
+            if self.meta.get(i).is_some_and(|m| window.wrapping_sub(m.mark) >= 2) {
                 self.pool.release_oldest(&self.meta);
                 if let Some(m) = self.meta.get_mut(i) {
-                    m.state = State::Free;
+                    m.state = TaskState::Free;
                 }
             }
         }
@@ -1183,22 +1184,22 @@ impl Engine {
     /// Gives slot index `i`, just taken from the pool, to a new task called `name`:
     /// returns its ID.
     fn seat(&mut self, i: usize, name: &[u8]) -> u32 {
-        let gen = self.gen;
+        let window = self.window;
         let slot = i + 1;
         #[cfg(feature = "shell")]
         if let Some(a) = self.acct.get(slot) {
-            let retired = self.retired.get().wrapping_add(a.total_with_cur());
+            let retired = self.retired.get().wrapping_add(a.total_with_current());
             self.retired.set(retired);
         }
         if let Some(a) = self.acct.get_mut(slot) {
-            *a = Acct { gen: gen.wrapping_sub(2), ..Acct::ZERO };
+            *a = Acct { window: window.wrapping_sub(2), ..Acct::ZERO };
         }
         if let Some(m) = self.meta.get_mut(i) {
             let mut stored = [0u8; NAME_LEN];
             for (dst, src) in stored.iter_mut().zip(name.iter().take_while(|&&b| b != 0)) {
                 *dst = *src;
             }
-            *m = Meta { name: stored, mark: gen, state: State::Alive, short_lived: false, next: 0 };
+            *m = Meta { name: stored, mark: window, state: TaskState::Alive, short_lived: false, next: 0 };
         }
         slot as u32
     }
@@ -1229,7 +1230,7 @@ impl Engine {
             if self.flags & (IN_ISR | ASLEEP) != 0 {
                 self.task = slot;
             } else {
-                self.cur = slot;
+                self.charged = slot;
             }
         }
         id
@@ -1246,11 +1247,11 @@ impl Engine {
             return Ok(());
         }
         let slot = id as usize;
-        let running = if self.flags & (IN_ISR | ASLEEP) != 0 { self.task } else { self.cur };
+        let running = if self.flags & (IN_ISR | ASLEEP) != 0 { self.task } else { self.charged };
         match self.meta.get_mut(slot.wrapping_sub(1)) {
-            Some(m) if m.state == State::Alive => {
+            Some(m) if m.state == TaskState::Alive => {
                 if usize::from(running) == slot {
-                    m.state = State::Dying;
+                    m.state = TaskState::Dying;
                     self.flags |= DYING;
                 } else {
                     self.release(slot);
@@ -1274,7 +1275,7 @@ impl Engine {
     #[cfg(feature = "trace")]
     #[inline(always)]
     pub(crate) fn charged_slot(&self) -> u16 {
-        self.cur
+        self.charged
     }
 
     /// The window under way, its start, and the last clock reading: every hook that
@@ -1283,14 +1284,14 @@ impl Engine {
     #[cfg(feature = "trace")]
     #[inline(always)]
     pub(crate) fn trace_clock(&self) -> (u32, u32, u32) {
-        (self.gen, self.win_start, self.last)
+        (self.window, self.win_start, self.last)
     }
 
     /// Task `id`'s name, also after its death; `None` for an ID never used.
     #[cfg(feature = "trace")]
     pub(crate) fn slot_name(&self, id: usize) -> Option<[u8; NAME_LEN]> {
         let m = self.meta.get(id.wrapping_sub(1))?;
-        (m.state != State::Free || m.name[0] != 0).then_some(m.name)
+        (m.state != TaskState::Free || m.name[0] != 0).then_some(m.name)
     }
 }
 

@@ -14,7 +14,7 @@
 //! all). Since start, the time of tasks whose IDs were taken by new tasks
 //! ([`Header::retired`]) comes before all of them.
 
-use super::{Acct, Engine, Row, RowKind, Smoothed, State, ISR, MAX_TASKS, OTHER, OVERFLOW, SLEEP};
+use super::{Acct, Engine, Row, RowKind, Smoothed, TaskState, ISR, MAX_TASKS, OTHER, OVERFLOW, SLEEP};
 
 /// Positions of a report's lines, see the module's docs.
 pub const LINES: usize = MAX_TASKS + 4;
@@ -29,13 +29,13 @@ pub const OTHER_AT: usize = MAX_TASKS + 3;
 /// restarts, or a task is created or deleted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Stamp {
-    gen: u32,
+    window: u32,
     changes: u16,
 }
 
 impl Stamp {
     /// No stamp read yet.
-    pub const ZERO: Stamp = Stamp { gen: 0, changes: 0 };
+    pub const ZERO: Stamp = Stamp { window: 0, changes: 0 };
 }
 
 /// A report's figures besides its lines.
@@ -94,13 +94,13 @@ pub struct Line {
 impl Engine {
     /// What a header read now would be stamped with.
     pub fn stamp(&self) -> Stamp {
-        Stamp { gen: self.gen, changes: self.changes }
+        Stamp { window: self.window, changes: self.changes }
     }
 
     /// A number that changes each time a window completes (the windows completed
     /// since accounting (re)started, wrapping); `None` until the first completes.
     pub fn window_mark(&self) -> Option<u32> {
-        self.published().then_some(self.gen)
+        self.published().then_some(self.window)
     }
 
     /// The header of the last completed window or, `since_start`, of everything up to
@@ -110,9 +110,11 @@ impl Engine {
         if !self.published() && !since_start {
             return None;
         }
-        let gen = self.gen;
-        let (window, length, retired) =
-            if since_start { (gen, 0, self.retired()) } else { (gen.wrapping_sub(1), u64::from(self.pub_len), 0) };
+        let (window, length, retired) = if since_start {
+            (self.window, 0, self.retired())
+        } else {
+            (self.window.wrapping_sub(1), u64::from(self.pub_len), 0)
+        };
         Some(Header {
             stamp: self.stamp(),
             window,
@@ -138,30 +140,30 @@ impl Engine {
             _ => (at, RowKind::Task),
         };
         let mut row = self.figures(slot, kind, since_start);
-        let gen = self.gen;
+        let window = self.window;
         let Some(m) = self.meta.get(at.wrapping_sub(1)) else {
             // The bucket is shown while it has tasks or time; the summary lines always.
             let shown = kind != RowKind::Overflow || row.counts != 0 || self.overflow_over(since_start) != 0;
             return Line { row, shown, seat: Seat::None };
         };
         let shown = match m.state {
-            State::Free => false,
+            TaskState::Free => false,
             // A window shows a task that existed during it: born before it ended,
             // and not dead before it began nor born and dead after it.
-            State::Alive | State::Dying => since_start || m.mark != gen,
-            State::Dead => !since_start && gen.wrapping_sub(m.mark) <= 1 && !(m.short_lived && m.mark == gen),
+            TaskState::Alive | TaskState::Dying => since_start || m.mark != window,
+            TaskState::Dead => !since_start && window.wrapping_sub(m.mark) <= 1 && !(m.short_lived && m.mark == window),
         };
         // Quarantined IDs whose windows are gone are as good as free: they go back to
         // the bitmap at the next create.
         let seat = match m.state {
-            State::Free => Seat::Free,
-            State::Alive | State::Dying => Seat::Used,
-            State::Dead if gen.wrapping_sub(m.mark) >= 2 => Seat::Free,
-            State::Dead => Seat::Quarantined,
+            TaskState::Free => Seat::Free,
+            TaskState::Alive | TaskState::Dying => Seat::Used,
+            TaskState::Dead if window.wrapping_sub(m.mark) >= 2 => Seat::Free,
+            TaskState::Dead => Seat::Quarantined,
         };
         row.name = m.name;
         row.id = at as u16;
-        row.deleted = m.state != State::Alive;
+        row.deleted = m.state != TaskState::Alive;
         Line { row, shown, seat }
     }
 
@@ -173,10 +175,9 @@ impl Engine {
     /// end.
     fn figures(&self, slot: usize, kind: RowKind, since_start: bool) -> Row {
         let a = self.acct(slot);
-        let gen = self.gen;
         if !since_start {
-            let (counts, runs, longest) = a.published(gen);
-            let window = gen.wrapping_sub(1);
+            let (counts, runs, longest) = a.published(self.window);
+            let window = self.window.wrapping_sub(1);
             return Row {
                 counts: u64::from(counts),
                 runs: u64::from(runs),
@@ -196,26 +197,26 @@ impl Engine {
     /// and the one the slot was last charged in if it has completed.
     #[cfg(feature = "shell")]
     fn since_start(&self, a: Acct, kind: RowKind) -> Row {
-        let done = a.gen != self.gen;
+        let done = a.window != self.window;
         let mut row = Row {
-            counts: a.total.get().wrapping_add(if done { u64::from(a.cur) } else { 0 }),
-            runs: a.runs_total.get().wrapping_add(if done { u64::from(a.runs_cur) } else { 0 }),
-            longest: a.longest,
-            longest_window: a.longest_gen,
+            counts: a.total.get().wrapping_add(if done { u64::from(a.counts) } else { 0 }),
+            runs: a.runs_total.get().wrapping_add(if done { u64::from(a.runs) } else { 0 }),
+            longest: a.longest_ever,
+            longest_window: a.longest_ever_window,
             peak: a.peak,
             peak_len: a.peak_len,
-            peak_window: a.peak_gen,
+            peak_window: a.peak_window,
             kind,
             ..Row::EMPTY
         };
         if done {
-            if a.long_cur > a.longest {
-                row.longest = a.long_cur;
-                row.longest_window = a.gen;
+            if a.longest > a.longest_ever {
+                row.longest = a.longest;
+                row.longest_window = a.window;
             }
-            let len = self.len_of(a.gen);
-            if a.is_peak(a.cur, len) {
-                (row.peak, row.peak_len, row.peak_window) = (a.cur, len, a.gen);
+            let len = self.len_of(a.window);
+            if a.is_peak(a.counts, len) {
+                (row.peak, row.peak_len, row.peak_window) = (a.counts, len, a.window);
             }
         }
         row
@@ -288,7 +289,7 @@ pub(crate) mod gather {
         fn read(&self, rows: &mut [Row], since_start: bool) -> Summary {
             let h = self.header(since_start);
             let mut s = Summary {
-                window: h.map_or(self.gen, |h| h.window),
+                window: h.map_or(self.window, |h| h.window),
                 length: h.map_or(0, |h| h.length),
                 deleted: h.map_or(0, |h| h.retired),
                 overflow_tasks: h.map_or(0, |h| h.overflow_tasks),

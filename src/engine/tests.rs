@@ -505,12 +505,12 @@ fn restart_drops_figures_and_keeps_tasks() {
 #[test]
 fn window_numbers_wrap_and_old_slots_never_look_recent() {
     let mut e = started(0);
-    e.gen = u32::MAX - 1; // two windows before the window number wraps
+    e.window = u32::MAX - 1; // two windows before the window number wraps
     let a = e.task_create(0, b"a");
     let b = e.task_create(0, b"b");
     e.switch_in(0, a);
     // b last ran an (artificially) huge number of windows ago.
-    e.acct[b as usize] = Acct { gen: e.gen.wrapping_sub(0x8000_0000), cur: 77, prev: 88, ..Acct::ZERO };
+    e.acct[b as usize] = Acct { window: e.window.wrapping_sub(0x8000_0000), counts: 77, prev_counts: 88, ..Acct::ZERO };
     let mut t = 0;
     for _ in 0..(3 * SLOTS as u32) {
         t += LEN;
@@ -518,9 +518,9 @@ fn window_numbers_wrap_and_old_slots_never_look_recent() {
         let (s, rows) = window(&e);
         assert_eq!(counts(&rows, b), 0, "window {}", s.window);
     }
-    // Every slot has been visited: stored numbers trail gen by at most one round.
+    // Every slot has been visited: stored numbers trail window by at most one round.
     for acct in &e.acct {
-        assert!(e.gen.wrapping_sub(acct.gen) <= SLOTS as u32 + 2);
+        assert!(e.window.wrapping_sub(acct.window) <= SLOTS as u32 + 2);
     }
     let (s, _) = window(&e);
     assert!(s.window < 3 * SLOTS as u32); // it wrapped

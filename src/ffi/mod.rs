@@ -73,8 +73,9 @@ pub use watchdog::*;
 /// as `CPU_USAGE_NAME_LEN + 1`).
 pub const CPU_USAGE_NAME_BUF: usize = crate::engine::NAME_LEN + 1;
 
-/// The accounting state and the application's choices, borrowed together.
-struct State<'a> {
+/// The library's two statics, the accounting engine and the application's choices,
+/// borrowed together.
+struct Library<'a> {
     engine: &'a mut Engine,
     config: &'a mut Config,
 }
@@ -117,20 +118,20 @@ static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
     follow_wait: None,
 }));
 
-/// The state.
+/// The library's statics.
 ///
 /// # Safety
 /// Only from a hook (the kernel masks interrupts around them) or inside a critical
 /// section, and the references must not outlive that.
-unsafe fn state() -> State<'static> {
+unsafe fn library() -> Library<'static> {
     // SAFETY: exclusive by the caller's contract.
-    unsafe { State { engine: &mut *ENGINE.0.get(), config: &mut *CONFIG.0.get() } }
+    unsafe { Library { engine: &mut *ENGINE.0.get(), config: &mut *CONFIG.0.get() } }
 }
 
-/// Runs `f` on the state inside a critical section.
-fn with_state<R>(f: impl FnOnce(State<'_>) -> R) -> R {
+/// Runs `f` on the library's statics inside a critical section.
+fn with_library<R>(f: impl FnOnce(Library<'_>) -> R) -> R {
     // SAFETY: inside the critical section neither hooks nor other readers run.
-    critical_section::with(|_| f(unsafe { state() }))
+    critical_section::with(|_| f(unsafe { library() }))
 }
 
 /// Sets `flag` if it was clear, and says whether it did: a reader claims something
@@ -150,10 +151,10 @@ fn claim(flag: &core::sync::atomic::AtomicBool) -> bool {
 /// The line at position `at` (see `engine::LINES`) in a critical section of its own,
 /// if the figures are still those stamped `stamp`.
 fn read_line(at: usize, since_start: bool, stamp: Stamp) -> Option<Line> {
-    with_state(|st| (st.engine.stamp() == stamp).then(|| st.engine.line(at, since_start)))
+    with_library(|st| (st.engine.stamp() == stamp).then(|| st.engine.line(at, since_start)))
 }
 
-impl State<'_> {
+impl Library<'_> {
     fn now(&self) -> u32 {
         // SAFETY: a clock function given by the port or checked non-NULL by
         // cpu_usage_set_clock.

@@ -5,7 +5,7 @@
 use core::ffi::c_char;
 
 use super::status::cpu_usage_status as St;
-use super::{read_line, with_state, CPU_USAGE_NAME_BUF};
+use super::{read_line, with_library, CPU_USAGE_NAME_BUF};
 use crate::engine::arith::{self, ShareWalk, Shares};
 use crate::engine::{Header, RowKind, LINES, NAME_LEN};
 
@@ -115,7 +115,7 @@ pub unsafe extern "C" fn cpu_usage_snapshot(
 #[inline(never)]
 fn tries(out: &mut [cpu_usage_task_info], summary: &mut cpu_usage_summary_info) -> i32 {
     for _ in 0..TRIES {
-        let Some((header, hz)) = with_state(|st| st.engine.header(false).map(|h| (h, st.config.clock.hz))) else {
+        let Some((header, hz)) = with_library(|st| st.engine.header(false).map(|h| (h, st.config.clock.hz))) else {
             return St::CPU_USAGE_ERR_NO_WINDOW.code();
         };
         if let Some(info) = copy(out, &header, hz) {
