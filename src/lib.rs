@@ -20,9 +20,9 @@
 #![cfg_attr(not(any(test, feature = "std")), no_std)]
 #![deny(missing_docs)]
 
+mod arch;
 pub mod engine;
 pub mod ffi;
-mod arch;
 #[cfg(feature = "shell")]
 pub mod report;
 #[cfg(feature = "trace")]

@@ -59,8 +59,8 @@ use pool::Pool;
 #[cfg(test)]
 pub(crate) use read::gather::Summary;
 pub use read::{Header, Line, Seat, Stamp, INTERRUPTS_AT, LINES, OTHER_AT, SLEEP_AT};
-pub use watchdog::{Alert, AlertKind};
 use watchdog::Watch;
+pub use watchdog::{Alert, AlertKind};
 
 include!(concat!(env!("OUT_DIR"), "/config.rs"));
 

@@ -42,7 +42,8 @@ pub struct Alert {
 }
 
 impl Alert {
-    pub(super) const NONE: Alert = Alert { kind: AlertKind::Load, window: 0, value: 0, limit: 0, id: 0, name: [0; NAME_LEN] };
+    pub(super) const NONE: Alert =
+        Alert { kind: AlertKind::Load, window: 0, value: 0, limit: 0, id: 0, name: [0; NAME_LEN] };
 }
 
 /// The watchdogs' settings and state; all of it is touched only at rollover and

@@ -6,8 +6,8 @@ use core::ffi::{c_char, c_int};
 
 use super::status::cpu_usage_status as St;
 use super::with_library;
-use crate::engine::arith;
 use crate::arch::{Clock, ClockName};
+use crate::engine::arith;
 
 /// Where the shell commands' output goes: `n` bytes at `s`.
 #[cfg(feature = "shell")]

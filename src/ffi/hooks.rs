@@ -10,8 +10,8 @@ use core::ffi::{c_char, c_void};
 
 use super::status::cpu_usage_status as St;
 use super::{library, watchdog};
-use crate::engine::{arith, Engine, NAME_LEN, OVERFLOW_ID};
 use crate::arch::{self, ClockName};
+use crate::engine::{arith, Engine, NAME_LEN, OVERFLOW_ID};
 
 /// `traceTASK_CREATE`: returns the new task's ID (0 if every ID is taken, or if
 /// `tcb` is NULL). `name` is read up to `CPU_USAGE_NAME_LEN` bytes; NULL means no

@@ -37,9 +37,9 @@
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
 
+use crate::arch::{self, Clock};
 use crate::engine::arith::{self, DEFAULT_WINDOW_MS};
 use crate::engine::{Engine, Line, Stamp, MAX_WINDOW_COUNTS};
-use crate::arch::{self, Clock};
 
 #[cfg(feature = "shell")]
 mod args;
