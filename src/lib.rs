@@ -25,6 +25,7 @@ pub mod engine;
 pub mod ffi;
 #[cfg(feature = "shell")]
 pub mod report;
+pub mod settings;
 #[cfg(feature = "trace")]
 pub mod trace;
 

@@ -73,8 +73,14 @@
 use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use crate::engine::{Engine, ISR, MAX_TASKS, NAME_LEN, OTHER, OVERFLOW, SLEEP, TRACE_EVENTS};
+use crate::engine::{NAME_LEN, OTHER};
 use crate::report::Sink;
+use crate::settings::{ApiEngine, MAX_TASKS, TRACE_EVENTS};
+
+/// The C API's engine's slots of the shared bucket, interrupts and sleep.
+const OVERFLOW: usize = ApiEngine::OVERFLOW;
+const ISR: usize = ApiEngine::ISR;
+const SLEEP: usize = ApiEngine::SLEEP;
 
 /// `Event::from` of a window marker: no slot has this index.
 const MARK: u16 = u16::MAX;
@@ -128,7 +134,7 @@ impl<const N: usize> Ring<N> {
 
     /// Clears the ring and starts recording, with a point at the engine's last
     /// reading (a later one could lie past a window end not yet seen by a hook).
-    pub fn start(&mut self, engine: &Engine) {
+    pub fn start(&mut self, engine: &ApiEngine) {
         let (window, _, last) = engine.trace_clock();
         *self = Ring { events: self.events, last_mark: window, on: true, ..Ring::EMPTY };
         let slot = engine.charged_slot();
@@ -137,7 +143,7 @@ impl<const N: usize> Ring<N> {
 
     /// Stops recording, with a point at the engine's last reading. False if it was
     /// not recording.
-    pub fn stop(&mut self, engine: &Engine) -> bool {
+    pub fn stop(&mut self, engine: &ApiEngine) -> bool {
         if !self.on {
             return false;
         }
@@ -171,7 +177,7 @@ impl<const N: usize> Ring<N> {
     /// Records what a hook changed: the window it closed, if any, then the change of
     /// charged slot from `from`, if any. (Hot path.)
     #[inline(always)]
-    pub fn note(&mut self, engine: &Engine, from: u16) {
+    pub fn note(&mut self, engine: &ApiEngine, from: u16) {
         if !self.on {
             return;
         }
@@ -256,7 +262,7 @@ pub(crate) static DUMPING: AtomicBool = AtomicBool::new(false);
 /// # Safety
 /// Only from a traced hook, right after the normal one (interrupts masked).
 #[inline(always)]
-pub(crate) unsafe fn record(engine: &Engine, from: u16) {
+pub(crate) unsafe fn record(engine: &ApiEngine, from: u16) {
     let ring = RING.0.get();
     // `on` first, alone: a dump reads the events of the stopped ring without a
     // critical section, and no reference to the whole ring may be made meanwhile.
@@ -543,7 +549,7 @@ mod tests {
 
     #[test]
     fn start_clears_and_stop_ends_with_a_point() {
-        let mut e = Engine::new(1000);
+        let mut e = ApiEngine::new(1000);
         e.restart(100);
         let a = e.task_create(100, b"a");
         e.switch_in(150, a);
@@ -580,7 +586,7 @@ mod tests {
     /// window exactly.
     #[test]
     fn slot_times_between_markers_are_the_windows_counts() {
-        let mut e = Engine::new(1000);
+        let mut e = ApiEngine::new(1000);
         e.restart(0);
         let mut ring = Ring::<512>::EMPTY;
         let a = e.task_create(0, b"a");
@@ -589,7 +595,7 @@ mod tests {
         e.scheduler_start(idle);
         ring.start(&e);
         let mut t = 0u32;
-        let traced = |e: &mut Engine, ring: &mut Ring<512>, f: &dyn Fn(&mut Engine)| {
+        let traced = |e: &mut ApiEngine, ring: &mut Ring<512>, f: &dyn Fn(&mut ApiEngine)| {
             let from = e.charged_slot();
             f(e);
             ring.note(e, from);
@@ -660,7 +666,7 @@ mod tests {
 
     #[test]
     fn a_restart_stops_recording() {
-        let mut e = Engine::new(1000);
+        let mut e = ApiEngine::new(1000);
         e.restart(0);
         let a = e.task_create(0, b"a");
         let mut ring = Ring::<16>::EMPTY;

@@ -21,7 +21,7 @@ use freertos_cpu_usage::ffi::*;
 use freertos_cpu_usage::report::{Options, Problem};
 use serde_json::Value;
 
-pub use freertos_cpu_usage::engine::{MAX_TASKS, NAME_LEN};
+pub use freertos_cpu_usage::settings::{MAX_TASKS, NAME_LEN};
 
 /// The status codes, as C sees them.
 pub const OK: i32 = cpu_usage_status::CPU_USAGE_OK as i32;

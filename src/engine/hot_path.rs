@@ -6,7 +6,7 @@
 use super::watchdog::{Alert, AlertKind, LOAD_ALERT, SLICE_ALERT, SLICE_BEFORE, SLICE_NOW};
 use super::*;
 
-impl Engine {
+impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
     /// Task `id` is being switched in (`traceTASK_SWITCHED_IN`): the task running
     /// until now is charged up to `now`, and its run ends. An ID that is not a live
     /// task's (corrupted, or set by `vTaskSetTaskNumber`) is charged to ID 0.
@@ -58,7 +58,7 @@ impl Engine {
         if self.flags & !LONG == 0 && self.charge_fast(now) {
             self.isr_below = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
             self.task = self.charged;
-            self.charged = ISR as u16;
+            self.charged = Self::ISR as u16;
             self.isr_start = now;
             self.flags |= IN_ISR;
             self.isr_depth = 1;
@@ -82,7 +82,7 @@ impl Engine {
             if self.flags & ASLEEP == 0 {
                 self.task = self.charged;
             }
-            self.charged = ISR as u16;
+            self.charged = Self::ISR as u16;
             self.isr_start = now;
             self.flags |= IN_ISR;
         }
@@ -96,7 +96,7 @@ impl Engine {
         // in the window it began in.
         if self.flags & !LONG == IN_ISR && self.isr_depth == 1 && self.isr_carry == 0 && self.charge_fast(now) {
             let run = now.wrapping_sub(self.isr_start);
-            if let Some(a) = self.acct.get_mut(ISR) {
+            if let Some(a) = self.acct.get_mut(Self::ISR) {
                 a.runs = a.runs.wrapping_add(1);
                 if run > a.longest {
                     a.longest = run;
@@ -125,12 +125,12 @@ impl Engine {
         }
         self.isr_depth = 0;
         self.advance(now);
-        self.note_run(ISR, self.isr_carry.saturating_add(now.wrapping_sub(self.isr_start)));
+        self.note_run(Self::ISR, self.isr_carry.saturating_add(now.wrapping_sub(self.isr_start)));
         self.isr_carry = 0;
         self.flags &= !IN_ISR;
         let (start, carry) = self.resumed(now, self.isr_below);
         if self.flags & ASLEEP != 0 {
-            self.charged = SLEEP as u16;
+            self.charged = Self::SLEEP as u16;
             (self.sleep_start, self.sleep_carry) = (start, carry);
         } else {
             self.charged = self.task;
@@ -150,7 +150,7 @@ impl Engine {
         self.task = self.charged;
         self.sleep_task_run = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
         self.sleep_start = now;
-        self.charged = SLEEP as u16;
+        self.charged = Self::SLEEP as u16;
         self.flags |= ASLEEP;
     }
 
@@ -160,7 +160,7 @@ impl Engine {
             return;
         }
         self.advance(now);
-        self.note_run(SLEEP, self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start)));
+        self.note_run(Self::SLEEP, self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start)));
         self.sleep_carry = 0;
         self.flags &= !(ASLEEP | PENDING);
         self.charged = self.task;
@@ -215,7 +215,7 @@ impl Engine {
     fn slot_of(&self, id: u32) -> u16 {
         match self.meta.get((id as usize).wrapping_sub(1)) {
             Some(m) if m.state == TaskState::Alive => id as u16,
-            _ => OVERFLOW as u16,
+            _ => Self::OVERFLOW as u16,
         }
     }
 
@@ -324,7 +324,7 @@ impl Engine {
     #[inline(never)]
     pub(super) fn slice_over(&mut self, slot: usize, run: u32) {
         // (Nor is the idle task's: it running long is an idle system.)
-        if slot == OTHER || slot > OVERFLOW || slot == usize::from(self.idle) {
+        if slot == OTHER || slot > Self::OVERFLOW || slot == usize::from(self.idle) {
             return;
         }
         let w = &mut self.watch;
@@ -372,7 +372,7 @@ impl Engine {
         if in_isr {
             let run = self.isr_carry.saturating_add(end.wrapping_sub(self.isr_start));
             (self.isr_start, self.isr_carry) = (end, run);
-            self.note_run(ISR, run);
+            self.note_run(Self::ISR, run);
         }
         if asleep {
             let sleep = if in_isr {
@@ -382,7 +382,7 @@ impl Engine {
                 (self.sleep_start, self.sleep_carry) = (end, run);
                 run
             };
-            self.note_run(SLEEP, sleep);
+            self.note_run(Self::SLEEP, sleep);
         }
         let (task, run) = if asleep {
             (self.task, self.sleep_task_run)
@@ -408,7 +408,7 @@ impl Engine {
         let window = self.window;
         let in_window = |a: Option<&Acct>| a.map_or(0, |a| if a.window == window { a.counts } else { 0 });
         let idle = if self.idle == 0 { 0 } else { in_window(self.acct.get(usize::from(self.idle))) };
-        let asleep = in_window(self.acct.get(SLEEP));
+        let asleep = in_window(self.acct.get(Self::SLEEP));
         let busy = len.saturating_sub(idle).saturating_sub(asleep);
         for (avg, &keep) in self.load_avg.iter_mut().zip(self.smooth.iter()) {
             let keep = u64::from(keep);
@@ -427,18 +427,18 @@ impl Engine {
                 w.load_streak += 1;
                 if w.load_streak == w.load_windows {
                     w.alerts[LOAD_ALERT] =
-                        Alert { kind: AlertKind::Load, window: window, value: busy, limit: len, ..Alert::NONE };
+                        Alert { kind: AlertKind::Load, window, value: busy, limit: len, ..Alert::NONE };
                     w.pending |= 1 << LOAD_ALERT;
                 }
             }
         }
         if w.slice_over == SLICE_NOW {
             let slot = usize::from(w.slice_slot);
-            let id = if slot == OVERFLOW { OVERFLOW_ID as u16 } else { slot as u16 };
+            let id = if slot == Self::OVERFLOW { OVERFLOW_ID as u16 } else { slot as u16 };
             let name = self.meta.get(slot.wrapping_sub(1)).map_or([0; NAME_LEN], |m| m.name);
             let w = &mut self.watch;
             w.alerts[SLICE_ALERT] =
-                Alert { kind: AlertKind::Slice, window: window, value: w.slice_len, limit: !w.slice_inv, id, name };
+                Alert { kind: AlertKind::Slice, window, value: w.slice_len, limit: !w.slice_inv, id, name };
             w.pending |= 1 << SLICE_ALERT;
         }
         let w = &mut self.watch;

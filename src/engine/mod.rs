@@ -19,7 +19,7 @@
 //! readings neither loses nor doubles time.
 //!
 //! # Slots
-//! Index 0 is "other"; indices `1..=MAX_TASKS` are task IDs; then the bucket shared
+//! Index 0 is "other"; indices `1..=IDS` are task IDs; then the bucket shared
 //! (under ID 0) by tasks created when every ID is taken; then interrupts; then sleep.
 //!
 //! # Runs
@@ -55,28 +55,42 @@ mod read;
 mod task;
 mod watchdog;
 
-use pool::Pool;
+use pool::IdPool;
 #[cfg(test)]
 pub(crate) use read::gather::Summary;
-pub use read::{Header, Line, Seat, Stamp, INTERRUPTS_AT, LINES, OTHER_AT, SLEEP_AT};
+pub use read::{Header, Line, Seat, Stamp};
 use watchdog::Watch;
 pub use watchdog::{Alert, AlertKind};
 
-include!(concat!(env!("OUT_DIR"), "/config.rs"));
+pub use crate::settings::NAME_LEN;
+
+/// The most task IDs an engine can have: the ID pool's summary word has one bit per
+/// 32 IDs.
+pub const MAX_IDS: usize = 1024;
 
 /// ID of the shared bucket for tasks beyond capacity.
 pub const OVERFLOW_ID: u32 = 0;
 /// Slot indices: "other" first, so that a zeroed engine charges it; then the task
-/// IDs, each at its own index; then the shared bucket, interrupts and sleep.
+/// IDs, each at its own index; then the shared bucket, interrupts and sleep
+/// ([`Engine::OVERFLOW`] and the next two).
 pub(crate) const OTHER: usize = 0;
-pub(crate) const OVERFLOW: usize = MAX_TASKS + 1;
-pub(crate) const ISR: usize = MAX_TASKS + 2;
-pub(crate) const SLEEP: usize = MAX_TASKS + 3;
-const SLOTS: usize = MAX_TASKS + 4;
+/// Slots besides the task IDs': "other", the shared bucket, interrupts, sleep.
+pub const SLOTS_BESIDE_TASKS: usize = 4;
 
-/// IDs kept, until the scheduler starts, for the tasks the kernel creates then: the
-/// idle task and the timer service task (only the idle task's with a single ID).
-pub const KEPT_FOR_KERNEL: usize = if MAX_TASKS >= 2 { 2 } else { 1 };
+/// The engine with `ids` task IDs: [`Engine`]`<ids, ids + 4, ids / 32 rounded up>`.
+/// Stable Rust cannot size an array by an expression of a generic parameter, so the
+/// slot count and the ID pool's word count are parameters of their own, which follow
+/// from the first; [`Engine::new`] checks that they do when it is compiled.
+macro_rules! engine_for {
+    ($ids:expr) => {
+        $crate::engine::Engine<
+            { $ids },
+            { $ids + $crate::engine::SLOTS_BESIDE_TASKS },
+            { ($ids as usize).div_ceil(32) },
+        >
+    };
+}
+pub(crate) use engine_for;
 
 /// Largest window, in clock counts: elapsed times are compared modulo 2^32, and a
 /// window must close before its start could be mistaken for a later time.
@@ -331,7 +345,7 @@ impl Row {
 /// else is a leaked ID.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlotStats {
-    /// IDs in all (`CPU_USAGE_MAX_TASKS`).
+    /// IDs in all (the engine's `IDS`; `CPU_USAGE_MAX_TASKS` for the C API's).
     pub capacity: u32,
     /// IDs held by existing tasks (including a deleted task still running).
     pub used: u32,
@@ -375,10 +389,12 @@ const PENDING: u8 = 8;
 /// `*_carry`, which the fast paths do not add.
 const LONG: u8 = 16;
 
-/// The whole accounting state. One instance lives in a static; tests make their own.
-/// It starts all zero, so that static costs RAM only.
+/// The whole accounting state, for `IDS` task IDs (`SLOTS` and `WORDS` follow from
+/// it: name the type with `engine_for!`). The C API keeps one instance in a static
+/// (`crate::settings::ApiEngine`); tests make their own, of every size. It starts all
+/// zero, so that static costs RAM only.
 #[repr(C)] // fields in this order: what the hooks touch first, at small offsets
-pub struct Engine {
+pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     last: u32,
     win_start: u32,
     win_len: u32,
@@ -440,19 +456,44 @@ pub struct Engine {
     load_avg: [Smoothed; 3],
     smooth: [u32; 3],
     watch: Watch,
-    pool: Pool,
+    pool: IdPool<IDS, WORDS>,
     acct: [Acct; SLOTS],
-    meta: [Meta; MAX_TASKS],
+    meta: [Meta; IDS],
 }
 
-impl Engine {
+impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
+    /// The task IDs: `1..=IDS`.
+    pub const IDS: usize = IDS;
+    /// Slot of the bucket shared (under ID 0) by tasks beyond capacity.
+    pub(crate) const OVERFLOW: usize = IDS + 1;
+    /// Slot of the time in interrupt handlers.
+    pub(crate) const ISR: usize = IDS + 2;
+    /// Slot of the time the idle task slept.
+    pub(crate) const SLEEP: usize = IDS + 3;
+
+    /// IDs kept, until the scheduler starts, for the tasks the kernel creates then:
+    /// the idle task and the timer service task (only the idle task's with a single
+    /// ID).
+    pub const KEPT_FOR_KERNEL: usize = if IDS >= 2 { 2 } else { 1 };
+
+    /// What the code assumes of the parameters, checked when an engine is compiled.
+    const VALID: () = {
+        assert!(IDS >= 1, "an engine needs at least one task ID");
+        // Slot indices (IDs, the shared bucket, interrupts, sleep) are kept in 16 bits,
+        // and the ID pool's summary word has one bit per word of 32 IDs.
+        assert!(IDS <= MAX_IDS, "an engine has at most 1024 task IDs");
+        assert!(SLOTS == IDS + SLOTS_BESIDE_TASKS, "SLOTS must be IDS + 4: name the type with engine_for!");
+        assert!(WORDS == IDS.div_ceil(32), "WORDS must be IDS / 32 rounded up: name the type with engine_for!");
+    };
+
     /// An engine with every ID free, not yet started, with windows of `win_len` counts
     /// (`Engine::new(0)`: set the window before starting).
     pub const fn new(win_len: u32) -> Self {
+        let () = Self::VALID;
         Engine {
             acct: [Acct::ZERO; SLOTS],
-            meta: [Meta::FREE; MAX_TASKS],
-            pool: Pool::EMPTY,
+            meta: [Meta::FREE; IDS],
+            pool: IdPool::EMPTY,
             charged: OTHER as u16,
             flags: 0,
             phase: 0,
@@ -564,8 +605,56 @@ impl Engine {
     }
 }
 
+/// The engine's tests, compiled once for each capacity below, each instance naming
+/// its engine `Engine` and its number of IDs `IDS`: `tests.rs` (scenarios on a
+/// simulated clock), `capacity_tests.rs` (the ID pool, the shared bucket, the IDs kept
+/// for the kernel), `model_tests.rs` (random sequences against a reference model,
+/// `cases` of them unless `PROPTEST_CASES` says otherwise), `long_run_tests.rs`
+/// (weeks of counter wraps). One ID: every task after the first shares the bucket,
+/// so only the tests that need no two tasks with IDs of their own run there. 32: the
+/// default build's, one word of the ID pool's bitmap. 256, and 1024: the most, 32
+/// words and every bit of the summary word.
+///
+/// A model sequence costs about the square of the IDs (each ends by filling the pool,
+/// with a full check after every create): the counts keep each capacity's run to
+/// seconds, so that the four together take about as long as the 32-ID run alone on
+/// two cores.
 #[cfg(test)]
-mod tests;
+macro_rules! tests_at_capacities {
+    ($($module:ident: $ids:literal IDs, $cases:literal cases: $($suite:ident)+;)*) => {$(
+        mod $module {
+            use super::*;
+
+            type Engine = engine_for!($ids);
+            const IDS: usize = $ids;
+            #[allow(dead_code)]
+            const SLOTS: usize = IDS + SLOTS_BESIDE_TASKS;
+            #[allow(dead_code)]
+            const OVERFLOW: usize = Engine::OVERFLOW;
+            #[allow(dead_code)]
+            const ISR: usize = Engine::ISR;
+            #[allow(dead_code)]
+            const SLEEP: usize = Engine::SLEEP;
+            const KEPT_FOR_KERNEL: usize = Engine::KEPT_FOR_KERNEL;
+            /// Sequences of the model-based test.
+            const MODEL_CASES: u32 = $cases;
+
+            mod support {
+                include!("test_support.rs");
+            }
+            $(
+                mod $suite {
+                    include!(concat!(stringify!($suite), ".rs"));
+                }
+            )+
+        }
+    )*};
+}
 
 #[cfg(test)]
-mod model_tests;
+tests_at_capacities! {
+    ids_1: 1 IDs, 2000 cases: capacity_tests model_tests;
+    ids_32: 32 IDs, 2000 cases: tests capacity_tests model_tests long_run_tests;
+    ids_256: 256 IDs, 40 cases: tests capacity_tests model_tests long_run_tests;
+    ids_1024: 1024 IDs, 4 cases: tests capacity_tests model_tests long_run_tests;
+}

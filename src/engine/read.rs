@@ -9,21 +9,12 @@
 //!
 //! # Positions
 //! Every report apportions its shares over the lines in this one order, whatever it
-//! prints and in which order: 0 is the bucket shared by tasks without an ID, `1..=
-//! MAX_TASKS` are the task IDs, then interrupts, sleep, and "other" ([`LINES`] in
-//! all). Since start, the time of tasks whose IDs were taken by new tasks
+//! prints and in which order: 0 is the bucket shared by tasks without an ID,
+//! `1..=IDS` are the task IDs, then interrupts, sleep, and "other"
+//! ([`Engine::LINES`] in all). Since start, the time of tasks whose IDs were taken by new tasks
 //! ([`Header::retired`]) comes before all of them.
 
-use super::{Acct, Engine, Row, RowKind, Smoothed, TaskState, ISR, MAX_TASKS, OTHER, OVERFLOW, SLEEP};
-
-/// Positions of a report's lines, see the module's docs.
-pub const LINES: usize = MAX_TASKS + 4;
-/// The position of the interrupts' line; sleep and "other" follow it.
-pub const INTERRUPTS_AT: usize = MAX_TASKS + 1;
-/// The position of the sleep line.
-pub const SLEEP_AT: usize = MAX_TASKS + 2;
-/// The position of the "other" line.
-pub const OTHER_AT: usize = MAX_TASKS + 3;
+use super::{Acct, Engine, Row, RowKind, Smoothed, TaskState, OTHER};
 
 /// What a reader read its header at: it changes when a window completes, accounting
 /// restarts, or a task is created or deleted.
@@ -91,7 +82,16 @@ pub struct Line {
     pub seat: Seat,
 }
 
-impl Engine {
+impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
+    /// Positions of a report's lines, see the module's docs.
+    pub const LINES: usize = IDS + 4;
+    /// The position of the interrupts' line; sleep and "other" follow it.
+    pub const INTERRUPTS_AT: usize = IDS + 1;
+    /// The position of the sleep line.
+    pub const SLEEP_AT: usize = IDS + 2;
+    /// The position of the "other" line.
+    pub const OTHER_AT: usize = IDS + 3;
+
     /// What a header read now would be stamped with.
     pub fn stamp(&self) -> Stamp {
         Stamp { window: self.window, changes: self.changes }
@@ -131,13 +131,19 @@ impl Engine {
     /// since start up to its end. Past the last position: an empty "other" line.
     #[inline(never)]
     pub fn line(&self, at: usize, since_start: bool) -> Line {
-        let (slot, kind) = match at {
-            0 => (OVERFLOW, RowKind::Overflow),
-            INTERRUPTS_AT => (ISR, RowKind::Interrupts),
-            SLEEP_AT => (SLEEP, RowKind::Sleep),
-            _ if at > MAX_TASKS => (OTHER, RowKind::Other),
-            _ if at == usize::from(self.idle) => (at, RowKind::Idle),
-            _ => (at, RowKind::Task),
+        // (Not a `match`: a pattern cannot name a constant of a generic type.)
+        let (slot, kind) = if at == 0 {
+            (Self::OVERFLOW, RowKind::Overflow)
+        } else if at == Self::INTERRUPTS_AT {
+            (Self::ISR, RowKind::Interrupts)
+        } else if at == Self::SLEEP_AT {
+            (Self::SLEEP, RowKind::Sleep)
+        } else if at > IDS {
+            (OTHER, RowKind::Other)
+        } else if at == usize::from(self.idle) {
+            (at, RowKind::Idle)
+        } else {
+            (at, RowKind::Task)
         };
         let mut row = self.figures(slot, kind, since_start);
         let window = self.window;
@@ -273,7 +279,7 @@ pub(crate) mod gather {
         pub load_avg: [Smoothed; 3],
     }
 
-    impl Engine {
+    impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
         /// The last completed window's lines shown, in position order ("other" in
         /// the summary); `None` until a window has completed.
         pub fn read_window(&self, rows: &mut [Row]) -> Option<Summary> {
@@ -296,9 +302,8 @@ pub(crate) mod gather {
                 load_avg: self.load_avg,
                 ..Summary::default()
             };
-            s.slots =
-                SlotStats { capacity: MAX_TASKS as u32, overflow_tasks: u32::from(self.overflow_tasks), ..s.slots };
-            for at in 0..LINES {
+            s.slots = SlotStats { capacity: IDS as u32, overflow_tasks: u32::from(self.overflow_tasks), ..s.slots };
+            for at in 0..Self::LINES {
                 let line = self.line(at, since_start);
                 match line.seat {
                     Seat::None => {}
@@ -306,7 +311,7 @@ pub(crate) mod gather {
                     Seat::Used => s.slots.used += 1,
                     Seat::Quarantined => s.slots.quarantined += 1,
                 }
-                if at == OTHER_AT {
+                if at == Self::OTHER_AT {
                     s.other = line.row.counts;
                 } else if !line.shown {
                     s.deleted += line.row.counts;

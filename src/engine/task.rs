@@ -4,10 +4,10 @@
 
 use super::*;
 
-impl Engine {
+impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
     /// A task was created (`traceTASK_CREATE`): returns its ID, 0 if every ID is
     /// taken (the task then shares the overflow bucket). Until the scheduler starts,
-    /// the last [`KEPT_FOR_KERNEL`] IDs are kept for the idle and timer tasks, which
+    /// the last [`Self::KEPT_FOR_KERNEL`] IDs are kept for the idle and timer tasks, which
     /// the kernel creates last ([`Engine::kernel_task`]).
     pub fn task_create(&mut self, now: u32, name: &[u8]) -> u32 {
         self.advance(now);
@@ -24,7 +24,7 @@ impl Engine {
             }
         }
         match self.pool.take() {
-            Some(i) if self.phase & SCHEDULING != 0 || i < MAX_TASKS - KEPT_FOR_KERNEL => self.seat(i, name),
+            Some(i) if self.phase & SCHEDULING != 0 || i < IDS - Self::KEPT_FOR_KERNEL => self.seat(i, name),
             taken => {
                 if let Some(i) = taken {
                     self.pool.put(i);

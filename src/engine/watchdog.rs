@@ -3,7 +3,7 @@
 //! here; the hot path (`hot_path.rs`) judges each window as it closes and each new
 //! longest run, and touches nothing else of them.
 
-use super::{Engine, NAME_LEN, OVERFLOW};
+use super::{Engine, NAME_LEN};
 
 /// What a watchdog saw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +88,7 @@ impl Watch {
     };
 }
 
-impl Engine {
+impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
     /// Trips the load watchdog when the load (everything but idle and sleep) is above
     /// `pct_hundredths` for `windows` windows in a row; `windows` 0 turns it off.
     pub fn set_load_watchdog(&mut self, pct_hundredths: u32, windows: u32) {
@@ -105,7 +105,7 @@ impl Engine {
         self.watch.slice_inv = !counts.unwrap_or(u32::MAX);
         self.watch.slice_over &= !SLICE_NOW;
         let Some(limit) = counts else { return };
-        for slot in 1..=OVERFLOW {
+        for slot in 1..=Self::OVERFLOW {
             let Some(&a) = self.acct.get(slot) else { continue };
             if a.window == self.window && a.longest > limit {
                 self.slice_over(slot, a.longest);

@@ -109,5 +109,5 @@ pub extern "C" fn cpu_usage_set_output(write: Option<unsafe extern "C" fn(s: *co
 /// patch`. Compare it with the header's macro to catch a header/library mismatch.
 #[no_mangle]
 pub extern "C" fn cpu_usage_abi_version() -> u32 {
-    crate::engine::ABI_VERSION
+    crate::settings::ABI_VERSION
 }

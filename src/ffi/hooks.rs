@@ -11,7 +11,8 @@ use core::ffi::{c_char, c_void};
 use super::status::cpu_usage_status as St;
 use super::{library, watchdog};
 use crate::arch::{self, ClockName};
-use crate::engine::{arith, Engine, NAME_LEN, OVERFLOW_ID};
+use crate::engine::{arith, NAME_LEN, OVERFLOW_ID};
+use crate::settings::ApiEngine;
 
 /// `traceTASK_CREATE`: returns the new task's ID (0 if every ID is taken, or if
 /// `tcb` is NULL). `name` is read up to `CPU_USAGE_NAME_LEN` bytes; NULL means no
@@ -94,7 +95,7 @@ pub unsafe extern "C" fn cpu_usage_hook_tick() {
 pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
     arch::on_isr_enter();
     // SAFETY: a hook.
-    unsafe { once_started(Engine::isr_enter) };
+    unsafe { once_started(ApiEngine::isr_enter) };
 }
 
 /// An interrupt handler ends: `traceISR_EXIT`, `traceISR_EXIT_TO_SCHEDULER` and
@@ -105,7 +106,7 @@ pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_isr_exit() {
     // SAFETY: a hook.
-    unsafe { once_started(Engine::isr_exit) };
+    unsafe { once_started(ApiEngine::isr_exit) };
 }
 
 /// `traceLOW_POWER_IDLE_BEGIN`: the idle task goes to sleep; until it wakes, time
@@ -117,7 +118,7 @@ pub unsafe extern "C" fn cpu_usage_hook_isr_exit() {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_sleep_begin() {
     // SAFETY: a hook.
-    unsafe { once_started(Engine::sleep_begin) };
+    unsafe { once_started(ApiEngine::sleep_begin) };
 }
 
 /// `traceLOW_POWER_IDLE_END`: the idle task woke up.
@@ -127,7 +128,7 @@ pub unsafe extern "C" fn cpu_usage_hook_sleep_begin() {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_sleep_end() {
     // SAFETY: a hook.
-    unsafe { once_started(Engine::sleep_end) };
+    unsafe { once_started(ApiEngine::sleep_end) };
 }
 
 /// Gives an interrupt or sleep hook's event to the engine at the clock's reading,
@@ -136,7 +137,7 @@ pub unsafe extern "C" fn cpu_usage_hook_sleep_end() {
 /// # Safety
 /// Only from a hook.
 #[inline(always)]
-unsafe fn once_started(event: fn(&mut Engine, u32)) {
+unsafe fn once_started(event: fn(&mut ApiEngine, u32)) {
     // SAFETY: a hook, by the caller's contract.
     let st = unsafe { library() };
     if st.engine.is_started() {

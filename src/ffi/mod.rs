@@ -39,7 +39,8 @@ use core::ffi::c_void;
 
 use crate::arch::{self, Clock};
 use crate::engine::arith::{self, DEFAULT_WINDOW_MS};
-use crate::engine::{Engine, Line, Stamp, MAX_WINDOW_COUNTS};
+use crate::engine::{Line, Stamp, MAX_WINDOW_COUNTS};
+use crate::settings::ApiEngine;
 
 #[cfg(feature = "shell")]
 mod args;
@@ -76,7 +77,7 @@ pub const CPU_USAGE_NAME_BUF: usize = crate::engine::NAME_LEN + 1;
 /// The library's two statics, the accounting engine and the application's choices,
 /// borrowed together.
 struct Library<'a> {
-    engine: &'a mut Engine,
+    engine: &'a mut ApiEngine,
     config: &'a mut Config,
 }
 
@@ -104,7 +105,7 @@ struct Shared<T>(UnsafeCell<T>);
 unsafe impl<T> Sync for Shared<T> {}
 
 /// All zero, so it lives in `.bss`.
-static ENGINE: Shared<Engine> = Shared(UnsafeCell::new(Engine::new(0)));
+static ENGINE: Shared<ApiEngine> = Shared(UnsafeCell::new(ApiEngine::new(0)));
 
 static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
     clock: arch::DEFAULT_CLOCK,
@@ -148,7 +149,7 @@ fn claim(flag: &core::sync::atomic::AtomicBool) -> bool {
     })
 }
 
-/// The line at position `at` (see `engine::LINES`) in a critical section of its own,
+/// The line at position `at` (see `Engine::LINES`) in a critical section of its own,
 /// if the figures are still those stamped `stamp`.
 fn read_line(at: usize, since_start: bool, stamp: Stamp) -> Option<Line> {
     with_library(|st| (st.engine.stamp() == stamp).then(|| st.engine.line(at, since_start)))

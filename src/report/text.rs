@@ -26,7 +26,8 @@ use table::cells;
 use super::out::{name_of, Out, Sink};
 use super::{counts_to_us, pct_of, Options};
 use crate::engine::arith::{ShareWalk, Shares};
-use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats, INTERRUPTS_AT, LINES, MAX_TASKS};
+use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats};
+use crate::settings::{ApiEngine, MAX_TASKS};
 
 /// The figures changed while a report read them (a window completed, or a task was
 /// created or deleted): what was written is of no one moment, and must be written
@@ -36,7 +37,7 @@ pub struct Changed;
 
 /// Where a report's lines come from: the engine, one line per critical section.
 pub trait Source {
-    /// The line at position `at` (see `engine::LINES`), if the figures are still
+    /// The line at position `at` (see `Engine::LINES`), if the figures are still
     /// those of the report's header.
     fn line(&mut self, at: usize) -> Result<Line, Changed>;
 }
@@ -162,7 +163,7 @@ impl Survey {
             Part::Deleted if !line.shown => self.deleted.time(counts, share),
             Part::Deleted => self.deleted.add(counts, share),
             Part::Summary => {
-                if let Some(sum) = self.summary.get_mut(at.wrapping_sub(INTERRUPTS_AT)) {
+                if let Some(sum) = self.summary.get_mut(at.wrapping_sub(ApiEngine::INTERRUPTS_AT)) {
                     sum.add(counts, share);
                 }
             }
@@ -214,7 +215,7 @@ impl Report<'_> {
         if survey {
             self.survey = Survey::new(self.header, self.shares);
         }
-        for at in 0..LINES {
+        for at in 0..ApiEngine::LINES {
             let line = self.src.line(at)?;
             let (before, share) = lines.next(line.row.counts);
             if survey {
@@ -307,7 +308,7 @@ impl Report<'_> {
 
     /// A line of interrupts, sleep or other, read again for its runs.
     fn summary_line(&mut self, which: usize) -> Result<(Row, Sum), Changed> {
-        let line = self.src.line(crate::engine::INTERRUPTS_AT + which)?;
+        let line = self.src.line(ApiEngine::INTERRUPTS_AT + which)?;
         Ok((line.row, self.survey.summary.get(which).copied().unwrap_or_default()))
     }
 

@@ -9,7 +9,7 @@
 
 use std::process::Command;
 
-use freertos_cpu_usage::engine::{MAX_TASKS, NAME_LEN};
+use freertos_cpu_usage::settings::{MAX_TASKS, NAME_LEN};
 use freertos_cpu_usage::ffi::cpu_usage_abi_version;
 use freertos_cpu_usage_tests::{repo_root, run};
 
