@@ -365,6 +365,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
 
     /// The runs still going on at the end of a window count in it, with their
     /// length so far: the task's, and the sleep's and interrupt's it is paused in.
+    #[inline(always)] // (called by `roll_over` alone: one function, as it reads)
     fn note_runs_going_on(&mut self, end: u32) {
         let in_isr = self.flags & IN_ISR != 0;
         let asleep = self.flags & ASLEEP != 0;
@@ -404,6 +405,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
 
     /// The window under way (`len` counts) closes: the smoothed loads take it in and
     /// the watchdogs judge it.
+    #[inline(always)] // (called by `roll_over` alone: one function, as it reads)
     fn close_watch(&mut self, len: u32) {
         let window = self.window;
         let in_window = |a: Option<&Acct>| a.map_or(0, |a| if a.window == window { a.counts } else { 0 });
@@ -449,6 +451,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// nothing recent, and the since-start figures complete), visiting every slot
     /// once per `SLOTS` rollovers, so stored window numbers always stay within a few
     /// thousand of `window`.
+    #[inline(always)] // (called by `roll_over` alone: one function, as it reads)
     fn refresh_one(&mut self) {
         let oldest = self.window.wrapping_sub(2);
         let i = usize::from(self.refresh);

@@ -131,19 +131,15 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// since start up to its end. Past the last position: an empty "other" line.
     #[inline(never)]
     pub fn line(&self, at: usize, since_start: bool) -> Line {
-        // (Not a `match`: a pattern cannot name a constant of a generic type.)
-        let (slot, kind) = if at == 0 {
-            (Self::OVERFLOW, RowKind::Overflow)
-        } else if at == Self::INTERRUPTS_AT {
-            (Self::ISR, RowKind::Interrupts)
-        } else if at == Self::SLEEP_AT {
-            (Self::SLEEP, RowKind::Sleep)
-        } else if at > IDS {
-            (OTHER, RowKind::Other)
-        } else if at == usize::from(self.idle) {
-            (at, RowKind::Idle)
-        } else {
-            (at, RowKind::Task)
+        // (A pattern cannot name a constant of a generic type: the positions after the
+        // tasks' are matched by their distance from the first of them.)
+        let (slot, kind) = match at.checked_sub(Self::INTERRUPTS_AT) {
+            Some(0) => (Self::ISR, RowKind::Interrupts),
+            Some(1) => (Self::SLEEP, RowKind::Sleep),
+            Some(_) => (OTHER, RowKind::Other),
+            None if at == 0 => (Self::OVERFLOW, RowKind::Overflow),
+            None if at == usize::from(self.idle) => (at, RowKind::Idle),
+            None => (at, RowKind::Task),
         };
         let mut row = self.figures(slot, kind, since_start);
         let window = self.window;
@@ -179,6 +175,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
 
     /// A slot's row: its figures in the published window, or since start up to its
     /// end.
+    #[inline(always)] // (called by `line` alone)
     fn figures(&self, slot: usize, kind: RowKind, since_start: bool) -> Row {
         let a = self.acct(slot);
         if !since_start {
@@ -202,6 +199,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// Since start up to the end of the last completed window: the folded windows,
     /// and the one the slot was last charged in if it has completed.
     #[cfg(feature = "shell")]
+    #[inline(always)] // (called by `figures` alone)
     fn since_start(&self, a: Acct, kind: RowKind) -> Row {
         let done = a.window != self.window;
         let mut row = Row {
@@ -230,6 +228,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
 
     /// The minimal build keeps no since-start figures.
     #[cfg(not(feature = "shell"))]
+    #[inline(always)]
     fn since_start(&self, _: Acct, kind: RowKind) -> Row {
         Row { kind, ..Row::EMPTY }
     }
