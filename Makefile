@@ -136,15 +136,16 @@ fuzz: setup
 	scripts/fuzz.sh
 
 # Miri needs a nightly toolchain with its component; both come from rustup. The
-# model-based, reference-model, window-wrap and random-report tests are left out: they run
-# thousands of sequences, which takes hours under Miri.
+# model-based, reference-model, long-run, window-wrap and random-report tests are left
+# out: they run thousands of sequences, which takes hours under Miri.
 miri:
 	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal || \
 		{ echo "make miri: cannot install a nightly toolchain with rustup" >&2; exit 1; }
 	@rustup component add --toolchain nightly miri || \
 		{ echo "make miri: cannot add the miri component to the nightly toolchain" >&2; exit 1; }
 	MIRIFLAGS=-Zmiri-disable-isolation $(CARGO) +nightly miri test --lib --target-dir target/miri -- \
-		--skip model_tests --skip reference_model --skip window_numbers_wrap --skip random_reports_add_up
+		--skip model_tests --skip long_run_tests --skip reference_model --skip window_numbers_wrap \
+		--skip random_reports_add_up
 
 clean:
 	$(CARGO) clean
