@@ -7,12 +7,14 @@
 //!   At most 32768, so that the 16 bits of a window number kept in a window marker
 //!   always tell it apart from the others in the ring.
 //!
-//! They become Rust constants (`$OUT_DIR/config.rs`) and are echoed into the generated
-//! header `include/freertos_cpu_usage.h`, together with the ABI version taken from
-//! Cargo.toml, so the C side and the library can never disagree about them.
+//! They become Rust constants (`$OUT_DIR/config.rs`) and are echoed into the C header
+//! cbindgen generates, `$OUT_DIR/freertos_cpu_usage.h`, together with the ABI version
+//! taken from Cargo.toml, so the C side and the library can never disagree about them.
 //!
-//! `CPU_USAGE_HEADER_OUT` writes the header to another path instead: for builds with
-//! other settings that must not touch the committed header (the tests do this).
+//! This script writes nothing but `OUT_DIR`. The committed
+//! `include/freertos_cpu_usage.h` is that header for the default settings, copied by
+//! `make header` (scripts/generated-header.sh); a test fails when it is stale. Builds
+//! with other settings take their own build's header the same way.
 //!
 //! `cfg(cpu_usage_basepri)` is set for the Arm cores that have BASEPRI (ARMv7-M and
 //! ARMv8-M Mainline): there the critical section masks only up to the kernel's
@@ -77,8 +79,7 @@ fn basepri_cfg() {
     }
 }
 
-/// Regenerates `include/freertos_cpu_usage.h`, touching the file only when its text
-/// changes. The committed copy is what users include; a test fails when it is stale.
+/// Generates the C header into `$OUT_DIR/freertos_cpu_usage.h`.
 fn write_header(max_tasks: u32, name_len: u32, trace_events: u32, abi: u32) {
     let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     println!("cargo:rerun-if-changed=cbindgen.toml");
@@ -102,12 +103,6 @@ fn write_header(max_tasks: u32, name_len: u32, trace_events: u32, abi: u32) {
     let mut text = Vec::new();
     bindings.write(&mut text);
 
-    println!("cargo:rerun-if-env-changed=CPU_USAGE_HEADER_OUT");
-    let path = match env::var_os("CPU_USAGE_HEADER_OUT") {
-        Some(path) => PathBuf::from(path),
-        None => crate_dir.join("include").join("freertos_cpu_usage.h"),
-    };
-    if fs::read(&path).ok().as_deref() != Some(&text[..]) {
-        fs::write(&path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-    }
+    let path = PathBuf::from(env::var("OUT_DIR").unwrap()).join("freertos_cpu_usage.h");
+    fs::write(&path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
 }

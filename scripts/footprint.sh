@@ -36,8 +36,7 @@ size_of() { # prints "text data bss" of an ELF
 archive() {
     local dir=target/size/$1-ids$2
     # shellcheck disable=SC2086 # FEATURES holds separate words
-    CPU_USAGE_MAX_TASKS=$2 CPU_USAGE_HEADER_OUT=$PWD/$dir/freertos_cpu_usage.h \
-        $CARGO build -q --release --target $TARGET ${FEATURES[$1]} --target-dir "$dir" >&2
+    CPU_USAGE_MAX_TASKS=$2 $CARGO build -q --release --target $TARGET ${FEATURES[$1]} --target-dir "$dir" >&2
     scripts/localize-libc.sh "$dir/$TARGET/release/libfreertos_cpu_usage.a"
     echo "$dir/$TARGET/release/libfreertos_cpu_usage.a"
 }

@@ -4,13 +4,13 @@
 //! [`ffi`]'s hook functions on every task switch, tick, create and delete. The
 //! [`engine`] charges each slice of time to the task that used it and publishes
 //! completed windows; [`report`] turns a copy of them into text or JSON for the
-//! `show_cpu_usage` shell command. [`port`] supplies the default clock and the
-//! critical section for the FreeRTOS port the library is built for. [`trace`] is
+//! `show_cpu_usage` shell command. `arch` supplies the default clock and the
+//! critical section for the core and FreeRTOS port the library is built for. [`trace`] is
 //! the optional event trace, linked only into firmware built with `CPU_USAGE_TRACE`.
 //!
 //! Layout: `engine/` is pure logic (no pointers, no FFI), `report/` is pure
 //! formatting, `ffi/` is the only place with `extern "C"` exports (the hooks alone in
-//! `ffi/hooks.rs`), `port/` holds what differs between a hosted (POSIX) and a
+//! `ffi/hooks.rs`), `arch/` holds what differs between a hosted (POSIX) and a
 //! bare-metal (Cortex-M) build.
 //!
 //! Cargo features: `shell` (default) adds [`report`] and the shell commands; `trace`
@@ -20,11 +20,12 @@
 #![cfg_attr(not(any(test, feature = "std")), no_std)]
 #![deny(missing_docs)]
 
+mod arch;
 pub mod engine;
 pub mod ffi;
-mod arch;
 #[cfg(feature = "shell")]
 pub mod report;
+pub mod settings;
 #[cfg(feature = "trace")]
 pub mod trace;
 

@@ -73,8 +73,14 @@
 use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use crate::engine::{Engine, ISR, MAX_TASKS, NAME_LEN, OTHER, OVERFLOW, SLEEP, TRACE_EVENTS};
+use crate::engine::{NAME_LEN, OTHER};
 use crate::report::Sink;
+use crate::settings::{ApiEngine, MAX_TASKS, TRACE_EVENTS};
+
+/// The C API's engine's slots of the shared bucket, interrupts and sleep.
+const OVERFLOW: usize = ApiEngine::OVERFLOW;
+const ISR: usize = ApiEngine::ISR;
+const SLEEP: usize = ApiEngine::SLEEP;
 
 /// `Event::from` of a window marker: no slot has this index.
 const MARK: u16 = u16::MAX;
@@ -116,7 +122,7 @@ pub struct Ring<const N: usize> {
     /// Recording.
     on: bool,
     /// The engine's window number at the last marker, or at the start.
-    gen: u32,
+    last_mark: u32,
     /// Recording stopped because accounting restarted.
     restarted: bool,
 }
@@ -124,20 +130,20 @@ pub struct Ring<const N: usize> {
 impl<const N: usize> Ring<N> {
     /// Stopped and empty.
     pub const EMPTY: Self =
-        Ring { events: [Event::ZERO; N], head: 0, len: 0, lost: 0, on: false, gen: 0, restarted: false };
+        Ring { events: [Event::ZERO; N], head: 0, len: 0, lost: 0, on: false, last_mark: 0, restarted: false };
 
     /// Clears the ring and starts recording, with a point at the engine's last
     /// reading (a later one could lie past a window end not yet seen by a hook).
-    pub fn start(&mut self, engine: &Engine) {
-        let (gen, _, last) = engine.trace_clock();
-        *self = Ring { events: self.events, gen, on: true, ..Ring::EMPTY };
+    pub fn start(&mut self, engine: &ApiEngine) {
+        let (window, _, last) = engine.trace_clock();
+        *self = Ring { events: self.events, last_mark: window, on: true, ..Ring::EMPTY };
         let slot = engine.charged_slot();
         self.push(Event { ts: last, from: slot, to: slot });
     }
 
     /// Stops recording, with a point at the engine's last reading. False if it was
     /// not recording.
-    pub fn stop(&mut self, engine: &Engine) -> bool {
+    pub fn stop(&mut self, engine: &ApiEngine) -> bool {
         if !self.on {
             return false;
         }
@@ -171,13 +177,13 @@ impl<const N: usize> Ring<N> {
     /// Records what a hook changed: the window it closed, if any, then the change of
     /// charged slot from `from`, if any. (Hot path.)
     #[inline(always)]
-    pub fn note(&mut self, engine: &Engine, from: u16) {
+    pub fn note(&mut self, engine: &ApiEngine, from: u16) {
         if !self.on {
             return;
         }
-        let (gen, win_start, last) = engine.trace_clock();
-        if gen != self.gen {
-            self.window(gen, win_start);
+        let (window, win_start, last) = engine.trace_clock();
+        if window != self.last_mark {
+            self.mark_window(window, win_start);
         }
         let to = engine.charged_slot();
         if to != from && self.on {
@@ -185,13 +191,13 @@ impl<const N: usize> Ring<N> {
         }
     }
 
-    /// A window closed at `start` of window `gen` (once per window).
+    /// A window closed at `start` of window `window` (once per window).
     #[cold]
     #[inline(never)]
-    fn window(&mut self, gen: u32, start: u32) {
-        if gen == self.gen.wrapping_add(1) {
-            self.gen = gen;
-            self.push(Event { ts: start, from: MARK, to: gen as u16 });
+    fn mark_window(&mut self, window: u32, start: u32) {
+        if window == self.last_mark.wrapping_add(1) {
+            self.last_mark = window;
+            self.push(Event { ts: start, from: MARK, to: window as u16 });
         } else {
             // Accounting restarted (a clock change): what follows is on another
             // timeline, and window numbers started again.
@@ -217,9 +223,9 @@ impl<const N: usize> Ring<N> {
     }
 
     /// The full window number of a marker holding its low 16 bits: the newest
-    /// marker is window `gen`, and the ring holds fewer than 2^16 of them.
+    /// marker is window `last_mark`, and the ring holds fewer than 2^16 of them.
     fn window_of(&self, low: u16) -> u32 {
-        self.gen.wrapping_sub(u32::from((self.gen as u16).wrapping_sub(low)))
+        self.last_mark.wrapping_sub(u32::from((self.last_mark as u16).wrapping_sub(low)))
     }
 }
 
@@ -256,7 +262,7 @@ pub(crate) static DUMPING: AtomicBool = AtomicBool::new(false);
 /// # Safety
 /// Only from a traced hook, right after the normal one (interrupts masked).
 #[inline(always)]
-pub(crate) unsafe fn record(engine: &Engine, from: u16) {
+pub(crate) unsafe fn record(engine: &ApiEngine, from: u16) {
     let ring = RING.0.get();
     // `on` first, alone: a dump reads the events of the stopped ring without a
     // critical section, and no reference to the whole ring may be made meanwhile.
@@ -543,7 +549,7 @@ mod tests {
 
     #[test]
     fn start_clears_and_stop_ends_with_a_point() {
-        let mut e = Engine::new(1000);
+        let mut e = ApiEngine::new(1000);
         e.restart(100);
         let a = e.task_create(100, b"a");
         e.switch_in(150, a);
@@ -567,11 +573,11 @@ mod tests {
     #[test]
     fn window_numbers_are_rebuilt_from_16_bits() {
         let mut ring = Ring::<16>::EMPTY;
-        ring.gen = 0x1_0002;
+        ring.last_mark = 0x1_0002;
         assert_eq!(ring.window_of(2), 0x1_0002);
         assert_eq!(ring.window_of(0xffff), 0xffff);
         assert_eq!(ring.window_of(0xfff0), 0xfff0);
-        ring.gen = 5;
+        ring.last_mark = 5;
         assert_eq!(ring.window_of(1), 1);
     }
 
@@ -580,7 +586,7 @@ mod tests {
     /// window exactly.
     #[test]
     fn slot_times_between_markers_are_the_windows_counts() {
-        let mut e = Engine::new(1000);
+        let mut e = ApiEngine::new(1000);
         e.restart(0);
         let mut ring = Ring::<512>::EMPTY;
         let a = e.task_create(0, b"a");
@@ -589,7 +595,7 @@ mod tests {
         e.scheduler_start(idle);
         ring.start(&e);
         let mut t = 0u32;
-        let traced = |e: &mut Engine, ring: &mut Ring<512>, f: &dyn Fn(&mut Engine)| {
+        let traced = |e: &mut ApiEngine, ring: &mut Ring<512>, f: &dyn Fn(&mut ApiEngine)| {
             let from = e.charged_slot();
             f(e);
             ring.note(e, from);
@@ -640,10 +646,10 @@ mod tests {
     /// Each engine slot's counts in window `w`: from marker `w` to marker `w + 1`.
     fn sum_window(events: &[Event], w: u32) -> Vec<u64> {
         let mut sums = vec![0u64; MAX_TASKS + 4];
-        let (mut inside, mut cur, mut prev) = (false, 0usize, 0u32);
+        let (mut inside, mut charged, mut prev) = (false, 0usize, 0u32);
         for e in events {
             if inside {
-                sums[cur] += u64::from(e.ts.wrapping_sub(prev));
+                sums[charged] += u64::from(e.ts.wrapping_sub(prev));
             }
             prev = e.ts;
             if e.from == MARK {
@@ -652,7 +658,7 @@ mod tests {
                 }
                 inside |= e.to == w as u16;
             } else {
-                cur = usize::from(e.to);
+                charged = usize::from(e.to);
             }
         }
         panic!("window {w} is not complete in the trace");
@@ -660,7 +666,7 @@ mod tests {
 
     #[test]
     fn a_restart_stops_recording() {
-        let mut e = Engine::new(1000);
+        let mut e = ApiEngine::new(1000);
         e.restart(0);
         let a = e.task_create(0, b"a");
         let mut ring = Ring::<16>::EMPTY;
@@ -698,7 +704,7 @@ mod tests {
     fn the_dump_encoding() {
         let mut ring = Ring::<8>::EMPTY;
         ring.on = true;
-        ring.gen = 0x1_0001;
+        ring.last_mark = 0x1_0001;
         ring.push(ev(0xffff_fff0, 1, 1));
         ring.push(ev(0xffff_fff8, 1, ISR as u16));
         ring.push(ev(0xffff_ffff, MARK, 0));

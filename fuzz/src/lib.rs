@@ -26,7 +26,7 @@ use freertos_cpu_usage::ffi::*;
 
 pub use clock::{advance, fake_clock, now, restarted, set_now, since_restart, unread, window_counts, Windows};
 pub use cstr::TaskName;
-pub use freertos_cpu_usage::engine::{MAX_TASKS, NAME_LEN};
+pub use freertos_cpu_usage::settings::{MAX_TASKS, NAME_LEN};
 pub use freertos_cpu_usage_report::{name_bytes, SinceStart, Window};
 pub use options::{json_quote, refusal_message, spec_options, Arg, Argc, Argv, Expect, OptionArg, Refusal};
 pub use output::{capture, take_captured};

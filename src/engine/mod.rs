@@ -1,5 +1,11 @@
 //! The accounting engine: pure logic, no raw pointers, no FFI, no FreeRTOS types.
 //!
+//! This file holds the engine's data and its settings; `hot_path.rs` what the hooks
+//! run on every switch, tick, interrupt and sleep, and the rollover of windows;
+//! `task.rs` the tasks' creation and deletion; `watchdog.rs` the watchdogs' settings
+//! and alerts; `pool.rs` the task-ID pool; `read.rs` the readers' view; `arith.rs`
+//! the arithmetic of window lengths and shares.
+//!
 //! Time is a free-running 32-bit counter. Every hook passes the counter's reading
 //! (`now`); the engine charges the counts since the previous reading to whoever held
 //! the CPU in between: the task last switched in, an interrupt handler, the idle task
@@ -13,7 +19,7 @@
 //! readings neither loses nor doubles time.
 //!
 //! # Slots
-//! Index 0 is "other"; indices `1..=MAX_TASKS` are task IDs; then the bucket shared
+//! Index 0 is "other"; indices `1..=IDS` are task IDs; then the bucket shared
 //! (under ID 0) by tasks created when every ID is taken; then interrupts; then sleep.
 //!
 //! # Runs
@@ -25,9 +31,9 @@
 //! a task hogging the CPU shows in every window it hogs.
 //!
 //! # Windows without clearing
-//! Window `gen` accumulates while window `gen - 1` is published. Rollover only bumps
-//! `gen`: it never loops over the slots. Each slot remembers the window of its last
-//! charge (`Acct::gen`) and shifts its counters the next time it is charged, so a
+//! The window under way (number `Engine::window`) accumulates while the one before it
+//! is published. Rollover only bumps `window`: it never loops over the slots. Each slot remembers the window of its last
+//! charge (`Acct::window`) and shifts its counters the next time it is charged, so a
 //! slot that has not run for a while reads as zero without anybody clearing it. That
 //! shift (`fold`) is also when the window just left is added to the since-start
 //! figures: total, runs, longest run and peak window. Stored window numbers are
@@ -36,36 +42,55 @@
 //!
 //! # Hot path
 //! [`Engine::switch_in`] and [`Engine::tick`], and the interrupt and sleep hooks,
-//! with everything they call, are in this file, top to bottom. They do no allocation,
+//! with everything they call, are in `hot_path.rs`, top to bottom. They do no allocation,
 //! no division, no floating point, no loop over tasks, and have no panic path: every
 //! index is checked with `get`, every sum wraps. Rollover is a constant amount of work
 //! (multiplications included, no division) in whichever hook first sees the window
 //! elapsed.
 
 pub mod arith;
+mod hot_path;
 mod pool;
 mod read;
+mod task;
+mod watchdog;
 
-use pool::Pool;
+use pool::IdPool;
 #[cfg(test)]
 pub(crate) use read::gather::Summary;
-pub use read::{Header, Line, Seat, Stamp, INTERRUPTS_AT, LINES, OTHER_AT, SLEEP_AT};
+pub use read::{Header, Line, Seat, Stamp};
+use watchdog::Watch;
+pub use watchdog::{Alert, AlertKind};
 
-include!(concat!(env!("OUT_DIR"), "/config.rs"));
+pub use crate::settings::NAME_LEN;
+
+/// The most task IDs an engine can have: the ID pool's summary word has one bit per
+/// 32 IDs.
+pub const MAX_IDS: usize = 1024;
 
 /// ID of the shared bucket for tasks beyond capacity.
 pub const OVERFLOW_ID: u32 = 0;
 /// Slot indices: "other" first, so that a zeroed engine charges it; then the task
-/// IDs, each at its own index; then the shared bucket, interrupts and sleep.
+/// IDs, each at its own index; then the shared bucket, interrupts and sleep
+/// ([`Engine::OVERFLOW`] and the next two).
 pub(crate) const OTHER: usize = 0;
-pub(crate) const OVERFLOW: usize = MAX_TASKS + 1;
-pub(crate) const ISR: usize = MAX_TASKS + 2;
-pub(crate) const SLEEP: usize = MAX_TASKS + 3;
-const SLOTS: usize = MAX_TASKS + 4;
+/// Slots besides the task IDs': "other", the shared bucket, interrupts, sleep.
+pub const SLOTS_BESIDE_TASKS: usize = 4;
 
-/// IDs kept, until the scheduler starts, for the tasks the kernel creates then: the
-/// idle task and the timer service task (only the idle task's with a single ID).
-pub const KEPT_FOR_KERNEL: usize = if MAX_TASKS >= 2 { 2 } else { 1 };
+/// The engine with `ids` task IDs: [`Engine`]`<ids, ids + 4, ids / 32 rounded up>`.
+/// Stable Rust cannot size an array by an expression of a generic parameter, so the
+/// slot count and the ID pool's word count are parameters of their own, which follow
+/// from the first; [`Engine::new`] checks that they do when it is compiled.
+macro_rules! engine_for {
+    ($ids:expr) => {
+        $crate::engine::Engine<
+            { $ids },
+            { $ids + $crate::engine::SLOTS_BESIDE_TASKS },
+            { ($ids as usize).div_ceil(32) },
+        >
+    };
+}
+pub(crate) use engine_for;
 
 /// Largest window, in clock counts: elapsed times are compared modulo 2^32, and a
 /// window must close before its start could be mistaken for a later time.
@@ -99,17 +124,17 @@ impl Sum64 {
 /// One slot's figures: the last two windows it was charged in, and since start.
 #[derive(Clone, Copy)]
 struct Acct {
-    /// Window of the last charge; the `*_cur` figures belong to it and the `*_prev`
-    /// ones to the window before.
-    gen: u32,
-    cur: u32,
-    prev: u32,
-    runs_cur: u32,
-    runs_prev: u32,
+    /// Window of the last charge: `counts`, `runs` and `longest` are its figures,
+    /// the `prev_*` ones those of the window before it.
+    window: u32,
+    counts: u32,
+    prev_counts: u32,
+    runs: u32,
+    prev_runs: u32,
     /// Longest run.
-    long_cur: u32,
-    long_prev: u32,
-    /// Since start, every window before `gen` (`fold` adds the `*_cur` figures when
+    longest: u32,
+    prev_longest: u32,
+    /// Since start, every window before `window` (`fold` adds its figures when
     /// the slot moves on to a new window). Only the shell reads them (`-c`): the
     /// minimal build keeps none.
     #[cfg(feature = "shell")]
@@ -118,9 +143,9 @@ struct Acct {
     runs_total: Sum64,
     /// Longest run of those windows, and its window.
     #[cfg(feature = "shell")]
-    longest: u32,
+    longest_ever: u32,
     #[cfg(feature = "shell")]
-    longest_gen: u32,
+    longest_ever_window: u32,
     /// Busiest of those windows: its counts and length (compared by cross
     /// multiplication, so no division), and its number.
     #[cfg(feature = "shell")]
@@ -128,40 +153,41 @@ struct Acct {
     #[cfg(feature = "shell")]
     peak_len: u32,
     #[cfg(feature = "shell")]
-    peak_gen: u32,
+    peak_window: u32,
 }
 
 impl Acct {
     const ZERO: Acct = Acct {
-        gen: 0,
-        cur: 0,
-        prev: 0,
-        runs_cur: 0,
-        runs_prev: 0,
-        long_cur: 0,
-        long_prev: 0,
+        window: 0,
+        counts: 0,
+        prev_counts: 0,
+        runs: 0,
+        prev_runs: 0,
+        longest: 0,
+        prev_longest: 0,
         #[cfg(feature = "shell")]
         total: Sum64([0; 2]),
         #[cfg(feature = "shell")]
         runs_total: Sum64([0; 2]),
         #[cfg(feature = "shell")]
-        longest: 0,
+        longest_ever: 0,
         #[cfg(feature = "shell")]
-        longest_gen: 0,
+        longest_ever_window: 0,
         #[cfg(feature = "shell")]
         peak: 0,
         #[cfg(feature = "shell")]
         peak_len: 0,
         #[cfg(feature = "shell")]
-        peak_gen: 0,
+        peak_window: 0,
     };
 
-    /// The published window's `(counts, runs, longest run)`: that before `gen`.
-    fn published(&self, gen: u32) -> (u32, u32, u32) {
-        if self.gen == gen {
-            (self.prev, self.runs_prev, self.long_prev)
-        } else if self.gen == gen.wrapping_sub(1) {
-            (self.cur, self.runs_cur, self.long_cur)
+    /// The published window's `(counts, runs, longest run)`: that before window
+    /// `under_way`.
+    fn published(&self, under_way: u32) -> (u32, u32, u32) {
+        if self.window == under_way {
+            (self.prev_counts, self.prev_runs, self.prev_longest)
+        } else if self.window == under_way.wrapping_sub(1) {
+            (self.counts, self.runs, self.longest)
         } else {
             (0, 0, 0)
         }
@@ -169,40 +195,40 @@ impl Acct {
 
     /// Since start, the window under way included.
     #[cfg(feature = "shell")]
-    fn total_with_cur(&self) -> u64 {
-        self.total.get().wrapping_add(u64::from(self.cur))
+    fn total_with_current(&self) -> u64 {
+        self.total.get().wrapping_add(u64::from(self.counts))
     }
 
-    /// Adds window `self.gen`, `len` counts long, to the since-start figures and
-    /// moves the slot on to window `gen`.
-    fn fold(&mut self, gen: u32, len: u32) {
+    /// Adds window `self.window`, `len` counts long, to the since-start figures and
+    /// moves the slot on to window `to`.
+    fn fold(&mut self, to: u32, len: u32) {
         #[cfg(feature = "shell")]
         self.fold_since_start(len);
         #[cfg(not(feature = "shell"))]
         let _ = len;
-        let recent = self.gen == gen.wrapping_sub(1);
-        self.prev = if recent { self.cur } else { 0 };
-        self.runs_prev = if recent { self.runs_cur } else { 0 };
-        self.long_prev = if recent { self.long_cur } else { 0 };
-        self.cur = 0;
-        self.runs_cur = 0;
-        self.long_cur = 0;
-        self.gen = gen;
+        let recent = self.window == to.wrapping_sub(1);
+        self.prev_counts = if recent { self.counts } else { 0 };
+        self.prev_runs = if recent { self.runs } else { 0 };
+        self.prev_longest = if recent { self.longest } else { 0 };
+        self.counts = 0;
+        self.runs = 0;
+        self.longest = 0;
+        self.window = to;
     }
 
-    /// Adds window `self.gen`, `len` counts long, to the since-start figures.
+    /// Adds window `self.window`, `len` counts long, to the since-start figures.
     #[cfg(feature = "shell")]
     fn fold_since_start(&mut self, len: u32) {
-        self.total.add(self.cur);
-        self.runs_total.add(self.runs_cur);
-        if self.long_cur > self.longest {
-            self.longest = self.long_cur;
-            self.longest_gen = self.gen;
+        self.total.add(self.counts);
+        self.runs_total.add(self.runs);
+        if self.longest > self.longest_ever {
+            self.longest_ever = self.longest;
+            self.longest_ever_window = self.window;
         }
-        if self.is_peak(self.cur, len) {
-            self.peak = self.cur;
+        if self.is_peak(self.counts, len) {
+            self.peak = self.counts;
             self.peak_len = len;
-            self.peak_gen = self.gen;
+            self.peak_window = self.window;
         }
     }
 
@@ -219,7 +245,7 @@ impl Acct {
 /// Where a task slot is in its life.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u8)]
-enum State {
+enum TaskState {
     /// Never used, or its quarantine is over.
     Free,
     Alive,
@@ -235,7 +261,7 @@ enum State {
 pub(crate) struct Meta {
     name: [u8; NAME_LEN],
     mark: u32,
-    state: State,
+    state: TaskState,
     /// The task died in the window it was born in.
     short_lived: bool,
     /// Quarantine FIFO link: next slot index plus one, 0 at the end.
@@ -244,7 +270,7 @@ pub(crate) struct Meta {
 
 impl Meta {
     pub(crate) const FREE: Meta =
-        Meta { name: [0; NAME_LEN], mark: 0, state: State::Free, short_lived: false, next: 0 };
+        Meta { name: [0; NAME_LEN], mark: 0, state: TaskState::Free, short_lived: false, next: 0 };
 }
 
 /// What a report line is about.
@@ -319,7 +345,7 @@ impl Row {
 /// else is a leaked ID.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SlotStats {
-    /// IDs in all (`CPU_USAGE_MAX_TASKS`).
+    /// IDs in all (the engine's `IDS`; `CPU_USAGE_MAX_TASKS` for the C API's).
     pub capacity: u32,
     /// IDs held by existing tasks (including a deleted task still running).
     pub used: u32,
@@ -349,88 +375,6 @@ pub enum HookError {
     UnknownId,
 }
 
-/// What a watchdog saw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AlertKind {
-    /// Load stayed above its threshold for the windows asked.
-    Load,
-    /// A run was longer than the threshold.
-    Slice,
-}
-
-/// Where each watchdog's alert waits in `Watch::alerts`: load first.
-/// `Watch::slice_over`: the window under way had a run over the limit.
-const SLICE_NOW: u8 = 1;
-/// `Watch::slice_over`: the window before had.
-const SLICE_BEFORE: u8 = 2;
-
-const LOAD_ALERT: usize = 0;
-const SLICE_ALERT: usize = 1;
-
-/// A watchdog that tripped, waiting to be delivered (see [`Engine::take_alert`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Alert {
-    /// Which watchdog.
-    pub kind: AlertKind,
-    /// The window that completed the trip.
-    pub window: u32,
-    /// Load: the window's busy counts. Slice: the run's length in counts.
-    pub value: u32,
-    /// Load: the window's length in counts. Slice: the threshold in counts.
-    pub limit: u32,
-    /// Slice: the task's ID (0 for the shared bucket; interrupts and sleep never
-    /// trip it). Load: 0.
-    pub id: u16,
-    /// Slice: the task's name.
-    pub name: [u8; NAME_LEN],
-}
-
-impl Alert {
-    const NONE: Alert = Alert { kind: AlertKind::Load, window: 0, value: 0, limit: 0, id: 0, name: [0; NAME_LEN] };
-}
-
-/// The watchdogs' settings and state; all of it is touched only at rollover and
-/// on a new longest run.
-#[derive(Clone, Copy)]
-struct Watch {
-    /// Load threshold in hundredths of a percent, and the windows in a row it must
-    /// be exceeded; `windows` 0 is off.
-    load_pct: u32,
-    load_windows: u32,
-    /// Windows in a row above the threshold so far.
-    load_streak: u32,
-    /// Longest acceptable run in counts, bit-inverted so that 0 (all-zero state)
-    /// means off: a run is over the limit when `run > !slice_inv`.
-    slice_inv: u32,
-    /// Whether the window under way ([`SLICE_NOW`]) and the one before
-    /// ([`SLICE_BEFORE`]) had a run over the limit (one byte: the watchdog's state
-    /// then fits a word less).
-    slice_over: u8,
-    /// The longest over-limit run of the window under way.
-    slice_slot: u16,
-    slice_len: u32,
-    /// Tripped, not yet taken: load, slice.
-    /// (Not `Option`s: `None` would be a non-zero byte, and the engine's static
-    /// would move from `.bss` to `.data`, costing its whole size in flash.)
-    alerts: [Alert; 2],
-    /// Bit `1 << i`: `alerts[i]` is pending.
-    pending: u8,
-}
-
-impl Watch {
-    const OFF: Watch = Watch {
-        load_pct: 0,
-        load_windows: 0,
-        load_streak: 0,
-        slice_inv: 0,
-        slice_over: 0,
-        slice_slot: 0,
-        slice_len: 0,
-        alerts: [Alert::NONE; 2],
-        pending: 0,
-    };
-}
-
 /// `Engine::phase`.
 const STARTED: u8 = 1;
 const SCHEDULING: u8 = 2;
@@ -445,19 +389,21 @@ const PENDING: u8 = 8;
 /// `*_carry`, which the fast paths do not add.
 const LONG: u8 = 16;
 
-/// The whole accounting state. One instance lives in a static; tests make their own.
-/// It starts all zero, so that static costs RAM only.
+/// The whole accounting state, for `IDS` task IDs (`SLOTS` and `WORDS` follow from
+/// it: name the type with `engine_for!`). The C API keeps one instance in a static
+/// (`crate::settings::ApiEngine`); tests make their own, of every size. It starts all
+/// zero, so that static costs RAM only.
 #[repr(C)] // fields in this order: what the hooks touch first, at small offsets
-pub struct Engine {
+pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     last: u32,
     win_start: u32,
     win_len: u32,
-    /// Current window number, from 0 at (re)start; `gen - 1` is published.
-    gen: u32,
+    /// Number of the window under way, from 0 at (re)start; `window - 1` is published.
+    window: u32,
     /// Slot being charged now.
-    cur: u16,
+    charged: u16,
     /// `DYING`: the running task deleted itself (release its ID at the next switch);
-    /// `IN_ISR`, `ASLEEP`: `cur` is the interrupt or sleep slot, and `task` the
+    /// `IN_ISR`, `ASLEEP`: `charged` is the interrupt or sleep slot, and `task` the
     /// task switched in.
     flags: u8,
     /// `STARTED`: accounting has started; `SCHEDULING`: so has the scheduler, and
@@ -472,7 +418,7 @@ pub struct Engine {
     run_carry: u32,
     isr_carry: u32,
     sleep_carry: u32,
-    /// The task switched in, while `cur` is not it.
+    /// The task switched in, while `charged` is not it.
     task: u16,
     /// Interrupt nesting depth.
     isr_depth: u16,
@@ -483,7 +429,7 @@ pub struct Engine {
     sleep_start: u32,
     /// The idle task's own run time when it fell asleep.
     sleep_task_run: u32,
-    /// Tasks created and deleted, and restarts, so far (wrapping): with `gen`, what
+    /// Tasks created and deleted, and restarts, so far (wrapping): with `window`, what
     /// a reader's lines must be of (`Stamp`). (16 bits: a report lasts far fewer
     /// than 65536 creates and deletes.)
     changes: u16,
@@ -510,27 +456,52 @@ pub struct Engine {
     load_avg: [Smoothed; 3],
     smooth: [u32; 3],
     watch: Watch,
-    pool: Pool,
+    pool: IdPool<IDS, WORDS>,
     acct: [Acct; SLOTS],
-    meta: [Meta; MAX_TASKS],
+    meta: [Meta; IDS],
 }
 
-impl Engine {
+impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
+    /// The task IDs: `1..=IDS`.
+    pub const IDS: usize = IDS;
+    /// Slot of the bucket shared (under ID 0) by tasks beyond capacity.
+    pub(crate) const OVERFLOW: usize = IDS + 1;
+    /// Slot of the time in interrupt handlers.
+    pub(crate) const ISR: usize = IDS + 2;
+    /// Slot of the time the idle task slept.
+    pub(crate) const SLEEP: usize = IDS + 3;
+
+    /// IDs kept, until the scheduler starts, for the tasks the kernel creates then:
+    /// the idle task and the timer service task (only the idle task's with a single
+    /// ID).
+    pub const KEPT_FOR_KERNEL: usize = if IDS >= 2 { 2 } else { 1 };
+
+    /// What the code assumes of the parameters, checked when an engine is compiled.
+    const VALID: () = {
+        assert!(IDS >= 1, "an engine needs at least one task ID");
+        // Slot indices (IDs, the shared bucket, interrupts, sleep) are kept in 16 bits,
+        // and the ID pool's summary word has one bit per word of 32 IDs.
+        assert!(IDS <= MAX_IDS, "an engine has at most 1024 task IDs");
+        assert!(SLOTS == IDS + SLOTS_BESIDE_TASKS, "SLOTS must be IDS + 4: name the type with engine_for!");
+        assert!(WORDS == IDS.div_ceil(32), "WORDS must be IDS / 32 rounded up: name the type with engine_for!");
+    };
+
     /// An engine with every ID free, not yet started, with windows of `win_len` counts
     /// (`Engine::new(0)`: set the window before starting).
     pub const fn new(win_len: u32) -> Self {
+        let () = Self::VALID;
         Engine {
             acct: [Acct::ZERO; SLOTS],
-            meta: [Meta::FREE; MAX_TASKS],
-            pool: Pool::EMPTY,
-            cur: OTHER as u16,
+            meta: [Meta::FREE; IDS],
+            pool: IdPool::EMPTY,
+            charged: OTHER as u16,
             flags: 0,
             phase: 0,
             last: 0,
             win_start: 0,
             win_len,
             pub_len: 0,
-            gen: 0,
+            window: 0,
             run_start: 0,
             run_carry: 0,
             isr_carry: 0,
@@ -575,13 +546,13 @@ impl Engine {
         // ago, and dead tasks whose quarantine is over (their windows are discarded).
         let long_ago = 0u32.wrapping_sub(2);
         for a in self.acct.iter_mut() {
-            *a = Acct { gen: long_ago, ..Acct::ZERO };
+            *a = Acct { window: long_ago, ..Acct::ZERO };
         }
         for m in self.meta.iter_mut() {
             m.mark = long_ago;
             m.short_lived = false;
         }
-        self.gen = 0;
+        self.window = 0;
         self.changes = self.changes.wrapping_add(1);
         #[cfg(feature = "shell")]
         {
@@ -605,7 +576,7 @@ impl Engine {
         // Whatever the hooks were in the middle of (a clock change comes from a task,
         // so no interrupt or sleep is under way for real), the task runs on.
         if self.flags & (IN_ISR | ASLEEP) != 0 {
-            self.cur = self.task;
+            self.charged = self.task;
         }
         self.flags &= DYING;
         self.isr_depth = 0;
@@ -632,670 +603,58 @@ impl Engine {
     pub fn set_smoothing(&mut self, keep: [u32; 3]) {
         self.smooth = keep.map(|k| k.min(SMOOTH_ONE));
     }
+}
 
-    /// Trips the load watchdog when the load (everything but idle and sleep) is above
-    /// `pct_hundredths` for `windows` windows in a row; `windows` 0 turns it off.
-    pub fn set_load_watchdog(&mut self, pct_hundredths: u32, windows: u32) {
-        self.watch.load_pct = pct_hundredths;
-        self.watch.load_windows = windows;
-        self.watch.load_streak = 0;
-    }
+/// The engine's tests, compiled once for each capacity below, each instance naming
+/// its engine `Engine` and its number of IDs `IDS`: `tests.rs` (scenarios on a
+/// simulated clock), `capacity_tests.rs` (the ID pool, the shared bucket, the IDs kept
+/// for the kernel), `model_tests.rs` (random sequences against a reference model,
+/// `cases` of them unless `PROPTEST_CASES` says otherwise), `long_run_tests.rs`
+/// (weeks of counter wraps). One ID: every task after the first shares the bucket,
+/// so only the tests that need no two tasks with IDs of their own run there. 32: the
+/// default build's, one word of the ID pool's bitmap. 256, and 1024: the most, 32
+/// words and every bit of the summary word.
+///
+/// A model sequence costs about the square of the IDs (each ends by filling the pool,
+/// with a full check after every create): the counts keep the other capacities' runs
+/// together about as long as the 32-ID one, which, named to sort second, starts
+/// early, so that on two cores the four take little longer than it alone.
+#[cfg(test)]
+macro_rules! tests_at_capacities {
+    ($($module:ident: $ids:literal IDs, $cases:literal cases: $($suite:ident)+;)*) => {$(
+        mod $module {
+            use super::*;
 
-    /// Trips the slice watchdog on a task's run longer than `counts`; `None` turns it
-    /// off.
-    /// The runs of the window under way count already: one over the new limit that
-    /// is not its task's longest would otherwise go unseen until the next window.
-    pub fn set_slice_watchdog(&mut self, counts: Option<u32>) {
-        self.watch.slice_inv = !counts.unwrap_or(u32::MAX);
-        self.watch.slice_over &= !SLICE_NOW;
-        let Some(limit) = counts else { return };
-        for slot in 1..=OVERFLOW {
-            let Some(&a) = self.acct.get(slot) else { continue };
-            if a.gen == self.gen && a.long_cur > limit {
-                self.slice_over(slot, a.long_cur);
+            type Engine = engine_for!($ids);
+            const IDS: usize = $ids;
+            #[allow(dead_code)]
+            const SLOTS: usize = IDS + SLOTS_BESIDE_TASKS;
+            #[allow(dead_code)]
+            const OVERFLOW: usize = Engine::OVERFLOW;
+            #[allow(dead_code)]
+            const ISR: usize = Engine::ISR;
+            #[allow(dead_code)]
+            const SLEEP: usize = Engine::SLEEP;
+            const KEPT_FOR_KERNEL: usize = Engine::KEPT_FOR_KERNEL;
+            /// Sequences of the model-based test.
+            const MODEL_CASES: u32 = $cases;
+
+            mod support {
+                include!("test_support.rs");
             }
-        }
-    }
-
-    /// The watchdog settings: `(load hundredths, windows, slice limit)`.
-    pub fn watchdogs(&self) -> (u32, u32, Option<u32>) {
-        let w = &self.watch;
-        (w.load_pct, w.load_windows, (w.slice_inv != 0).then_some(!w.slice_inv))
-    }
-
-    /// Takes a tripped watchdog's alert, if any (load first).
-    pub fn take_alert(&mut self) -> Option<Alert> {
-        let w = &mut self.watch;
-        let i = w.pending.trailing_zeros() as usize;
-        let alert = w.alerts.get(i).copied().filter(|_| w.pending != 0)?;
-        w.pending &= w.pending - 1;
-        Some(alert)
-    }
-
-    // ---- Hot path ---------------------------------------------------------------
-
-    /// Task `id` is being switched in (`traceTASK_SWITCHED_IN`): the task running
-    /// until now is charged up to `now`, and its run ends. An ID that is not a live
-    /// task's (corrupted, or set by `vTaskSetTaskNumber`) is charged to ID 0.
-    #[inline]
-    pub fn switch_in(&mut self, now: u32, id: u32) {
-        // The common case: nothing but a task was running, the window runs on, and
-        // the task was already charged in it.
-        if self.flags == 0 && now.wrapping_sub(self.win_start) < self.win_len {
-            let (gen, last, run) = (self.gen, self.last, now.wrapping_sub(self.run_start));
-            if let Some(a) = self.acct.get_mut(usize::from(self.cur)) {
-                if a.gen == gen {
-                    a.cur = a.cur.wrapping_add(now.wrapping_sub(last));
-                    a.runs_cur = a.runs_cur.wrapping_add(1);
-                    if run > a.long_cur {
-                        a.long_cur = run;
-                        if run > !self.watch.slice_inv {
-                            self.slice_over(usize::from(self.cur), run);
-                        }
-                    }
-                    self.last = now;
-                    self.run_start = now;
-                    self.cur = self.slot_of(id);
-                    return;
+            $(
+                mod $suite {
+                    include!(concat!(stringify!($suite), ".rs"));
                 }
-            }
+            )+
         }
-        self.switch_in_slow(now, id);
-    }
-
-    /// A tick (`traceTASK_INCREMENT_TICK`): keeps readings less than a counter wrap
-    /// apart and closes windows when nothing switches. Returns true when a watchdog
-    /// has tripped ([`Engine::take_alert`]).
-    #[inline]
-    pub fn tick(&mut self, now: u32) -> bool {
-        if !self.charge_fast(now) {
-            self.advance(now);
-        }
-        self.watch.pending != 0
-    }
-
-    /// An interrupt handler starts. Only the outermost of nested ones counts: its
-    /// time, from here to its exit, is charged to interrupts, not to what it
-    /// interrupted.
-    #[inline]
-    pub fn isr_enter(&mut self, now: u32) {
-        // The common case: a task was running (not asleep, not in a handler) and was
-        // already charged in this window, which runs on. (Its run may have begun
-        // windows ago, as the idle task's does in an idle system: `LONG`.)
-        if self.flags & !LONG == 0 && self.charge_fast(now) {
-            self.isr_below = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
-            self.task = self.cur;
-            self.cur = ISR as u16;
-            self.isr_start = now;
-            self.flags |= IN_ISR;
-            self.isr_depth = 1;
-            return;
-        }
-        self.isr_enter_slow(now);
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn isr_enter_slow(&mut self, now: u32) {
-        if self.isr_depth == 0 {
-            self.advance(now);
-            // (The carry stays, and with it `LONG`: the exit must resume the run
-            // through `resumed`.)
-            self.isr_below = if self.flags & ASLEEP != 0 {
-                self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start))
-            } else {
-                self.run_carry.saturating_add(now.wrapping_sub(self.run_start))
-            };
-            if self.flags & ASLEEP == 0 {
-                self.task = self.cur;
-            }
-            self.cur = ISR as u16;
-            self.isr_start = now;
-            self.flags |= IN_ISR;
-        }
-        self.isr_depth = self.isr_depth.saturating_add(1);
-    }
-
-    /// An interrupt handler ends (an exit with no handler under way is ignored).
-    #[inline]
-    pub fn isr_exit(&mut self, now: u32) {
-        // The common case: the outermost handler of a task (not of a sleep) ends,
-        // in the window it began in.
-        if self.flags & !LONG == IN_ISR && self.isr_depth == 1 && self.isr_carry == 0 && self.charge_fast(now) {
-            let run = now.wrapping_sub(self.isr_start);
-            if let Some(a) = self.acct.get_mut(ISR) {
-                a.runs_cur = a.runs_cur.wrapping_add(1);
-                if run > a.long_cur {
-                    a.long_cur = run;
-                }
-            }
-            self.isr_depth = 0;
-            self.flags &= !IN_ISR;
-            self.cur = self.task;
-            (self.run_start, self.run_carry) = self.resumed(now, self.isr_below);
-            self.sync_long();
-            return;
-        }
-        self.isr_exit_slow(now);
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn isr_exit_slow(&mut self, now: u32) {
-        match self.isr_depth {
-            0 => return,
-            1 => {}
-            _ => {
-                self.isr_depth -= 1;
-                return;
-            }
-        }
-        self.isr_depth = 0;
-        self.advance(now);
-        self.note_run(ISR, self.isr_carry.saturating_add(now.wrapping_sub(self.isr_start)));
-        self.isr_carry = 0;
-        self.flags &= !IN_ISR;
-        let (start, carry) = self.resumed(now, self.isr_below);
-        if self.flags & ASLEEP != 0 {
-            self.cur = SLEEP as u16;
-            (self.sleep_start, self.sleep_carry) = (start, carry);
-        } else {
-            self.cur = self.task;
-            (self.run_start, self.run_carry) = (start, carry);
-            self.flags &= !PENDING;
-        }
-        self.sync_long();
-    }
-
-    /// The idle task goes to sleep (`traceLOW_POWER_IDLE_BEGIN`): the time until it
-    /// wakes is sleep, not idle.
-    pub fn sleep_begin(&mut self, now: u32) {
-        if self.flags & (ASLEEP | IN_ISR) != 0 {
-            return;
-        }
-        self.advance(now);
-        self.task = self.cur;
-        self.sleep_task_run = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
-        self.sleep_start = now;
-        self.cur = SLEEP as u16;
-        self.flags |= ASLEEP;
-    }
-
-    /// The idle task woke up (`traceLOW_POWER_IDLE_END`).
-    pub fn sleep_end(&mut self, now: u32) {
-        if self.flags & (ASLEEP | IN_ISR) != ASLEEP {
-            return;
-        }
-        self.advance(now);
-        self.note_run(SLEEP, self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start)));
-        self.sleep_carry = 0;
-        self.flags &= !(ASLEEP | PENDING);
-        self.cur = self.task;
-        (self.run_start, self.run_carry) = self.resumed(now, self.sleep_task_run);
-        self.sync_long();
-    }
-
-    /// Where a run that has had `own` counts by `now` starts again, and its counts
-    /// before that: not before the window's start, so that measuring it from there
-    /// cannot wrap before the window closes.
-    fn resumed(&self, now: u32, own: u32) -> (u32, u32) {
-        let into = now.wrapping_sub(self.win_start);
-        if own <= into {
-            (now.wrapping_sub(own), 0)
-        } else {
-            (self.win_start, own - into)
-        }
-    }
-
-    /// `LONG` is set exactly while a carry is not zero.
-    fn sync_long(&mut self) {
-        if self.run_carry | self.isr_carry | self.sleep_carry != 0 {
-            self.flags |= LONG;
-        } else {
-            self.flags &= !LONG;
-        }
-    }
-
-    /// The common case of a tick, in as few instructions as it takes: the window
-    /// runs on and the running slot was already charged in it, so the counts since
-    /// the last reading are one add. Returns false, having changed nothing, when the
-    /// full path (`advance`) is needed: at most twice per slot and window.
-    #[inline(always)]
-    fn charge_fast(&mut self, now: u32) -> bool {
-        if now.wrapping_sub(self.win_start) >= self.win_len {
-            return false;
-        }
-        let gen = self.gen;
-        let last = self.last;
-        match self.acct.get_mut(usize::from(self.cur)) {
-            Some(a) if a.gen == gen => {
-                a.cur = a.cur.wrapping_add(now.wrapping_sub(last));
-                self.last = now;
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Where task `id` is charged: its own slot if it is a live task's ID, else ID 0.
-    #[inline(always)]
-    fn slot_of(&self, id: u32) -> u16 {
-        match self.meta.get((id as usize).wrapping_sub(1)) {
-            Some(m) if m.state == State::Alive => id as u16,
-            _ => OVERFLOW as u16,
-        }
-    }
-
-    /// A switch that closes a window, charges a slot for the first time in one,
-    /// follows a task that deleted itself, or happens inside an interrupt handler.
-    #[cold]
-    #[inline(never)]
-    fn switch_in_slow(&mut self, now: u32, id: u32) {
-        self.advance(now);
-        let paused = self.flags & (IN_ISR | ASLEEP) != 0;
-        let out = usize::from(if paused { self.task } else { self.cur });
-        // The task's own time: up to the interrupt (or sleep) it is paused in.
-        let run = if self.flags & ASLEEP != 0 {
-            self.sleep_task_run
-        } else if paused {
-            self.isr_below
-        } else {
-            self.run_carry.saturating_add(now.wrapping_sub(self.run_start))
-        };
-        // A task switched in inside a handler and out again before it ended never ran.
-        if self.flags & PENDING == 0 {
-            self.note_run(out, run);
-        }
-        self.run_carry = 0;
-        if self.flags & DYING != 0 {
-            // The task switched out deleted itself: this was its last switch.
-            self.flags &= !DYING;
-            self.release(out);
-        }
-        let next = self.slot_of(id);
-        if paused {
-            // A port that switches inside the handler: the new task's run starts
-            // when the handler (or sleep) ends.
-            self.task = next;
-            if self.flags & ASLEEP == 0 {
-                // (Asleep, it is the sleep's own time, and the sleep goes on.)
-                self.isr_below = 0;
-            }
-            self.sleep_task_run = 0;
-            self.flags |= PENDING;
-        } else {
-            self.cur = next;
-            self.run_start = now;
-        }
-        self.sync_long();
-    }
-
-    /// Charges the counts since the last reading to the current slot, closing the
-    /// window first if it has elapsed.
-    #[cold]
-    #[inline(never)]
-    fn advance(&mut self, now: u32) {
-        if now.wrapping_sub(self.win_start) >= self.win_len {
-            self.roll_over(now);
-        }
-        let d = now.wrapping_sub(self.last);
-        self.last = now;
-        self.credit(usize::from(self.cur), d);
-    }
-
-    /// Adds `d` counts to a slot in the window under way, moving the slot on to it
-    /// first if its figures are of an earlier window.
-    fn credit(&mut self, slot: usize, d: u32) {
-        let gen = self.gen;
-        let old = self.acct.get(slot).map_or(gen, |a| a.gen);
-        let len = self.len_of(old);
-        if let Some(a) = self.acct.get_mut(slot) {
-            if a.gen != gen {
-                a.fold(gen, len);
-            }
-            a.cur = a.cur.wrapping_add(d);
-        }
-    }
-
-    /// The length of window `gen` if it is the published one; otherwise the length
-    /// set now, which is what every window had unless it was changed or a stall
-    /// stretched one (see `peak` in the README).
-    fn len_of(&self, gen: u32) -> u32 {
-        if gen == self.gen.wrapping_sub(1) && self.published() {
-            self.pub_len
-        } else {
-            self.win_len
-        }
-    }
-
-    /// One run of a slot ended (or a window closes while it goes on): counted, and
-    /// kept if it is the window's longest.
-    fn note_run(&mut self, slot: usize, run: u32) {
-        self.credit(slot, 0);
-        let limit = !self.watch.slice_inv;
-        if let Some(a) = self.acct.get_mut(slot) {
-            a.runs_cur = a.runs_cur.wrapping_add(1);
-            if run > a.long_cur {
-                a.long_cur = run;
-                if run > limit {
-                    self.slice_over(slot, run);
-                }
-            }
-        }
-    }
-
-    /// A run is over the slice watchdog's limit: if it is a task's, remember the
-    /// longest such run of the window. (Interrupts, sleep and the time before the
-    /// first task are not slices.)
-    #[cold]
-    #[inline(never)]
-    fn slice_over(&mut self, slot: usize, run: u32) {
-        // (Nor is the idle task's: it running long is an idle system.)
-        if slot == OTHER || slot > OVERFLOW || slot == usize::from(self.idle) {
-            return;
-        }
-        let w = &mut self.watch;
-        if w.slice_over & SLICE_NOW == 0 || run > w.slice_len {
-            w.slice_over |= SLICE_NOW;
-            w.slice_len = run;
-            w.slice_slot = slot as u16;
-        }
-    }
-
-    /// Closes the window under way. It ends exactly `win_len` after its start, and the
-    /// counts up to that point are charged to it; the rest go to the next window. If
-    /// no hook ran for more than a whole further window (interrupts masked that long),
-    /// the closing window takes the whole stall instead: no window is invented that
-    /// nobody saw, and the published length says how long it really was.
-    #[cold]
-    #[inline(never)]
-    fn roll_over(&mut self, now: u32) {
-        let elapsed = now.wrapping_sub(self.win_start);
-        let mut len = if elapsed.wrapping_sub(self.win_len) < self.win_len { self.win_len } else { elapsed };
-        // After a shorter window was set, the last reading may lie past the new end.
-        let since_last = self.last.wrapping_sub(self.win_start);
-        if since_last > len {
-            len = since_last;
-        }
-        let end = self.win_start.wrapping_add(len);
-        let d = end.wrapping_sub(self.last);
-        self.last = end;
-        self.credit(usize::from(self.cur), d);
-        self.note_runs_going_on(end);
-        self.close_watch(len);
-        self.pub_len = len;
-        self.overflow_in_window = [self.overflow_tasks, self.overflow_in_window[0]];
-        self.win_start = end;
-        self.gen = self.gen.wrapping_add(1);
-        self.refresh_one();
-    }
-
-    /// The runs still going on at the end of a window count in it, with their
-    /// length so far: the task's, and the sleep's and interrupt's it is paused in.
-    fn note_runs_going_on(&mut self, end: u32) {
-        let in_isr = self.flags & IN_ISR != 0;
-        let asleep = self.flags & ASLEEP != 0;
-        // Each run going on is measured from `end` on, with its length so far carried.
-        if in_isr {
-            let run = self.isr_carry.saturating_add(end.wrapping_sub(self.isr_start));
-            (self.isr_start, self.isr_carry) = (end, run);
-            self.note_run(ISR, run);
-        }
-        if asleep {
-            let sleep = if in_isr {
-                self.isr_below
-            } else {
-                let run = self.sleep_carry.saturating_add(end.wrapping_sub(self.sleep_start));
-                (self.sleep_start, self.sleep_carry) = (end, run);
-                run
-            };
-            self.note_run(SLEEP, sleep);
-        }
-        let (task, run) = if asleep {
-            (self.task, self.sleep_task_run)
-        } else if in_isr {
-            (self.task, self.isr_below)
-        } else if usize::from(self.cur) != OTHER {
-            let run = self.run_carry.saturating_add(end.wrapping_sub(self.run_start));
-            (self.run_start, self.run_carry) = (end, run);
-            (self.cur, run)
-        } else {
-            (self.cur, 0)
-        };
-        self.sync_long();
-        // A task switched in inside a handler has no run before the handler ends.
-        if self.phase & STARTED != 0 && usize::from(task) != OTHER && self.flags & PENDING == 0 {
-            self.note_run(usize::from(task), run);
-        }
-    }
-
-    /// The window under way (`len` counts) closes: the smoothed loads take it in and
-    /// the watchdogs judge it.
-    fn close_watch(&mut self, len: u32) {
-        let gen = self.gen;
-        let in_window = |a: Option<&Acct>| a.map_or(0, |a| if a.gen == gen { a.cur } else { 0 });
-        let idle = if self.idle == 0 { 0 } else { in_window(self.acct.get(usize::from(self.idle))) };
-        let asleep = in_window(self.acct.get(SLEEP));
-        let busy = len.saturating_sub(idle).saturating_sub(asleep);
-        for (avg, &keep) in self.load_avg.iter_mut().zip(self.smooth.iter()) {
-            let keep = u64::from(keep);
-            let take = u64::from(SMOOTH_ONE) - keep;
-            // 16-bit fractions of counts below 2^32: every product stays below 2^64.
-            avg.busy = (avg.busy * keep + (u64::from(busy) << 16) * take) >> 16;
-            avg.len = (avg.len * keep + (u64::from(len) << 16) * take) >> 16;
-        }
-
-        let w = &mut self.watch;
-        if w.load_windows != 0 {
-            let over = u64::from(busy) * 10_000 > u64::from(w.load_pct) * u64::from(len);
-            if !over {
-                w.load_streak = 0;
-            } else if w.load_streak < w.load_windows {
-                w.load_streak += 1;
-                if w.load_streak == w.load_windows {
-                    w.alerts[LOAD_ALERT] =
-                        Alert { kind: AlertKind::Load, window: gen, value: busy, limit: len, ..Alert::NONE };
-                    w.pending |= 1 << LOAD_ALERT;
-                }
-            }
-        }
-        if w.slice_over == SLICE_NOW {
-            let slot = usize::from(w.slice_slot);
-            let id = if slot == OVERFLOW { OVERFLOW_ID as u16 } else { slot as u16 };
-            let name = self.meta.get(slot.wrapping_sub(1)).map_or([0; NAME_LEN], |m| m.name);
-            let w = &mut self.watch;
-            w.alerts[SLICE_ALERT] =
-                Alert { kind: AlertKind::Slice, window: gen, value: w.slice_len, limit: !w.slice_inv, id, name };
-            w.pending |= 1 << SLICE_ALERT;
-        }
-        let w = &mut self.watch;
-        w.slice_over = if w.slice_over & SLICE_NOW != 0 { SLICE_BEFORE } else { 0 };
-    }
-
-    /// Moves one slot's figures on to at most two windows back (which reads the same:
-    /// nothing recent, and the since-start figures complete), visiting every slot
-    /// once per `SLOTS` rollovers, so stored window numbers always stay within a few
-    /// thousand of `gen`.
-    fn refresh_one(&mut self) {
-        let oldest = self.gen.wrapping_sub(2);
-        let i = usize::from(self.refresh);
-        self.refresh = if i + 1 >= SLOTS { 0 } else { i as u16 + 1 };
-        let win_len = self.win_len;
-        if let Some(a) = self.acct.get_mut(i) {
-            if self.gen.wrapping_sub(a.gen) > 2 {
-                a.fold(oldest, win_len);
-            }
-        }
-        if let Some(m) = self.meta.get_mut(i.wrapping_sub(1)) {
-            if self.gen.wrapping_sub(m.mark) > 2 {
-                m.mark = oldest;
-            }
-        }
-    }
-
-    /// Puts a dead task's ID in quarantine, stamped with the window it died in.
-    fn release(&mut self, slot: usize) {
-        let gen = self.gen;
-        let Some(m) = self.meta.get_mut(slot.wrapping_sub(1)) else { return };
-        m.short_lived = m.mark == gen;
-        m.mark = gen;
-        m.state = State::Dead;
-        self.pool.quarantine(slot.wrapping_sub(1) as u16, &mut self.meta);
-    }
-
-    // ---- Task lifecycle (not per switch; still O(1)) ----------------------------
-
-    /// A task was created (`traceTASK_CREATE`): returns its ID, 0 if every ID is
-    /// taken (the task then shares the overflow bucket). Until the scheduler starts,
-    /// the last [`KEPT_FOR_KERNEL`] IDs are kept for the idle and timer tasks, which
-    /// the kernel creates last ([`Engine::kernel_task`]).
-    pub fn task_create(&mut self, now: u32, name: &[u8]) -> u32 {
-        self.advance(now);
-        self.changes = self.changes.wrapping_add(1);
-        let gen = self.gen;
-        // An ID whose last windows are gone leaves quarantine: at most one per create,
-        // which is enough, because a create only ever needs one.
-        if let Some(i) = self.pool.oldest() {
-            if self.meta.get(i).is_some_and(|m| gen.wrapping_sub(m.mark) >= 2) {
-                self.pool.release_oldest(&self.meta);
-                if let Some(m) = self.meta.get_mut(i) {
-                    m.state = State::Free;
-                }
-            }
-        }
-        match self.pool.take() {
-            Some(i) if self.phase & SCHEDULING != 0 || i < MAX_TASKS - KEPT_FOR_KERNEL => self.seat(i, name),
-            taken => {
-                if let Some(i) = taken {
-                    self.pool.put(i);
-                }
-                self.overflow_tasks = self.overflow_tasks.saturating_add(1);
-                self.overflow_in_window[0] = self.overflow_in_window[0].saturating_add(1);
-                #[cfg(feature = "shell")]
-                {
-                    self.overflow_since_start = self.overflow_since_start.saturating_add(1);
-                }
-                OVERFLOW_ID
-            }
-        }
-    }
-
-    /// Gives slot index `i`, just taken from the pool, to a new task called `name`:
-    /// returns its ID.
-    fn seat(&mut self, i: usize, name: &[u8]) -> u32 {
-        let gen = self.gen;
-        let slot = i + 1;
-        #[cfg(feature = "shell")]
-        if let Some(a) = self.acct.get(slot) {
-            let retired = self.retired.get().wrapping_add(a.total_with_cur());
-            self.retired.set(retired);
-        }
-        if let Some(a) = self.acct.get_mut(slot) {
-            *a = Acct { gen: gen.wrapping_sub(2), ..Acct::ZERO };
-        }
-        if let Some(m) = self.meta.get_mut(i) {
-            let mut stored = [0u8; NAME_LEN];
-            for (dst, src) in stored.iter_mut().zip(name.iter().take_while(|&&b| b != 0)) {
-                *dst = *src;
-            }
-            *m = Meta { name: stored, mark: gen, state: State::Alive, short_lived: false, next: 0 };
-        }
-        slot as u32
-    }
-
-    /// One of the kernel's own tasks (the idle task, the timer service task), with
-    /// the ID it got at creation, as the scheduler starts: returns the ID it keeps
-    /// from now on. One that landed in the overflow bucket, because the application
-    /// created more tasks than IDs before starting the scheduler, takes one of the
-    /// IDs kept for it, so the idle line and the load are always right.
-    /// `running`: the kernel has already switched it in (the first task to run), so
-    /// it is charged under its new ID from here.
-    pub fn kernel_task(&mut self, id: u32, name: &[u8], running: bool) -> u32 {
-        if id != OVERFLOW_ID || self.phase & SCHEDULING != 0 {
-            return id;
-        }
-        let Some(i) = self.pool.take() else { return id };
-        self.changes = self.changes.wrapping_add(1);
-        // It never ran there: as if it had had its ID from the start.
-        self.overflow_tasks = self.overflow_tasks.saturating_sub(1);
-        self.overflow_in_window[0] = self.overflow_in_window[0].saturating_sub(1);
-        #[cfg(feature = "shell")]
-        {
-            self.overflow_since_start = self.overflow_since_start.saturating_sub(1);
-        }
-        let id = self.seat(i, name);
-        if running {
-            let slot = id as u16;
-            if self.flags & (IN_ISR | ASLEEP) != 0 {
-                self.task = slot;
-            } else {
-                self.cur = slot;
-            }
-        }
-        id
-    }
-
-    /// A task was deleted (`traceTASK_DELETE`). Its time stays in the windows it ran
-    /// in, marked deleted. A task deleting itself keeps running (and being charged)
-    /// until the next switch, which is when its ID enters quarantine.
-    pub fn task_delete(&mut self, now: u32, id: u32) -> Result<(), HookError> {
-        self.advance(now);
-        self.changes = self.changes.wrapping_add(1);
-        if id == OVERFLOW_ID {
-            self.overflow_tasks = self.overflow_tasks.saturating_sub(1);
-            return Ok(());
-        }
-        let slot = id as usize;
-        let running = if self.flags & (IN_ISR | ASLEEP) != 0 { self.task } else { self.cur };
-        match self.meta.get_mut(slot.wrapping_sub(1)) {
-            Some(m) if m.state == State::Alive => {
-                if usize::from(running) == slot {
-                    m.state = State::Dying;
-                    self.flags |= DYING;
-                } else {
-                    self.release(slot);
-                }
-                Ok(())
-            }
-            _ => Err(HookError::UnknownId),
-        }
-    }
-
-    /// The scheduler is starting; `idle_id` is the idle task's ID (never 0 after
-    /// [`Engine::kernel_task`]). Accounting restarts next ([`Engine::restart`]).
-    pub fn scheduler_start(&mut self, idle_id: u32) {
-        self.idle = u16::try_from(idle_id).unwrap_or(0);
-        self.phase |= SCHEDULING;
-    }
-
-    // ---- For the event trace (`crate::trace`) -------------------------------------
-
-    /// The slot being charged now (a slot index, see "Slots").
-    #[cfg(feature = "trace")]
-    #[inline(always)]
-    pub(crate) fn charged_slot(&self) -> u16 {
-        self.cur
-    }
-
-    /// The window under way, its start, and the last clock reading: every hook that
-    /// changes the charged slot or closes a window reads the clock, and leaves its
-    /// reading here.
-    #[cfg(feature = "trace")]
-    #[inline(always)]
-    pub(crate) fn trace_clock(&self) -> (u32, u32, u32) {
-        (self.gen, self.win_start, self.last)
-    }
-
-    /// Task `id`'s name, also after its death; `None` for an ID never used.
-    #[cfg(feature = "trace")]
-    pub(crate) fn slot_name(&self, id: usize) -> Option<[u8; NAME_LEN]> {
-        let m = self.meta.get(id.wrapping_sub(1))?;
-        (m.state != State::Free || m.name[0] != 0).then_some(m.name)
-    }
+    )*};
 }
 
 #[cfg(test)]
-mod tests;
-
-#[cfg(test)]
-mod model_tests;
+tests_at_capacities! {
+    ids_0001: 1 IDs, 2000 cases: capacity_tests model_tests;
+    ids_0032: 32 IDs, 2000 cases: tests capacity_tests model_tests long_run_tests;
+    ids_0256: 256 IDs, 40 cases: tests capacity_tests model_tests long_run_tests;
+    ids_1024: 1024 IDs, 4 cases: tests capacity_tests model_tests long_run_tests;
+}

@@ -1,59 +1,59 @@
-//! Model-based property tests of the engine, and long runs on a simulated clock.
-//!
-//! The model is written for clarity, not speed, and shares nothing with the engine's
-//! mechanics. Time is a `u64` that never wraps (the engine sees it truncated to 32
-//! bits). Every stretch between two hooks is kept as a segment (from, to, who); a
-//! window is a pair of boundaries, and its figures are the overlaps of the segments
-//! with it. A run's length is what its slot was charged since the run began (a
-//! difference of two since-start totals), so the model never subtracts interrupts or
-//! sleep from anything. Tasks are a plain list with the window they were born and
-//! died in; the ID pool is a set of free IDs and a queue of (ID, window of death).
-//! There are no lazy counters, window numbers modulo 2^32, bitmaps or links: where
-//! model and engine agree, it is because both do what the module docs say.
-//!
-//! What the model takes from the docs as the specification:
-//! - a window closes at the first hook that sees it has run its length; it ends at
-//!   `start + length`, or at the last reading if that is later (the window was
-//!   shortened), or at the hook's own reading if the hook came two or more lengths
-//!   after the start (a stall: nobody saw the next window, so none is invented);
-//! - a window shows every task that existed during it (born in or before it, not
-//!   dead before it), marked deleted if it no longer exists;
-//! - a create first returns at most one ID to the free set: the longest-quarantined,
-//!   if it died two or more windows ago; then it takes the lowest free ID, or 0;
-//! - time inside the outermost interrupt handler is charged to interrupts (nested
-//!   enters and exits only count the depth, and an exit at depth 0 does nothing);
-//!   time between a sleep's begin and end, outside handlers, to sleep; the rest to the
-//!   task switched in (to "other" before the first);
-//! - a run is one go of one slot: a task from its switch-in (switched in inside a
-//!   handler or a sleep: from when that ends) to its next switch; an interrupt from
-//!   the outermost enter to its exit; a sleep from begin to end. Its length is what
-//!   the slot was charged in between. A window counts the runs that end in it and
-//!   those still going on when it closes, with their length then; a length of 2^32
-//!   counts or more reads as `u32::MAX` (a `u32` figure, saturated: see
-//!   `a_run_longer_than_the_counter_saturates` in tests.rs);
-//! - since start: runs summed over the windows; the longest run and the earliest
-//!   window that had it; the completed window with the largest share, the earliest
-//!   of equals (exactly so while every window has had the length the run started
-//!   with: the engine then takes the length set now, see `Model::regular`);
-//! - at each close, busy = length - idle - sleep goes into three exponentially
-//!   weighted averages in 16-bit fixed point; the load watchdog trips at the `K`-th
-//!   window in a row above its threshold, and the slice watchdog at a window with a
-//!   task's run over the limit after a window without one, naming the longest (the
-//!   idle task's runs are not slices: see `the_idle_task_running_long_is_not_a_slice`
-//!   in tests.rs).
-//!
-//! Clock contract: the engine compares times modulo 2^32 against the start of the
-//! window under way, so no hook may come 2^32 counts or more after that start. Windows
-//! are at most 2^31 counts, so any gap below 2^31 is safe; the generated steps are
-//! capped at the exact limit (see `Model::max_step`). "At most one wrap between two
-//! hooks" is not enough: a hook 2^32 - 500 counts after one at 900 into a 1000-count
-//! window finds the window 400 counts old, so neither closes it nor absorbs the stall.
+// Model-based property tests of the engine.
+//
+// The model is written for clarity, not speed, and shares nothing with the engine's
+// mechanics. Time is a `u64` that never wraps (the engine sees it truncated to 32
+// bits). Every stretch between two hooks is kept as a segment (from, to, who); a
+// window is a pair of boundaries, and its figures are the overlaps of the segments
+// with it. A run's length is what its slot was charged since the run began (a
+// difference of two since-start totals), so the model never subtracts interrupts or
+// sleep from anything. Tasks are a plain list with the window they were born and
+// died in; the ID pool is a set of free IDs and a queue of (ID, window of death).
+// There are no lazy counters, window numbers modulo 2^32, bitmaps or links: where
+// model and engine agree, it is because both do what the module docs say.
+//
+// What the model takes from the docs as the specification:
+// - a window closes at the first hook that sees it has run its length; it ends at
+//   `start + length`, or at the last reading if that is later (the window was
+//   shortened), or at the hook's own reading if the hook came two or more lengths
+//   after the start (a stall: nobody saw the next window, so none is invented);
+// - a window shows every task that existed during it (born in or before it, not
+//   dead before it), marked deleted if it no longer exists;
+// - a create first returns at most one ID to the free set: the longest-quarantined,
+//   if it died two or more windows ago; then it takes the lowest free ID, or 0;
+// - time inside the outermost interrupt handler is charged to interrupts (nested
+//   enters and exits only count the depth, and an exit at depth 0 does nothing);
+//   time between a sleep's begin and end, outside handlers, to sleep; the rest to the
+//   task switched in (to "other" before the first);
+// - a run is one go of one slot: a task from its switch-in (switched in inside a
+//   handler or a sleep: from when that ends) to its next switch; an interrupt from
+//   the outermost enter to its exit; a sleep from begin to end. Its length is what
+//   the slot was charged in between. A window counts the runs that end in it and
+//   those still going on when it closes, with their length then; a length of 2^32
+//   counts or more reads as `u32::MAX` (a `u32` figure, saturated: see
+//   `a_run_longer_than_the_counter_saturates` in tests.rs);
+// - since start: runs summed over the windows; the longest run and the earliest
+//   window that had it; the completed window with the largest share, the earliest
+//   of equals (exactly so while every window has had the length the run started
+//   with: the engine then takes the length set now, see `Model::regular`);
+// - at each close, busy = length - idle - sleep goes into three exponentially
+//   weighted averages in 16-bit fixed point; the load watchdog trips at the `K`-th
+//   window in a row above its threshold, and the slice watchdog at a window with a
+//   task's run over the limit after a window without one, naming the longest (the
+//   idle task's runs are not slices: see `the_idle_task_running_long_is_not_a_slice`
+//   in tests.rs).
+//
+// Clock contract: the engine compares times modulo 2^32 against the start of the
+// window under way, so no hook may come 2^32 counts or more after that start. Windows
+// are at most 2^31 counts, so any gap below 2^31 is safe; the generated steps are
+// capped at the exact limit (see `Model::max_step`). "At most one wrap between two
+// hooks" is not enough: a hook 2^32 - 500 counts after one at 900 into a 1000-count
+// window finds the window 400 counts old, so neither closes it nor absorbs the stall.
 
 use super::*;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-const CAP: u32 = MAX_TASKS as u32;
+const CAP: u32 = IDS as u32;
 const WRAP: u64 = 1 << 32;
 
 // ---- The model ----------------------------------------------------------------------
@@ -518,7 +518,7 @@ impl Model {
             }
         }
         // Until the scheduler starts, the highest IDs wait for the kernel's tasks.
-        let kept = |id: u32| id as usize > MAX_TASKS - KEPT_FOR_KERNEL;
+        let kept = |id: u32| id as usize > IDS - KEPT_FOR_KERNEL;
         let id = match self.free.first() {
             Some(&id) if self.scheduling || !kept(id) => self.free.pop_first().unwrap(),
             _ => OVERFLOW_ID,
@@ -827,7 +827,7 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         3 => step().prop_map(Op::Tick),
         3 => (name(), step()).prop_map(|(n, s)| Op::Create(n, s)),
-        1 => (1u16..=MAX_TASKS.min(20) as u16 + 2, step()).prop_map(|(n, s)| Op::CreateMany(n, s)),
+        1 => (1u16..=IDS.min(20) as u16 + 2, step()).prop_map(|(n, s)| Op::CreateMany(n, s)),
         3 => (any::<usize>(), step()).prop_map(|(i, s)| Op::Delete(i, s)),
         1 => step().prop_map(Op::SelfDelete),
         1 => (any::<usize>(), step()).prop_map(|(i, s)| Op::DeleteUnknown(i, s)),
@@ -855,7 +855,7 @@ fn setup() -> impl Strategy<Value = Setup> {
         1 => (any::<u32>(), any::<u32>()),
     ];
     let slice_watch = prop_oneof![Just(None), (0u32..3000).prop_map(Some), any::<u32>().prop_map(Some)];
-    let before = prop_oneof![3 => Just(0usize), 1 => 0..MAX_TASKS + 3];
+    let before = prop_oneof![3 => Just(0usize), 1 => 0..IDS + 3];
     (start, win_len, any::<bool>(), before, any::<bool>(), [keep.clone(), keep.clone(), keep], load_watch, slice_watch)
         .prop_map(|(start, win_len, idle, before, steady, smooth, load_watch, slice_watch)| Setup {
             start,
@@ -1169,7 +1169,7 @@ impl Sim {
     fn check(&mut self) {
         let m = &self.m;
         let k = m.window();
-        let mut rows = [Row::EMPTY; MAX_TASKS + 4];
+        let mut rows = [Row::EMPTY; IDS + 4];
 
         match self.e.read_window(&mut rows) {
             None => assert_eq!(k, 0, "no published window after {k} rollovers"),
@@ -1272,16 +1272,17 @@ impl Sim {
 }
 
 proptest! {
-    // 2,000 sequences of 1 to 199 operations (about 250 hooks each, every one followed
-    // by the full check, alerts included): about 14 s of CPU in the debug profile on
-    // the 2-core CI machine. A check costs in proportion to the IDs, so a build with
-    // more IDs runs fewer sequences (250 at 256 IDs, under 10 s). PROPTEST_CASES sets
+    // MODEL_CASES sequences (2,000 at 32 IDs) of 1 to 199 operations (about 250 hooks
+    // each, every one followed by the full check, alerts included). A check reads
+    // every line, and the end of each sequence fills the whole pool, a check after
+    // each create: a sequence costs about the square of the IDs, so the larger
+    // engines run fewer (see `tests_at_capacities!` in mod.rs). PROPTEST_CASES sets
     // the count for a deeper run, best with --release.
     #![proptest_config(ProptestConfig {
         cases: std::env::var("PROPTEST_CASES")
             .ok()
             .and_then(|n| n.parse().ok())
-            .unwrap_or(2000 * 32 / MAX_TASKS.max(32) as u32),
+            .unwrap_or(MODEL_CASES),
         // ChaCha, the default, takes a third of the time in the debug profile.
         rng_algorithm: proptest::test_runner::RngAlgorithm::XorShift,
         ..ProptestConfig::default()
@@ -1295,155 +1296,4 @@ proptest! {
         }
         sim.finish();
     }
-}
-
-// ---- Long runs --------------------------------------------------------------------------
-
-/// A repeating schedule of who runs for how long (`None`: no task switched in, which
-/// only happens before the first switch), and what it implies: counts of one of them from the start up to `t`, worked out from
-/// the schedule alone.
-struct Schedule<'a> {
-    slices: &'a [(Option<usize>, u64)],
-}
-
-impl Schedule<'_> {
-    fn period(&self) -> u64 {
-        self.slices.iter().map(|s| s.1).sum()
-    }
-
-    fn until(&self, who: Option<usize>, t: u64) -> u64 {
-        let period = self.period();
-        let per_period: u64 = self.slices.iter().filter(|s| s.0 == who).map(|s| s.1).sum();
-        let mut counts = t / period * per_period;
-        let mut at = 0;
-        for &(w, len) in self.slices {
-            if w == who {
-                counts += len.min((t % period).saturating_sub(at));
-            }
-            at += len;
-        }
-        counts
-    }
-}
-
-/// Runs whole periods of `slices` (each at most a window long, so no stall) until
-/// `min_elapsed` counts have passed, from the counter value `start`. Hooks come at
-/// every switch, plus a tick every `fine` counts within `margin` of every counter
-/// wrap (a tick exactly at the wrap included). Every `sample`-th window, and the
-/// since-start figures then and at the end, must be exactly what the schedule says.
-fn long_run(
-    start: u32,
-    win: u32,
-    slices: &[(Option<usize>, u64)],
-    min_elapsed: u64,
-    fine: u64,
-    margin: u64,
-    sample: u64,
-) {
-    let names: [&[u8]; 4] = [b"IDLE", b"a", b"b", b"c"];
-    assert!(slices.iter().all(|s| s.1 <= u64::from(win) && s.0.map_or(true, |i| i < names.len())));
-    let sched = Schedule { slices };
-    let mut e = Engine::new(0);
-    e.set_window(win);
-    e.restart(start);
-    let ids: Vec<u32> = names.iter().map(|n| e.task_create(start, n)).collect();
-    e.scheduler_start(ids[0]);
-    let win = u64::from(win);
-    let at = |offset: u64| (u64::from(start) + offset) as u32;
-    let periods = min_elapsed.div_ceil(sched.period());
-    let mut rows = [Row::EMPTY; MAX_TASKS + 4];
-
-    let check_since_start = |e: &Engine, rows: &mut [Row], now: u64| {
-        // Up to the end of the last completed window.
-        let t = now / win * win;
-        if !cfg!(feature = "shell") {
-            return; // (the minimal build keeps no since-start figures)
-        }
-        let s = e.read_cumulative(rows);
-        assert_eq!((s.length, s.window as u64, s.deleted), (t, t / win, 0), "since start, at {now}");
-        assert_eq!(s.other, sched.until(None, t), "other since start, at {t}");
-        for (i, &id) in ids.iter().enumerate() {
-            let r = rows[..s.rows].iter().find(|r| u32::from(r.id) == id).unwrap();
-            assert_eq!(r.counts, sched.until(Some(i), t), "task {id} since start, at {t}");
-        }
-    };
-    let mut windows_done = 0;
-    let mut after_hook = |e: &Engine, rows: &mut [Row], t: u64| {
-        if t / win == windows_done {
-            return;
-        }
-        windows_done = t / win;
-        let k = windows_done - 1;
-        if k % sample != 0 {
-            return;
-        }
-        let (from, to) = (k * win, (k + 1) * win);
-        let s = e.read_window(rows).unwrap();
-        let got = &rows[..s.rows];
-        assert_eq!((s.window as u64, s.length), (k, win));
-        assert_eq!(got.iter().map(|r| r.counts).sum::<u64>() + s.other, win, "window {k} does not add up");
-        assert_eq!(s.other, sched.until(None, to) - sched.until(None, from), "other in window {k}");
-        for (i, &id) in ids.iter().enumerate() {
-            let r = got.iter().find(|r| u32::from(r.id) == id).unwrap();
-            assert_eq!(r.counts, sched.until(Some(i), to) - sched.until(Some(i), from), "task {id} in window {k}");
-        }
-        check_since_start(e, rows, t);
-    };
-
-    let mut t = 0u64;
-    let mut next_wrap = WRAP - u64::from(start);
-    for _ in 0..periods {
-        for &(who, len) in slices {
-            let end = t + len;
-            if let Some(i) = who {
-                e.switch_in(at(t), ids[i]);
-                after_hook(&e, &mut rows, t);
-            }
-            while next_wrap + margin < t {
-                next_wrap += WRAP;
-            }
-            let mut wrap = next_wrap;
-            while wrap < end + margin {
-                let mut tick = wrap.saturating_sub(margin);
-                while tick <= wrap + margin {
-                    if tick > t && tick < end {
-                        e.tick(at(tick));
-                        after_hook(&e, &mut rows, tick);
-                    }
-                    tick += fine;
-                }
-                wrap += WRAP;
-            }
-            t = end;
-        }
-    }
-    // Close the last window exactly at its end, so that nothing is pending.
-    let end = t.div_ceil(win) * win;
-    e.tick(at(end));
-    after_hook(&e, &mut rows, end);
-    assert!((u64::from(start) + end) >> 32 >= min_elapsed >> 32, "fewer counter wraps than meant");
-    check_since_start(&e, &mut rows, end);
-}
-
-/// 30 days at 1 GHz: 2.6e15 counts, about 603,000 wraps of the 32-bit counter, 1 s
-/// windows. Switches at most 0.9 s apart, plus 1 ms ticks for 5 ms either side of
-/// every wrap. Since-start figures run far past 2^32 and must be exact at the end.
-#[test]
-fn thirty_days_at_one_ghz_neither_overflow_nor_drift() {
-    const MS: u64 = 1_000_000;
-    // 2.5 s: a, c, b, the idle task; not a whole number of windows, and the odd
-    // counts put switches at every offset within a window over time.
-    let slices = [(Some(1), 700 * MS + 1), (Some(3), 50 * MS - 1), (Some(2), 900 * MS + 7), (Some(0), 850 * MS - 7)];
-    let days = 30 * 24 * 3600 * 1000 * MS;
-    long_run(u32::MAX - 123_456_789, 1000 * MS as u32, &slices, days, MS, 5 * MS, 1009);
-}
-
-/// 1,000 wraps of the 32-bit counter of a 1 MHz timer (about 50 days), 1 s windows,
-/// and a tick every 1 ms for a whole second either side of every wrap.
-#[test]
-fn a_thousand_wraps_of_a_slow_counter() {
-    const MS: u64 = 1_000;
-    // 3 s: a for a whole window, c, b, the idle task for a whole window.
-    let slices = [(Some(1), 1000 * MS), (Some(3), 200 * MS + 3), (Some(2), 800 * MS - 3), (Some(0), 1000 * MS)];
-    long_run(0xFFFF_0000, 1000 * MS as u32, &slices, 1000 * WRAP, MS, 1000 * MS, 997);
 }

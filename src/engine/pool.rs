@@ -13,16 +13,11 @@
 //! by release window, so only its head ever needs checking, and allocation moves at
 //! most one ready ID from the FIFO to the bitmap: O(1), no sweep at window rollover.
 
-use super::{Meta, MAX_TASKS};
+use super::Meta;
 
-/// Number of 32-bit words in the bitmap.
-const WORDS: usize = MAX_TASKS.div_ceil(32);
-
-// The summary word has one bit per bitmap word.
-const _: () = assert!(WORDS <= 32, "CPU_USAGE_MAX_TASKS is limited to 1024");
-
-/// Taken IDs (bitmap) and quarantined IDs (FIFO of slot indices).
-pub(crate) struct Pool {
+/// Taken IDs (bitmap) and quarantined IDs (FIFO of slot indices), for `IDS` IDs in
+/// `WORDS` 32-bit words of bitmap.
+pub(crate) struct IdPool<const IDS: usize, const WORDS: usize> {
     full: u32,
     words: [u32; WORDS],
     /// First and last quarantined slot index plus one; 0 when the FIFO is empty.
@@ -30,9 +25,21 @@ pub(crate) struct Pool {
     tail: u16,
 }
 
-impl Pool {
+impl<const IDS: usize, const WORDS: usize> IdPool<IDS, WORDS> {
+    /// What the code assumes of the parameters, checked when a pool is compiled.
+    const VALID: () = {
+        assert!(IDS >= 1, "an ID pool needs at least one ID");
+        assert!(WORDS == IDS.div_ceil(32), "WORDS must be IDS / 32 rounded up");
+        // The summary word has one bit per bitmap word; the FIFO's links are slot
+        // indices plus one in 16 bits.
+        assert!(WORDS <= 32, "an ID pool has at most 1024 IDs");
+    };
+
     /// Every ID free.
-    pub(crate) const EMPTY: Pool = Pool { full: 0, words: [0; WORDS], head: 0, tail: 0 };
+    pub(crate) const EMPTY: Self = {
+        let () = Self::VALID;
+        IdPool { full: 0, words: [0; WORDS], head: 0, tail: 0 }
+    };
 
     /// Takes the lowest free slot index, if any.
     #[inline]
@@ -42,11 +49,11 @@ impl Pool {
         let b = (!*word).trailing_zeros() as usize;
         let index = (w << 5) | b;
         // Bits past the last ID read as free; reaching one means every ID is taken.
-        if index >= MAX_TASKS {
+        if index >= IDS {
             return None;
         }
         *word |= 1u32 << b;
-        if *word == u32::MAX || index + 1 == MAX_TASKS {
+        if *word == u32::MAX || index + 1 == IDS {
             self.full |= 1u32 << w;
         }
         Some(index)
@@ -108,7 +115,7 @@ impl Pool {
     #[cfg(test)]
     pub(crate) fn free_count(&self) -> u32 {
         let taken: u32 = self.words.iter().map(|w| w.count_ones()).sum();
-        MAX_TASKS as u32 - taken
+        IDS as u32 - taken
     }
 }
 
@@ -116,10 +123,20 @@ impl Pool {
 mod tests {
     use super::*;
 
-    #[test]
-    fn takes_lowest_first_and_all_ids_once() {
-        let mut pool = Pool::EMPTY;
-        for expected in 0..MAX_TASKS {
+    /// Runs `check` on pools of 1, 32, 256 and 1024 IDs: one word of bitmap, partly
+    /// or wholly used, and 8 and 32 words (the summary word full).
+    macro_rules! at_capacities {
+        ($check:ident) => {
+            $check::<1, 1>();
+            $check::<32, 1>();
+            $check::<256, 8>();
+            $check::<1024, 32>();
+        };
+    }
+
+    fn takes_lowest_first_and_all_ids_once<const IDS: usize, const WORDS: usize>() {
+        let mut pool = IdPool::<IDS, WORDS>::EMPTY;
+        for expected in 0..IDS {
             assert_eq!(pool.take(), Some(expected));
         }
         assert_eq!(pool.take(), None);
@@ -127,9 +144,20 @@ mod tests {
     }
 
     #[test]
-    fn put_makes_an_id_available_again() {
-        let mut pool = Pool::EMPTY;
+    fn takes_lowest_first_and_all_ids_once_at_every_capacity() {
+        at_capacities!(takes_lowest_first_and_all_ids_once);
+    }
+
+    fn put_makes_an_id_available_again<const IDS: usize, const WORDS: usize>() {
+        let mut pool = IdPool::<IDS, WORDS>::EMPTY;
         let a = pool.take().unwrap();
+        if IDS == 1 {
+            assert_eq!(pool.take(), None);
+            pool.put(a);
+            assert_eq!(pool.take(), Some(a));
+            assert_eq!(pool.take(), None);
+            return;
+        }
         let b = pool.take().unwrap();
         pool.put(a);
         assert_eq!(pool.take(), Some(a));
@@ -137,20 +165,33 @@ mod tests {
     }
 
     #[test]
-    fn quarantine_is_fifo() {
-        let mut pool = Pool::EMPTY;
-        let mut links = [Meta::FREE; MAX_TASKS];
-        let ids: [usize; 3] = [pool.take().unwrap(), pool.take().unwrap(), pool.take().unwrap()];
-        pool.quarantine(ids[2] as u16, &mut links);
-        pool.quarantine(ids[0] as u16, &mut links);
-        assert_eq!(pool.quarantine_iter(&links).count(), 2);
-        assert_eq!(pool.oldest(), Some(ids[2]));
-        pool.release_oldest(&links);
-        assert_eq!(pool.oldest(), Some(ids[0]));
-        pool.release_oldest(&links);
+    fn put_makes_an_id_available_again_at_every_capacity() {
+        at_capacities!(put_makes_an_id_available_again);
+    }
+
+    /// Three IDs taken (one with a single ID), the last and then the first put in
+    /// quarantine: they come out in that order.
+    fn quarantine_is_fifo<const IDS: usize, const WORDS: usize>() {
+        let mut pool = IdPool::<IDS, WORDS>::EMPTY;
+        let mut links = [Meta::FREE; IDS];
+        let taken: Vec<usize> = (0..IDS.min(3)).map(|_| pool.take().unwrap()).collect();
+        let order = if taken.len() >= 2 { vec![taken[taken.len() - 1], taken[0]] } else { vec![taken[0]] };
+        for &index in &order {
+            pool.quarantine(index as u16, &mut links);
+        }
+        assert_eq!(pool.quarantine_iter(&links).count(), order.len());
+        for &index in &order {
+            assert_eq!(pool.oldest(), Some(index));
+            pool.release_oldest(&links);
+        }
         assert_eq!(pool.oldest(), None);
         assert_eq!(pool.quarantine_iter(&links).count(), 0);
         pool.release_oldest(&links); // empty: no effect
-        assert_eq!(pool.free_count() as usize, MAX_TASKS - 1);
+        assert_eq!(pool.free_count() as usize, IDS - taken.len() + order.len());
+    }
+
+    #[test]
+    fn quarantine_is_fifo_at_every_capacity() {
+        at_capacities!(quarantine_is_fifo);
     }
 }

@@ -9,33 +9,24 @@
 //!
 //! # Positions
 //! Every report apportions its shares over the lines in this one order, whatever it
-//! prints and in which order: 0 is the bucket shared by tasks without an ID, `1..=
-//! MAX_TASKS` are the task IDs, then interrupts, sleep, and "other" ([`LINES`] in
-//! all). Since start, the time of tasks whose IDs were taken by new tasks
+//! prints and in which order: 0 is the bucket shared by tasks without an ID,
+//! `1..=IDS` are the task IDs, then interrupts, sleep, and "other"
+//! ([`Engine::LINES`] in all). Since start, the time of tasks whose IDs were taken by new tasks
 //! ([`Header::retired`]) comes before all of them.
 
-use super::{Acct, Engine, Row, RowKind, Smoothed, State, ISR, MAX_TASKS, OTHER, OVERFLOW, SLEEP};
-
-/// Positions of a report's lines, see the module's docs.
-pub const LINES: usize = MAX_TASKS + 4;
-/// The position of the interrupts' line; sleep and "other" follow it.
-pub const INTERRUPTS_AT: usize = MAX_TASKS + 1;
-/// The position of the sleep line.
-pub const SLEEP_AT: usize = MAX_TASKS + 2;
-/// The position of the "other" line.
-pub const OTHER_AT: usize = MAX_TASKS + 3;
+use super::{Acct, Engine, Row, RowKind, Smoothed, TaskState, OTHER};
 
 /// What a reader read its header at: it changes when a window completes, accounting
 /// restarts, or a task is created or deleted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Stamp {
-    gen: u32,
+    window: u32,
     changes: u16,
 }
 
 impl Stamp {
     /// No stamp read yet.
-    pub const ZERO: Stamp = Stamp { gen: 0, changes: 0 };
+    pub const ZERO: Stamp = Stamp { window: 0, changes: 0 };
 }
 
 /// A report's figures besides its lines.
@@ -91,16 +82,25 @@ pub struct Line {
     pub seat: Seat,
 }
 
-impl Engine {
+impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
+    /// Positions of a report's lines, see the module's docs.
+    pub const LINES: usize = IDS + 4;
+    /// The position of the interrupts' line; sleep and "other" follow it.
+    pub const INTERRUPTS_AT: usize = IDS + 1;
+    /// The position of the sleep line.
+    pub const SLEEP_AT: usize = IDS + 2;
+    /// The position of the "other" line.
+    pub const OTHER_AT: usize = IDS + 3;
+
     /// What a header read now would be stamped with.
     pub fn stamp(&self) -> Stamp {
-        Stamp { gen: self.gen, changes: self.changes }
+        Stamp { window: self.window, changes: self.changes }
     }
 
     /// A number that changes each time a window completes (the windows completed
     /// since accounting (re)started, wrapping); `None` until the first completes.
     pub fn window_mark(&self) -> Option<u32> {
-        self.published().then_some(self.gen)
+        self.published().then_some(self.window)
     }
 
     /// The header of the last completed window or, `since_start`, of everything up to
@@ -110,9 +110,11 @@ impl Engine {
         if !self.published() && !since_start {
             return None;
         }
-        let gen = self.gen;
-        let (window, length, retired) =
-            if since_start { (gen, 0, self.retired()) } else { (gen.wrapping_sub(1), u64::from(self.pub_len), 0) };
+        let (window, length, retired) = if since_start {
+            (self.window, 0, self.retired())
+        } else {
+            (self.window.wrapping_sub(1), u64::from(self.pub_len), 0)
+        };
         Some(Header {
             stamp: self.stamp(),
             window,
@@ -129,39 +131,41 @@ impl Engine {
     /// since start up to its end. Past the last position: an empty "other" line.
     #[inline(never)]
     pub fn line(&self, at: usize, since_start: bool) -> Line {
-        let (slot, kind) = match at {
-            0 => (OVERFLOW, RowKind::Overflow),
-            INTERRUPTS_AT => (ISR, RowKind::Interrupts),
-            SLEEP_AT => (SLEEP, RowKind::Sleep),
-            _ if at > MAX_TASKS => (OTHER, RowKind::Other),
-            _ if at == usize::from(self.idle) => (at, RowKind::Idle),
-            _ => (at, RowKind::Task),
+        // (A pattern cannot name a constant of a generic type: the positions after the
+        // tasks' are matched by their distance from the first of them.)
+        let (slot, kind) = match at.checked_sub(Self::INTERRUPTS_AT) {
+            Some(0) => (Self::ISR, RowKind::Interrupts),
+            Some(1) => (Self::SLEEP, RowKind::Sleep),
+            Some(_) => (OTHER, RowKind::Other),
+            None if at == 0 => (Self::OVERFLOW, RowKind::Overflow),
+            None if at == usize::from(self.idle) => (at, RowKind::Idle),
+            None => (at, RowKind::Task),
         };
         let mut row = self.figures(slot, kind, since_start);
-        let gen = self.gen;
+        let window = self.window;
         let Some(m) = self.meta.get(at.wrapping_sub(1)) else {
             // The bucket is shown while it has tasks or time; the summary lines always.
             let shown = kind != RowKind::Overflow || row.counts != 0 || self.overflow_over(since_start) != 0;
             return Line { row, shown, seat: Seat::None };
         };
         let shown = match m.state {
-            State::Free => false,
+            TaskState::Free => false,
             // A window shows a task that existed during it: born before it ended,
             // and not dead before it began nor born and dead after it.
-            State::Alive | State::Dying => since_start || m.mark != gen,
-            State::Dead => !since_start && gen.wrapping_sub(m.mark) <= 1 && !(m.short_lived && m.mark == gen),
+            TaskState::Alive | TaskState::Dying => since_start || m.mark != window,
+            TaskState::Dead => !since_start && window.wrapping_sub(m.mark) <= 1 && !(m.short_lived && m.mark == window),
         };
         // Quarantined IDs whose windows are gone are as good as free: they go back to
         // the bitmap at the next create.
         let seat = match m.state {
-            State::Free => Seat::Free,
-            State::Alive | State::Dying => Seat::Used,
-            State::Dead if gen.wrapping_sub(m.mark) >= 2 => Seat::Free,
-            State::Dead => Seat::Quarantined,
+            TaskState::Free => Seat::Free,
+            TaskState::Alive | TaskState::Dying => Seat::Used,
+            TaskState::Dead if window.wrapping_sub(m.mark) >= 2 => Seat::Free,
+            TaskState::Dead => Seat::Quarantined,
         };
         row.name = m.name;
         row.id = at as u16;
-        row.deleted = m.state != State::Alive;
+        row.deleted = m.state != TaskState::Alive;
         Line { row, shown, seat }
     }
 
@@ -171,12 +175,12 @@ impl Engine {
 
     /// A slot's row: its figures in the published window, or since start up to its
     /// end.
+    #[inline(always)] // (called by `line` alone)
     fn figures(&self, slot: usize, kind: RowKind, since_start: bool) -> Row {
         let a = self.acct(slot);
-        let gen = self.gen;
         if !since_start {
-            let (counts, runs, longest) = a.published(gen);
-            let window = gen.wrapping_sub(1);
+            let (counts, runs, longest) = a.published(self.window);
+            let window = self.window.wrapping_sub(1);
             return Row {
                 counts: u64::from(counts),
                 runs: u64::from(runs),
@@ -195,27 +199,28 @@ impl Engine {
     /// Since start up to the end of the last completed window: the folded windows,
     /// and the one the slot was last charged in if it has completed.
     #[cfg(feature = "shell")]
+    #[inline(always)] // (called by `figures` alone)
     fn since_start(&self, a: Acct, kind: RowKind) -> Row {
-        let done = a.gen != self.gen;
+        let done = a.window != self.window;
         let mut row = Row {
-            counts: a.total.get().wrapping_add(if done { u64::from(a.cur) } else { 0 }),
-            runs: a.runs_total.get().wrapping_add(if done { u64::from(a.runs_cur) } else { 0 }),
-            longest: a.longest,
-            longest_window: a.longest_gen,
+            counts: a.total.get().wrapping_add(if done { u64::from(a.counts) } else { 0 }),
+            runs: a.runs_total.get().wrapping_add(if done { u64::from(a.runs) } else { 0 }),
+            longest: a.longest_ever,
+            longest_window: a.longest_ever_window,
             peak: a.peak,
             peak_len: a.peak_len,
-            peak_window: a.peak_gen,
+            peak_window: a.peak_window,
             kind,
             ..Row::EMPTY
         };
         if done {
-            if a.long_cur > a.longest {
-                row.longest = a.long_cur;
-                row.longest_window = a.gen;
+            if a.longest > a.longest_ever {
+                row.longest = a.longest;
+                row.longest_window = a.window;
             }
-            let len = self.len_of(a.gen);
-            if a.is_peak(a.cur, len) {
-                (row.peak, row.peak_len, row.peak_window) = (a.cur, len, a.gen);
+            let len = self.len_of(a.window);
+            if a.is_peak(a.counts, len) {
+                (row.peak, row.peak_len, row.peak_window) = (a.counts, len, a.window);
             }
         }
         row
@@ -223,6 +228,7 @@ impl Engine {
 
     /// The minimal build keeps no since-start figures.
     #[cfg(not(feature = "shell"))]
+    #[inline(always)]
     fn since_start(&self, _: Acct, kind: RowKind) -> Row {
         Row { kind, ..Row::EMPTY }
     }
@@ -272,7 +278,7 @@ pub(crate) mod gather {
         pub load_avg: [Smoothed; 3],
     }
 
-    impl Engine {
+    impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
         /// The last completed window's lines shown, in position order ("other" in
         /// the summary); `None` until a window has completed.
         pub fn read_window(&self, rows: &mut [Row]) -> Option<Summary> {
@@ -288,16 +294,15 @@ pub(crate) mod gather {
         fn read(&self, rows: &mut [Row], since_start: bool) -> Summary {
             let h = self.header(since_start);
             let mut s = Summary {
-                window: h.map_or(self.gen, |h| h.window),
+                window: h.map_or(self.window, |h| h.window),
                 length: h.map_or(0, |h| h.length),
                 deleted: h.map_or(0, |h| h.retired),
                 overflow_tasks: h.map_or(0, |h| h.overflow_tasks),
                 load_avg: self.load_avg,
                 ..Summary::default()
             };
-            s.slots =
-                SlotStats { capacity: MAX_TASKS as u32, overflow_tasks: u32::from(self.overflow_tasks), ..s.slots };
-            for at in 0..LINES {
+            s.slots = SlotStats { capacity: IDS as u32, overflow_tasks: u32::from(self.overflow_tasks), ..s.slots };
+            for at in 0..Self::LINES {
                 let line = self.line(at, since_start);
                 match line.seat {
                     Seat::None => {}
@@ -305,7 +310,7 @@ pub(crate) mod gather {
                     Seat::Used => s.slots.used += 1,
                     Seat::Quarantined => s.slots.quarantined += 1,
                 }
-                if at == OTHER_AT {
+                if at == Self::OTHER_AT {
                     s.other = line.row.counts;
                 } else if !line.shown {
                     s.deleted += line.row.counts;

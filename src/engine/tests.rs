@@ -1,50 +1,7 @@
-//! Engine tests on a simulated clock: every expectation is exact, in clock counts.
+// Engine tests on a simulated clock: every expectation is exact, in clock counts.
 
+use super::support::*;
 use super::*;
-
-const LEN: u32 = 1000;
-
-/// An engine accounting from `at`, with the scheduler started (no idle task yet):
-/// every ID is for any task.
-fn started(at: u32) -> Engine {
-    let mut e = Engine::new(LEN);
-    e.restart(at);
-    e.scheduler_start(0);
-    e
-}
-
-fn window(e: &Engine) -> (Summary, Vec<Row>) {
-    let mut rows = [Row::EMPTY; MAX_TASKS + 4];
-    let s = e.read_window(&mut rows).expect("a completed window");
-    assert_eq!(s.rows_missing, 0);
-    let rows = rows[..s.rows].to_vec();
-    // The invariant every published window must satisfy, checked on every read.
-    let sum: u64 = rows.iter().map(|r| r.counts).sum::<u64>() + s.other;
-    assert_eq!(sum, s.length, "window {} does not add up", s.window);
-    (s, rows)
-}
-
-fn cumulative(e: &Engine) -> (Summary, Vec<Row>) {
-    let mut rows = [Row::EMPTY; MAX_TASKS + 4];
-    let s = e.read_cumulative(&mut rows);
-    let rows = rows[..s.rows].to_vec();
-    let sum: u64 = rows.iter().map(|r| r.counts).sum::<u64>() + s.other + s.deleted;
-    assert_eq!(sum, s.length, "since-start figures do not add up");
-    (s, rows)
-}
-
-fn row(rows: &[Row], id: u32) -> Option<Row> {
-    rows.iter().copied().find(|r| u32::from(r.id) == id && r.kind != RowKind::Overflow)
-}
-
-fn counts(rows: &[Row], id: u32) -> u64 {
-    row(rows, id).map_or(0, |r| r.counts)
-}
-
-fn name(r: &Row) -> &[u8] {
-    let end = r.name.iter().position(|&b| b == 0).unwrap_or(NAME_LEN);
-    &r.name[..end]
-}
 
 #[test]
 fn no_window_before_the_first_rollover() {
@@ -183,7 +140,7 @@ fn self_deleting_task_is_charged_until_its_last_switch() {
 #[test]
 fn self_delete_across_a_rollover_keeps_the_id_until_its_last_window_is_gone() {
     let mut e = started(0);
-    let ids: Vec<u32> = (0..MAX_TASKS).map(|_| e.task_create(0, b"t")).collect();
+    let ids: Vec<u32> = (0..IDS).map(|_| e.task_create(0, b"t")).collect();
     let a = ids[0];
     e.switch_in(900, a);
     e.task_delete(950, a).unwrap();
@@ -203,7 +160,7 @@ fn self_delete_across_a_rollover_keeps_the_id_until_its_last_window_is_gone() {
 #[cfg_attr(not(feature = "shell"), ignore = "reads since-start figures, which only the shell keeps")]
 fn quarantine_never_shows_two_tasks_under_one_id() {
     let mut e = started(0);
-    let ids: Vec<u32> = (0..MAX_TASKS).map(|_| e.task_create(0, b"old")).collect();
+    let ids: Vec<u32> = (0..IDS).map(|_| e.task_create(0, b"old")).collect();
     let victim = ids[4];
     e.switch_in(0, victim);
     e.switch_in(200, ids[0]);
@@ -232,122 +189,6 @@ fn quarantine_never_shows_two_tasks_under_one_id() {
     // The old task's 200 counts went to "deleted" when its slot was taken.
     let (c, _) = cumulative(&e);
     assert_eq!(c.deleted, 200);
-}
-
-#[test]
-fn tasks_beyond_capacity_share_the_overflow_bucket() {
-    let mut e = started(0);
-    let ids: Vec<u32> = (0..MAX_TASKS).map(|_| e.task_create(0, b"t")).collect();
-    assert!(!ids.contains(&OVERFLOW_ID));
-    let x = e.task_create(0, b"x");
-    let y = e.task_create(0, b"y");
-    assert_eq!((x, y), (OVERFLOW_ID, OVERFLOW_ID));
-    e.switch_in(100, x);
-    e.switch_in(300, y);
-    e.switch_in(350, ids[0]);
-    e.tick(1000);
-    let (s, rows) = window(&e);
-    let over = rows.iter().find(|r| r.kind == RowKind::Overflow).unwrap();
-    assert_eq!(over.counts, 250);
-    assert_eq!(s.slots.overflow_tasks, 2);
-    e.task_delete(1000, x).unwrap();
-    let (c, _) = cumulative(&e);
-    assert_eq!(c.slots.overflow_tasks, 1);
-}
-
-/// FreeRTOS's own demos create all their tasks, often more than there are IDs,
-/// before `vTaskStartScheduler()` creates the idle and timer tasks: those two still
-/// get IDs of their own (the idle line and the load depend on it), and the first to
-/// run is charged under its new ID.
-#[test]
-fn the_kernel_tasks_get_ids_however_many_tasks_came_before() {
-    let mut e = Engine::new(LEN);
-    e.restart(0);
-    let early: Vec<u32> = (0..MAX_TASKS + 5).map(|_| e.task_create(0, b"early")).collect();
-    let own = MAX_TASKS - KEPT_FOR_KERNEL;
-    assert!(early[..own].iter().all(|&id| id != OVERFLOW_ID));
-    assert!(early[own..].iter().all(|&id| id == OVERFLOW_ID));
-    // The kernel creates the idle task, then the timer task, then switches the idle
-    // task in (it is the first to run) and starts the scheduler.
-    let idle_created = e.task_create(0, b"IDLE");
-    let timer_created = e.task_create(0, b"Tmr Svc");
-    assert_eq!((idle_created, timer_created), (OVERFLOW_ID, OVERFLOW_ID));
-    e.switch_in(0, idle_created);
-    let idle = e.kernel_task(idle_created, b"IDLE", true);
-    let timer = e.kernel_task(timer_created, b"Tmr Svc", false);
-    assert_eq!(idle as usize, own + 1);
-    if KEPT_FOR_KERNEL == 2 {
-        assert_eq!(timer as usize, own + 2);
-    } else {
-        assert_eq!(timer, OVERFLOW_ID, "a single ID is kept for the idle task alone");
-    }
-    e.scheduler_start(idle);
-    e.restart(0);
-    // From here on a create gets no ID: they are all taken.
-    assert_eq!(e.task_create(0, b"late"), OVERFLOW_ID);
-    e.switch_in(600, early[0]);
-    e.tick(1000);
-    let (s, rows) = window(&e);
-    let idle_row = row(&rows, idle).expect("the idle task's line");
-    assert_eq!((idle_row.kind, idle_row.counts, name(&idle_row)), (RowKind::Idle, 600, &b"IDLE"[..]));
-    assert_eq!(counts(&rows, early[0]), 400);
-    assert_eq!(kind(&rows, RowKind::Overflow).counts, 0);
-    // The early tasks without an ID, the late one, and the timer task if no ID was
-    // kept for it: the window's and the pool's figures alike.
-    let without = (MAX_TASKS + 5 - own + 1 + usize::from(KEPT_FOR_KERNEL == 1)) as u32;
-    assert_eq!((s.overflow_tasks, s.slots.overflow_tasks), (without, without));
-    assert_eq!((s.slots.used, s.slots.free), (MAX_TASKS as u32, 0));
-}
-
-/// An idle task that got its ID at creation keeps it, and a task the application
-/// creates after the scheduler started may take the IDs kept until then.
-#[test]
-fn the_ids_kept_for_the_kernel_are_for_all_once_it_has_started() {
-    let mut e = Engine::new(LEN);
-    e.restart(0);
-    let idle_created = e.task_create(0, b"IDLE");
-    let idle = e.kernel_task(idle_created, b"IDLE", true);
-    assert_eq!((idle_created, idle), (1, 1));
-    e.scheduler_start(idle);
-    e.restart(0);
-    let later: Vec<u32> = (1..MAX_TASKS).map(|_| e.task_create(0, b"t")).collect();
-    assert!(later.iter().all(|&id| id != OVERFLOW_ID));
-    assert_eq!(e.task_create(0, b"one more"), OVERFLOW_ID);
-    assert_eq!(e.kernel_task(OVERFLOW_ID, b"late", false), OVERFLOW_ID, "after the start, nothing is kept");
-}
-
-/// The shared bucket's line tells how many tasks shared it in its window, not how
-/// many share it when the report is read: with a churn of short-lived tasks the two
-/// differ.
-#[test]
-fn the_overflow_line_counts_the_tasks_of_its_window() {
-    let mut e = started(0);
-    for _ in 0..MAX_TASKS {
-        assert_ne!(e.task_create(0, b"t"), OVERFLOW_ID);
-    }
-    let x = e.task_create(100, b"x");
-    e.switch_in(100, x);
-    e.switch_in(200, 1);
-    e.tick(1000);
-    let (s, rows) = window(&e);
-    assert_eq!((s.overflow_tasks, s.slots.overflow_tasks), (1, 1));
-    assert_eq!(kind(&rows, RowKind::Overflow).counts, 100);
-    // Window 1: x dies, y is born and dies; nobody is left in the bucket.
-    e.task_delete(1100, x).unwrap();
-    let y = e.task_create(1200, b"y");
-    e.task_delete(1300, y).unwrap();
-    e.tick(2000);
-    let (s, rows) = window(&e);
-    assert_eq!((s.overflow_tasks, s.slots.overflow_tasks), (2, 0));
-    assert_eq!(kind(&rows, RowKind::Overflow).counts, 0);
-    // Window 2: no task shared it and it had no time: no line.
-    e.tick(3000);
-    let (s, rows) = window(&e);
-    assert_eq!(s.overflow_tasks, 0);
-    assert!(rows.iter().all(|r| r.kind != RowKind::Overflow));
-    if cfg!(feature = "shell") {
-        assert_eq!(cumulative(&e).0.overflow_tasks, 2);
-    }
 }
 
 #[test]
@@ -419,7 +260,7 @@ fn tasks_born_in_the_current_window_are_not_in_the_published_one() {
 fn cumulative_equals_the_sum_of_the_windows() {
     let mut e = started(5);
     let ids: Vec<u32> = (0..5).map(|i| e.task_create(5, &[b'a' + i])).collect();
-    let mut per_id = [0u64; MAX_TASKS + 2];
+    let mut per_id = [0u64; IDS + 2];
     let mut other = 0u64;
     let mut t = 5u32;
     let mut next_boundary = 1005u32;
@@ -505,12 +346,12 @@ fn restart_drops_figures_and_keeps_tasks() {
 #[test]
 fn window_numbers_wrap_and_old_slots_never_look_recent() {
     let mut e = started(0);
-    e.gen = u32::MAX - 1; // two windows before the window number wraps
+    e.window = u32::MAX - 1; // two windows before the window number wraps
     let a = e.task_create(0, b"a");
     let b = e.task_create(0, b"b");
     e.switch_in(0, a);
     // b last ran an (artificially) huge number of windows ago.
-    e.acct[b as usize] = Acct { gen: e.gen.wrapping_sub(0x8000_0000), cur: 77, prev: 88, ..Acct::ZERO };
+    e.acct[b as usize] = Acct { window: e.window.wrapping_sub(0x8000_0000), counts: 77, prev_counts: 88, ..Acct::ZERO };
     let mut t = 0;
     for _ in 0..(3 * SLOTS as u32) {
         t += LEN;
@@ -518,47 +359,15 @@ fn window_numbers_wrap_and_old_slots_never_look_recent() {
         let (s, rows) = window(&e);
         assert_eq!(counts(&rows, b), 0, "window {}", s.window);
     }
-    // Every slot has been visited: stored numbers trail gen by at most one round.
+    // Every slot has been visited: stored numbers trail window by at most one round.
     for acct in &e.acct {
-        assert!(e.gen.wrapping_sub(acct.gen) <= SLOTS as u32 + 2);
+        assert!(e.window.wrapping_sub(acct.window) <= SLOTS as u32 + 2);
     }
     let (s, _) = window(&e);
     assert!(s.window < 3 * SLOTS as u32); // it wrapped
 }
 
-#[test]
-fn every_id_is_used_freed_and_counted() {
-    let mut e = started(0);
-    let ids: Vec<u32> = (0..MAX_TASKS).map(|_| e.task_create(0, b"t")).collect();
-    let mut sorted = ids.clone();
-    sorted.sort_unstable();
-    sorted.dedup();
-    assert_eq!(sorted.len(), MAX_TASKS);
-    assert!(sorted.iter().all(|&id| (1..=MAX_TASKS as u32).contains(&id)));
-    for &id in &ids {
-        e.task_delete(10, id).unwrap();
-    }
-    let (c, _) = cumulative(&e);
-    assert_eq!(
-        c.slots,
-        SlotStats { capacity: MAX_TASKS as u32, used: 0, quarantined: MAX_TASKS as u32, free: 0, overflow_tasks: 0 }
-    );
-    e.tick(1000);
-    e.tick(2000);
-    let (c, _) = cumulative(&e);
-    assert_eq!((c.slots.quarantined, c.slots.free), (0, MAX_TASKS as u32));
-    // All IDs come back, one create at a time.
-    let again: Vec<u32> = (0..MAX_TASKS).map(|_| e.task_create(2000, b"u")).collect();
-    assert!(again.iter().all(|&id| id != OVERFLOW_ID));
-    assert_eq!(e.task_create(2000, b"v"), OVERFLOW_ID);
-}
-
 // ---- Interrupts, sleep, runs, peaks, smoothed loads and watchdogs ----------------------
-
-/// The row of a kind that has no ID (interrupts, sleep, the shared bucket).
-fn kind(rows: &[Row], kind: RowKind) -> Row {
-    rows.iter().copied().find(|r| r.kind == kind).expect("a row of that kind")
-}
 
 /// `(counts, runs, longest)` of a row.
 fn runs(r: Row) -> (u64, u64, u32) {

@@ -5,9 +5,9 @@
 use core::ffi::{c_char, c_int};
 
 use super::status::cpu_usage_status as St;
-use super::with_state;
-use crate::engine::arith;
+use super::with_library;
 use crate::arch::{Clock, ClockName};
+use crate::engine::arith;
 
 /// Where the shell commands' output goes: `n` bytes at `s`.
 #[cfg(feature = "shell")]
@@ -26,7 +26,7 @@ pub extern "C" fn cpu_usage_set_clock(read: Option<unsafe extern "C" fn() -> u32
     if hz == 0 {
         return St::CPU_USAGE_ERR_CLOCK.code();
     }
-    with_state(|mut st| {
+    with_library(|mut st| {
         let Some(counts) = arith::window_counts(st.config.window_ms, hz) else {
             return St::CPU_USAGE_ERR_WINDOW.code();
         };
@@ -54,7 +54,7 @@ pub extern "C" fn cpu_usage_clock_mcycle() -> u32 {
 /// `CPU_USAGE_ERR_WINDOW` (nothing changes then).
 #[no_mangle]
 pub extern "C" fn cpu_usage_set_window_ms(ms: u32) -> i32 {
-    with_state(|mut st| {
+    with_library(|mut st| {
         if st.config.clock.hz == 0 {
             // No clock yet (bare metal before the scheduler starts): checked then.
             if ms == 0 || ms > arith::MAX_WINDOW_MS {
@@ -74,7 +74,7 @@ pub extern "C" fn cpu_usage_set_window_ms(ms: u32) -> i32 {
 /// The window length in milliseconds.
 #[no_mangle]
 pub extern "C" fn cpu_usage_window_ms() -> u32 {
-    with_state(|st| st.config.window_ms)
+    with_library(|st| st.config.window_ms)
 }
 
 /// Lets `show_cpu_usage -f` (follow mode) run: `wait` waits up to `ms` milliseconds
@@ -86,7 +86,7 @@ pub extern "C" fn cpu_usage_window_ms() -> u32 {
 #[cfg(feature = "shell")]
 #[no_mangle]
 pub extern "C" fn cpu_usage_set_follow_wait(wait: Option<unsafe extern "C" fn(ms: u32) -> c_int>) -> i32 {
-    with_state(|st| st.config.follow_wait = wait);
+    with_library(|st| st.config.follow_wait = wait);
     St::CPU_USAGE_OK.code()
 }
 
@@ -97,7 +97,7 @@ pub extern "C" fn cpu_usage_set_follow_wait(wait: Option<unsafe extern "C" fn(ms
 #[no_mangle]
 pub extern "C" fn cpu_usage_set_output(write: Option<unsafe extern "C" fn(s: *const c_char, n: usize)>) -> i32 {
     match write {
-        Some(write) => with_state(|st| {
+        Some(write) => with_library(|st| {
             st.config.output = Some(write);
             St::CPU_USAGE_OK.code()
         }),
@@ -109,5 +109,5 @@ pub extern "C" fn cpu_usage_set_output(write: Option<unsafe extern "C" fn(s: *co
 /// patch`. Compare it with the header's macro to catch a header/library mismatch.
 #[no_mangle]
 pub extern "C" fn cpu_usage_abi_version() -> u32 {
-    crate::engine::ABI_VERSION
+    crate::settings::ABI_VERSION
 }

@@ -9,9 +9,10 @@
 use core::ffi::{c_char, c_void};
 
 use super::status::cpu_usage_status as St;
-use super::{state, watchdog};
-use crate::engine::{arith, Engine, NAME_LEN, OVERFLOW_ID};
+use super::{library, watchdog};
 use crate::arch::{self, ClockName};
+use crate::engine::{arith, NAME_LEN, OVERFLOW_ID};
+use crate::settings::ApiEngine;
 
 /// `traceTASK_CREATE`: returns the new task's ID (0 if every ID is taken, or if
 /// `tcb` is NULL). `name` is read up to `CPU_USAGE_NAME_LEN` bytes; NULL means no
@@ -28,7 +29,7 @@ pub unsafe extern "C" fn cpu_usage_hook_task_create(tcb: *mut c_void, name: *con
     // SAFETY: the caller's contract.
     let copy = unsafe { name_of(name) };
     // SAFETY: a hook.
-    let mut st = unsafe { state() };
+    let mut st = unsafe { library() };
     let now = st.now();
     st.start_if_needed(now);
     st.engine.task_create(now, &copy)
@@ -45,7 +46,7 @@ pub unsafe extern "C" fn cpu_usage_hook_task_delete(tcb: *mut c_void, id: u32) -
         return St::CPU_USAGE_ERR_NULL.code();
     }
     // SAFETY: a hook.
-    let st = unsafe { state() };
+    let st = unsafe { library() };
     let now = st.now();
     match st.engine.task_delete(now, id) {
         Ok(()) => St::CPU_USAGE_OK.code(),
@@ -63,7 +64,7 @@ pub unsafe extern "C" fn cpu_usage_hook_task_switched_in(tcb: *mut c_void, id: u
     // The ID alone identifies the task; the TCB is in the signature for future hooks.
     let _ = tcb;
     // SAFETY: a hook.
-    let st = unsafe { state() };
+    let st = unsafe { library() };
     let now = st.now();
     st.engine.switch_in(now, id);
 }
@@ -76,7 +77,7 @@ pub unsafe extern "C" fn cpu_usage_hook_task_switched_in(tcb: *mut c_void, id: u
 pub unsafe extern "C" fn cpu_usage_hook_tick() {
     arch::on_tick();
     // SAFETY: a hook.
-    let st = unsafe { state() };
+    let st = unsafe { library() };
     let now = st.now();
     if st.engine.tick(now) {
         watchdog::deliver_alerts(st);
@@ -94,7 +95,7 @@ pub unsafe extern "C" fn cpu_usage_hook_tick() {
 pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
     arch::on_isr_enter();
     // SAFETY: a hook.
-    unsafe { once_started(Engine::isr_enter) };
+    unsafe { once_started(ApiEngine::isr_enter) };
 }
 
 /// An interrupt handler ends: `traceISR_EXIT`, `traceISR_EXIT_TO_SCHEDULER` and
@@ -105,7 +106,7 @@ pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_isr_exit() {
     // SAFETY: a hook.
-    unsafe { once_started(Engine::isr_exit) };
+    unsafe { once_started(ApiEngine::isr_exit) };
 }
 
 /// `traceLOW_POWER_IDLE_BEGIN`: the idle task goes to sleep; until it wakes, time
@@ -117,7 +118,7 @@ pub unsafe extern "C" fn cpu_usage_hook_isr_exit() {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_sleep_begin() {
     // SAFETY: a hook.
-    unsafe { once_started(Engine::sleep_begin) };
+    unsafe { once_started(ApiEngine::sleep_begin) };
 }
 
 /// `traceLOW_POWER_IDLE_END`: the idle task woke up.
@@ -127,7 +128,7 @@ pub unsafe extern "C" fn cpu_usage_hook_sleep_begin() {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_sleep_end() {
     // SAFETY: a hook.
-    unsafe { once_started(Engine::sleep_end) };
+    unsafe { once_started(ApiEngine::sleep_end) };
 }
 
 /// Gives an interrupt or sleep hook's event to the engine at the clock's reading,
@@ -136,9 +137,9 @@ pub unsafe extern "C" fn cpu_usage_hook_sleep_end() {
 /// # Safety
 /// Only from a hook.
 #[inline(always)]
-unsafe fn once_started(event: fn(&mut Engine, u32)) {
+unsafe fn once_started(event: fn(&mut ApiEngine, u32)) {
     // SAFETY: a hook, by the caller's contract.
-    let st = unsafe { state() };
+    let st = unsafe { library() };
     if st.engine.is_started() {
         let now = st.now();
         event(st.engine, now);
@@ -168,7 +169,7 @@ pub unsafe extern "C" fn cpu_usage_hook_kernel_task(
     // SAFETY: the caller's contract.
     let copy = unsafe { name_of(name) };
     // SAFETY: a hook.
-    let st = unsafe { state() };
+    let st = unsafe { library() };
     st.engine.kernel_task(id, &copy, running != 0)
 }
 
@@ -210,7 +211,7 @@ unsafe fn name_of(name: *const c_char) -> [u8; NAME_LEN] {
 pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u32, port_setting: u32) {
     arch::set_interrupt_mask_level(port_setting);
     // SAFETY: a hook.
-    let mut st = unsafe { state() };
+    let mut st = unsafe { library() };
     // A clock the application chose (named Custom) is kept.
     if st.config.clock.name != ClockName::Custom {
         let clock = arch::clock_at_scheduler_start(cpu_hz, port_setting);
@@ -239,10 +240,10 @@ pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u3
 #[inline(always)]
 unsafe fn traced<R>(hook: impl FnOnce() -> R) -> R {
     // SAFETY: a hook; each reference to the state ends before the next is made.
-    let from = unsafe { state() }.engine.charged_slot();
+    let from = unsafe { library() }.engine.charged_slot();
     let result = hook();
     // SAFETY: as above.
-    unsafe { crate::trace::record(state().engine, from) };
+    unsafe { crate::trace::record(library().engine, from) };
     result
 }
 

@@ -37,9 +37,10 @@
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
 
-use crate::engine::arith::{self, DEFAULT_WINDOW_MS};
-use crate::engine::{Engine, Line, Stamp, MAX_WINDOW_COUNTS};
 use crate::arch::{self, Clock};
+use crate::engine::arith::{self, DEFAULT_WINDOW_MS};
+use crate::engine::{Line, Stamp, MAX_WINDOW_COUNTS};
+use crate::settings::ApiEngine;
 
 #[cfg(feature = "shell")]
 mod args;
@@ -73,9 +74,10 @@ pub use watchdog::*;
 /// as `CPU_USAGE_NAME_LEN + 1`).
 pub const CPU_USAGE_NAME_BUF: usize = crate::engine::NAME_LEN + 1;
 
-/// The accounting state and the application's choices, borrowed together.
-struct State<'a> {
-    engine: &'a mut Engine,
+/// The library's two statics, the accounting engine and the application's choices,
+/// borrowed together.
+struct Library<'a> {
+    engine: &'a mut ApiEngine,
     config: &'a mut Config,
 }
 
@@ -103,7 +105,7 @@ struct Shared<T>(UnsafeCell<T>);
 unsafe impl<T> Sync for Shared<T> {}
 
 /// All zero, so it lives in `.bss`.
-static ENGINE: Shared<Engine> = Shared(UnsafeCell::new(Engine::new(0)));
+static ENGINE: Shared<ApiEngine> = Shared(UnsafeCell::new(ApiEngine::new(0)));
 
 static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
     clock: arch::DEFAULT_CLOCK,
@@ -117,20 +119,20 @@ static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
     follow_wait: None,
 }));
 
-/// The state.
+/// The library's statics.
 ///
 /// # Safety
 /// Only from a hook (the kernel masks interrupts around them) or inside a critical
 /// section, and the references must not outlive that.
-unsafe fn state() -> State<'static> {
+unsafe fn library() -> Library<'static> {
     // SAFETY: exclusive by the caller's contract.
-    unsafe { State { engine: &mut *ENGINE.0.get(), config: &mut *CONFIG.0.get() } }
+    unsafe { Library { engine: &mut *ENGINE.0.get(), config: &mut *CONFIG.0.get() } }
 }
 
-/// Runs `f` on the state inside a critical section.
-fn with_state<R>(f: impl FnOnce(State<'_>) -> R) -> R {
+/// Runs `f` on the library's statics inside a critical section.
+fn with_library<R>(f: impl FnOnce(Library<'_>) -> R) -> R {
     // SAFETY: inside the critical section neither hooks nor other readers run.
-    critical_section::with(|_| f(unsafe { state() }))
+    critical_section::with(|_| f(unsafe { library() }))
 }
 
 /// Sets `flag` if it was clear, and says whether it did: a reader claims something
@@ -147,13 +149,13 @@ fn claim(flag: &core::sync::atomic::AtomicBool) -> bool {
     })
 }
 
-/// The line at position `at` (see `engine::LINES`) in a critical section of its own,
+/// The line at position `at` (see `Engine::LINES`) in a critical section of its own,
 /// if the figures are still those stamped `stamp`.
 fn read_line(at: usize, since_start: bool, stamp: Stamp) -> Option<Line> {
-    with_state(|st| (st.engine.stamp() == stamp).then(|| st.engine.line(at, since_start)))
+    with_library(|st| (st.engine.stamp() == stamp).then(|| st.engine.line(at, since_start)))
 }
 
-impl State<'_> {
+impl Library<'_> {
     fn now(&self) -> u32 {
         // SAFETY: a clock function given by the port or checked non-NULL by
         // cpu_usage_set_clock.

@@ -7,7 +7,7 @@ use super::args::Argv;
 use super::config::{cpu_usage_set_window_ms, FollowWaitFn};
 use super::sink::{self, BufSink, LineSink};
 use super::status::cpu_usage_status as St;
-use super::{read_line, with_state};
+use super::{read_line, with_library};
 use crate::engine::{arith, Header, Line, Stamp};
 use crate::report::{self, BadArgs, Changed, ClockInfo, Options, Sink, Source};
 
@@ -33,7 +33,7 @@ impl Source for Live {
 /// What a report needs besides its lines, read in one critical section: `Err` with
 /// the window length in milliseconds before the first window has completed.
 pub(super) fn header(opts: &Options) -> Result<(Header, ClockInfo<'static>), u32> {
-    with_state(|st| {
+    with_library(|st| {
         let clock = ClockInfo { hz: st.config.clock.hz, name: st.config.clock.name.as_str() };
         st.engine.header(opts.cumulative).map(|h| (h, clock)).ok_or(st.config.window_ms)
     })
@@ -75,7 +75,7 @@ pub(super) fn options(
 ) -> Result<Options, i32> {
     // The longest window is the clock's: an hour, or 2^31 counts if that is less.
     // (Worked out after the critical section: it divides.)
-    let longest = arith::max_window_ms(with_state(|st| st.config.clock.hz));
+    let longest = arith::max_window_ms(with_library(|st| st.config.clock.hz));
     let opts = match parsed {
         Ok(opts) => opts,
         Err(bad) => {
@@ -117,7 +117,7 @@ pub(super) fn options(
 /// (or NULL, which is refused).
 #[no_mangle]
 pub unsafe extern "C" fn show_cpu_usage(argc: c_int, argv: *mut *mut c_char) -> c_int {
-    let wait = with_state(|st| st.config.follow_wait);
+    let wait = with_library(|st| st.config.follow_wait);
     // SAFETY: forwarded contract.
     unsafe {
         sink::command(argc, argv, b"show_cpu_usage", |out, args| {
@@ -140,7 +140,7 @@ fn follow(out: &mut LineSink, opts: Options, wait: FollowWaitFn) -> i32 {
     let mut last = None;
     let mut left = opts.follow.unwrap_or(0);
     loop {
-        let (mark, window_ms) = with_state(|st| (st.engine.window_mark(), st.config.window_ms));
+        let (mark, window_ms) = with_library(|st| (st.engine.window_mark(), st.config.window_ms));
         if mark.is_some() && mark != last {
             last = mark;
             report(out, opts);

@@ -8,7 +8,7 @@ use core::mem::MaybeUninit;
 use super::args::Argv;
 use super::config::OutputFn;
 use super::status::cpu_usage_status as St;
-use super::with_state;
+use super::with_library;
 use crate::arch;
 use crate::report::Sink;
 
@@ -34,7 +34,7 @@ pub(super) struct LineSink {
 impl LineSink {
     /// Lines to the output set with `cpu_usage_set_output`, or the build's default.
     pub(super) fn to_output() -> LineSink {
-        let output = with_state(|st| st.config.output);
+        let output = with_library(|st| st.config.output);
         LineSink { line: [MaybeUninit::uninit(); LINE], len: 0, output, failed: false }
     }
 

@@ -5,9 +5,10 @@
 use core::ffi::c_char;
 
 use super::status::cpu_usage_status as St;
-use super::{read_line, with_state, CPU_USAGE_NAME_BUF};
+use super::{read_line, with_library, CPU_USAGE_NAME_BUF};
 use crate::engine::arith::{self, ShareWalk, Shares};
-use crate::engine::{Header, RowKind, LINES, NAME_LEN};
+use crate::engine::{Header, RowKind, NAME_LEN};
+use crate::settings::ApiEngine;
 
 /// One task in a snapshot.
 #[repr(C)]
@@ -115,7 +116,7 @@ pub unsafe extern "C" fn cpu_usage_snapshot(
 #[inline(never)]
 fn tries(out: &mut [cpu_usage_task_info], summary: &mut cpu_usage_summary_info) -> i32 {
     for _ in 0..TRIES {
-        let Some((header, hz)) = with_state(|st| st.engine.header(false).map(|h| (h, st.config.clock.hz))) else {
+        let Some((header, hz)) = with_library(|st| st.engine.header(false).map(|h| (h, st.config.clock.hz))) else {
             return St::CPU_USAGE_ERR_NO_WINDOW.code();
         };
         if let Some(info) = copy(out, &header, hz) {
@@ -141,7 +142,7 @@ fn copy(out: &mut [cpu_usage_task_info], header: &Header, hz: u32) -> Option<cpu
         ..cpu_usage_summary_info::default()
     };
     let mut lines = ShareWalk::new(shares, 0);
-    for at in 0..LINES {
+    for at in 0..ApiEngine::LINES {
         let line = read_line(at, false, header.stamp)?;
         let row = &line.row;
         let share = u32::from(lines.next(row.counts).1);

@@ -160,7 +160,7 @@ fn status_strings_exist_for_every_code() {
         let text = unsafe { core::ffi::CStr::from_ptr(cpu_usage_status_str(code)) };
         assert!(!text.to_bytes().is_empty());
     }
-    assert_eq!(cpu_usage_abi_version(), crate::engine::ABI_VERSION);
+    assert_eq!(cpu_usage_abi_version(), crate::settings::ABI_VERSION);
 }
 
 #[test]
@@ -237,7 +237,7 @@ fn interrupts_and_sleep_window() -> (u32, u32) {
 }
 
 fn snapshot() -> (i32, Vec<cpu_usage_task_info>, cpu_usage_summary_info) {
-    let mut tasks = vec![cpu_usage_task_info::BLANK; crate::engine::MAX_TASKS + 1];
+    let mut tasks = vec![cpu_usage_task_info::BLANK; crate::settings::MAX_TASKS + 1];
     let mut summary = cpu_usage_summary_info::default();
     // SAFETY: arrays of the sizes given.
     let n = unsafe { cpu_usage_snapshot(tasks.as_mut_ptr(), tasks.len(), &mut summary) };

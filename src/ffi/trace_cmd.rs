@@ -4,7 +4,7 @@ use core::ffi::{c_char, c_int};
 use core::sync::atomic::Ordering;
 
 use super::status::cpu_usage_status as St;
-use super::{sink, with_state};
+use super::{sink, with_library};
 use crate::report::Sink;
 use crate::trace;
 
@@ -46,7 +46,7 @@ fn run(out: &mut dyn Sink, cmd: trace::TraceCmd) -> i32 {
     }
     // SAFETY (each `trace::ring()`): inside the critical section, or, for the dump,
     // reading the stopped ring while holding DUMPING.
-    let hz = with_state(|st| {
+    let hz = with_library(|st| {
         let ring = unsafe { trace::ring() };
         match cmd {
             TraceCmd::Start => ring.start(st.engine),
@@ -59,7 +59,7 @@ fn run(out: &mut dyn Sink, cmd: trace::TraceCmd) -> i32 {
     });
     let ring = unsafe { trace::ring() };
     if cmd == TraceCmd::Dump {
-        trace::write_dump(out, ring, hz, |id| with_state(|st| st.engine.slot_name(id)));
+        trace::write_dump(out, ring, hz, |id| with_library(|st| st.engine.slot_name(id)));
     } else {
         trace::write_trace_status(out, ring, trace::hooks_seen());
     }

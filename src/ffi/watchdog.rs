@@ -9,7 +9,7 @@ use core::ffi::{c_char, c_void};
 #[cfg(feature = "shell")]
 use super::sink;
 use super::status::cpu_usage_status as St;
-use super::{with_state, State, CPU_USAGE_NAME_BUF};
+use super::{with_library, Library, CPU_USAGE_NAME_BUF};
 use crate::engine::{arith, Alert, AlertKind, NAME_LEN};
 #[cfg(feature = "shell")]
 use crate::report::{self, BadArgs, Sink, WatchCmd};
@@ -53,7 +53,7 @@ pub(super) type AlertFn = unsafe extern "C" fn(alert: *const cpu_usage_alert, ct
 /// tick hook; out of its line: it runs once per trip).
 #[cold]
 #[inline(never)]
-pub(super) fn deliver_alerts(st: State<'_>) {
+pub(super) fn deliver_alerts(st: Library<'_>) {
     let Some(callback) = st.config.alert else {
         // Nobody to tell: drop them, so they are not delivered late.
         while st.engine.take_alert().is_some() {}
@@ -110,7 +110,7 @@ pub extern "C" fn cpu_usage_watchdog_set_load(pct_hundredths: u32, windows: u32)
     if pct_hundredths > 10_000 {
         return St::CPU_USAGE_ERR_RANGE.code();
     }
-    with_state(|st| st.engine.set_load_watchdog(pct_hundredths, windows));
+    with_library(|st| st.engine.set_load_watchdog(pct_hundredths, windows));
     St::CPU_USAGE_OK.code()
 }
 
@@ -120,7 +120,7 @@ pub extern "C" fn cpu_usage_watchdog_set_load(pct_hundredths: u32, windows: u32)
 /// `CPU_USAGE_ERR_RANGE` (longer than the clock's 32-bit range).
 #[no_mangle]
 pub extern "C" fn cpu_usage_watchdog_set_slice_us(us: u32) -> i32 {
-    with_state(|mut st| {
+    with_library(|mut st| {
         let old = st.config.slice_us;
         st.config.slice_us = us;
         if st.apply_slice_watchdog() {
@@ -144,7 +144,7 @@ pub extern "C" fn cpu_usage_watchdog_set_callback(
     callback: Option<unsafe extern "C" fn(alert: *const cpu_usage_alert, ctx: *mut c_void)>,
     ctx: *mut c_void,
 ) -> i32 {
-    with_state(|st| {
+    with_library(|st| {
         st.config.alert = callback;
         st.config.alert_ctx = ctx;
     });
@@ -192,7 +192,7 @@ fn run(out: &mut dyn Sink, cmd: Result<WatchCmd, BadArgs>) -> i32 {
         sink::write_bad_args(out, b"cpu_usage_watchdog", St::CPU_USAGE_ERR_RANGE);
         return status;
     }
-    let (load, slice_us) = with_state(|st| {
+    let (load, slice_us) = with_library(|st| {
         let (pct, windows, _) = st.engine.watchdogs();
         ((windows != 0).then_some((pct, windows)), (st.config.slice_us != 0).then_some(st.config.slice_us))
     });

@@ -9,14 +9,15 @@
 //! too, under the same rules.
 
 mod args;
+mod out;
 mod text;
+mod usage;
 mod watchdog;
 
 pub use args::{parse, BadArgs, Options, Problem};
-pub use text::{
-    write_error, write_no_window, write_report, write_usage, write_window_refused, write_window_set, Changed,
-    ClockInfo, Sink, Source, BATCH,
-};
+pub use out::Sink;
+pub use text::{write_report, Changed, ClockInfo, Source, BATCH};
+pub use usage::{write_error, write_no_window, write_usage, write_window_refused, write_window_set};
 pub use watchdog::{parse_watchdog, write_watchdog_error, write_watchdog_status, write_watchdog_usage, WatchCmd};
 
 pub use crate::engine::arith::{counts_to_us, div_rem, pct_of, Shares};

@@ -1,10 +1,14 @@
 //! Report tests: exact text for known figures.
 
 use super::*;
-use crate::engine::MAX_TASKS;
-use crate::engine::{
-    Header, Line, Row, RowKind, Seat, Smoothed, Stamp, INTERRUPTS_AT, LINES, NAME_LEN, OTHER_AT, SLEEP_AT,
-};
+use crate::engine::{Header, Line, Row, RowKind, Seat, Smoothed, Stamp, NAME_LEN};
+use crate::settings::{ApiEngine, MAX_TASKS};
+
+/// Positions of the C API's engine's lines, the only engine a report reads.
+const LINES: usize = ApiEngine::LINES;
+const INTERRUPTS_AT: usize = ApiEngine::INTERRUPTS_AT;
+const SLEEP_AT: usize = ApiEngine::SLEEP_AT;
+const OTHER_AT: usize = ApiEngine::OTHER_AT;
 
 struct Text(Vec<u8>);
 
@@ -773,7 +777,7 @@ fn random_reports_add_up() {
         if next() % 2 == 0 {
             rows.push(Row::summary(RowKind::Overflow, counts(&mut next)));
         }
-        let tasks = (next() % (crate::engine::MAX_TASKS as u64 + 1)) as usize;
+        let tasks = (next() % (MAX_TASKS as u64 + 1)) as usize;
         let idle = if tasks > 0 && next() % 4 != 0 { (next() % tasks as u64) as usize + 1 } else { 0 };
         for id in 1..=tasks {
             let kind = if id == idle { RowKind::Idle } else { RowKind::Task };

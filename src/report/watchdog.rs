@@ -3,7 +3,8 @@
 //! report (integer only, no `core::fmt`, no panic path).
 
 use super::args::{Args, BadArgs, Value};
-use super::text::{write_problem, Out, Sink};
+use super::out::{Out, Sink};
+use super::usage::write_problem;
 
 /// What `cpu_usage_watchdog` was asked to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

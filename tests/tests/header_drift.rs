@@ -1,7 +1,8 @@
-//! The committed C header is what users compile against; the library's build script
-//! regenerates it in place (cbindgen) on every build, and building this test builds
-//! the library first. So the file in the work tree is what the sources say now, and
-//! it must equal the committed one.
+//! The committed C header is what users compile against. The library's build script
+//! generates the header into its `OUT_DIR` only (cbindgen, exposed as
+//! `settings::C_HEADER`), and `make header` copies it to `include/`: so the committed
+//! file must equal what the sources generate now, or someone changed the API without
+//! running `make header`; and the file in the work tree must be the committed one.
 //!
 //! Also: the header's ABI version macro, the library's `cpu_usage_abi_version()` and
 //! Cargo.toml's version must agree, and so must the capacity macros and the
@@ -9,8 +10,8 @@
 
 use std::process::Command;
 
-use freertos_cpu_usage::engine::{MAX_TASKS, NAME_LEN};
 use freertos_cpu_usage::ffi::cpu_usage_abi_version;
+use freertos_cpu_usage::settings::{C_HEADER, MAX_TASKS, NAME_LEN};
 use freertos_cpu_usage_tests::{repo_root, run};
 
 const HEADER: &str = "include/freertos_cpu_usage.h";
@@ -60,8 +61,21 @@ fn package_version() -> (u32, u32, u32) {
     panic!("Cargo.toml has no [package] version");
 }
 
+/// The line number (from 1) of the first difference between two texts.
+fn first_difference(a: &str, b: &str) -> usize {
+    a.lines().zip(b.lines()).position(|(a, b)| a != b).unwrap_or_else(|| a.lines().count().min(b.lines().count())) + 1
+}
+
 #[test]
 fn committed_header_is_current() {
+    let current = read_header();
+    if current != C_HEADER {
+        panic!(
+            "{HEADER} is stale: the sources generate another header (first difference at line {}); \
+             run `make header` and commit {HEADER}",
+            first_difference(&current, C_HEADER)
+        );
+    }
     let mut git = Command::new("git");
     git.current_dir(repo_root()).args(["show", &format!("HEAD:{HEADER}")]);
     let committed = match run(git, 60) {
@@ -73,16 +87,10 @@ fn committed_header_is_current() {
         ),
         Err(e) => panic!("cannot compare {HEADER} with the committed one: git is unavailable: {e}"),
     };
-    let current = read_header();
     if current != committed {
-        let line = current
-            .lines()
-            .zip(committed.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or_else(|| current.lines().count().min(committed.lines().count()));
         panic!(
-            "{HEADER} is stale: commit the regenerated header (the build rewrote it; first difference at line {})",
-            line + 1
+            "{HEADER} differs from the committed one (first difference at line {}): commit it",
+            first_difference(&current, &committed)
         );
     }
 }

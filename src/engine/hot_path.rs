@@ -1,0 +1,481 @@
+//! The hot path: what the kernel's hooks call on every switch, tick, interrupt and
+//! sleep, with everything they call, top to bottom (see "Hot path" in the engine's
+//! docs): no allocation, no division, no floating point, no loop over tasks and no
+//! panic path.
+
+use super::watchdog::{Alert, AlertKind, LOAD_ALERT, SLICE_ALERT, SLICE_BEFORE, SLICE_NOW};
+use super::*;
+
+impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
+    /// Task `id` is being switched in (`traceTASK_SWITCHED_IN`): the task running
+    /// until now is charged up to `now`, and its run ends. An ID that is not a live
+    /// task's (corrupted, or set by `vTaskSetTaskNumber`) is charged to ID 0.
+    #[inline]
+    pub fn switch_in(&mut self, now: u32, id: u32) {
+        // The common case: nothing but a task was running, the window runs on, and
+        // the task was already charged in it.
+        if self.flags == 0 && now.wrapping_sub(self.win_start) < self.win_len {
+            let (window, last, run) = (self.window, self.last, now.wrapping_sub(self.run_start));
+            if let Some(a) = self.acct.get_mut(usize::from(self.charged)) {
+                if a.window == window {
+                    a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
+                    a.runs = a.runs.wrapping_add(1);
+                    if run > a.longest {
+                        a.longest = run;
+                        if run > !self.watch.slice_inv {
+                            self.slice_over(usize::from(self.charged), run);
+                        }
+                    }
+                    self.last = now;
+                    self.run_start = now;
+                    self.charged = self.slot_of(id);
+                    return;
+                }
+            }
+        }
+        self.switch_in_slow(now, id);
+    }
+
+    /// A tick (`traceTASK_INCREMENT_TICK`): keeps readings less than a counter wrap
+    /// apart and closes windows when nothing switches. Returns true when a watchdog
+    /// has tripped ([`Engine::take_alert`]).
+    #[inline]
+    pub fn tick(&mut self, now: u32) -> bool {
+        if !self.charge_fast(now) {
+            self.advance(now);
+        }
+        self.watch.pending != 0
+    }
+
+    /// An interrupt handler starts. Only the outermost of nested ones counts: its
+    /// time, from here to its exit, is charged to interrupts, not to what it
+    /// interrupted.
+    #[inline]
+    pub fn isr_enter(&mut self, now: u32) {
+        // The common case: a task was running (not asleep, not in a handler) and was
+        // already charged in this window, which runs on. (Its run may have begun
+        // windows ago, as the idle task's does in an idle system: `LONG`.)
+        if self.flags & !LONG == 0 && self.charge_fast(now) {
+            self.isr_below = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
+            self.task = self.charged;
+            self.charged = Self::ISR as u16;
+            self.isr_start = now;
+            self.flags |= IN_ISR;
+            self.isr_depth = 1;
+            return;
+        }
+        self.isr_enter_slow(now);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn isr_enter_slow(&mut self, now: u32) {
+        if self.isr_depth == 0 {
+            self.advance(now);
+            // (The carry stays, and with it `LONG`: the exit must resume the run
+            // through `resumed`.)
+            self.isr_below = if self.flags & ASLEEP != 0 {
+                self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start))
+            } else {
+                self.run_carry.saturating_add(now.wrapping_sub(self.run_start))
+            };
+            if self.flags & ASLEEP == 0 {
+                self.task = self.charged;
+            }
+            self.charged = Self::ISR as u16;
+            self.isr_start = now;
+            self.flags |= IN_ISR;
+        }
+        self.isr_depth = self.isr_depth.saturating_add(1);
+    }
+
+    /// An interrupt handler ends (an exit with no handler under way is ignored).
+    #[inline]
+    pub fn isr_exit(&mut self, now: u32) {
+        // The common case: the outermost handler of a task (not of a sleep) ends,
+        // in the window it began in.
+        if self.flags & !LONG == IN_ISR && self.isr_depth == 1 && self.isr_carry == 0 && self.charge_fast(now) {
+            let run = now.wrapping_sub(self.isr_start);
+            if let Some(a) = self.acct.get_mut(Self::ISR) {
+                a.runs = a.runs.wrapping_add(1);
+                if run > a.longest {
+                    a.longest = run;
+                }
+            }
+            self.isr_depth = 0;
+            self.flags &= !IN_ISR;
+            self.charged = self.task;
+            (self.run_start, self.run_carry) = self.resumed(now, self.isr_below);
+            self.sync_long();
+            return;
+        }
+        self.isr_exit_slow(now);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn isr_exit_slow(&mut self, now: u32) {
+        match self.isr_depth {
+            0 => return,
+            1 => {}
+            _ => {
+                self.isr_depth -= 1;
+                return;
+            }
+        }
+        self.isr_depth = 0;
+        self.advance(now);
+        self.note_run(Self::ISR, self.isr_carry.saturating_add(now.wrapping_sub(self.isr_start)));
+        self.isr_carry = 0;
+        self.flags &= !IN_ISR;
+        let (start, carry) = self.resumed(now, self.isr_below);
+        if self.flags & ASLEEP != 0 {
+            self.charged = Self::SLEEP as u16;
+            (self.sleep_start, self.sleep_carry) = (start, carry);
+        } else {
+            self.charged = self.task;
+            (self.run_start, self.run_carry) = (start, carry);
+            self.flags &= !PENDING;
+        }
+        self.sync_long();
+    }
+
+    /// The idle task goes to sleep (`traceLOW_POWER_IDLE_BEGIN`): the time until it
+    /// wakes is sleep, not idle.
+    pub fn sleep_begin(&mut self, now: u32) {
+        if self.flags & (ASLEEP | IN_ISR) != 0 {
+            return;
+        }
+        self.advance(now);
+        self.task = self.charged;
+        self.sleep_task_run = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
+        self.sleep_start = now;
+        self.charged = Self::SLEEP as u16;
+        self.flags |= ASLEEP;
+    }
+
+    /// The idle task woke up (`traceLOW_POWER_IDLE_END`).
+    pub fn sleep_end(&mut self, now: u32) {
+        if self.flags & (ASLEEP | IN_ISR) != ASLEEP {
+            return;
+        }
+        self.advance(now);
+        self.note_run(Self::SLEEP, self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start)));
+        self.sleep_carry = 0;
+        self.flags &= !(ASLEEP | PENDING);
+        self.charged = self.task;
+        (self.run_start, self.run_carry) = self.resumed(now, self.sleep_task_run);
+        self.sync_long();
+    }
+
+    /// Where a run that has had `own` counts by `now` starts again, and its counts
+    /// before that: not before the window's start, so that measuring it from there
+    /// cannot wrap before the window closes.
+    fn resumed(&self, now: u32, own: u32) -> (u32, u32) {
+        let into = now.wrapping_sub(self.win_start);
+        if own <= into {
+            (now.wrapping_sub(own), 0)
+        } else {
+            (self.win_start, own - into)
+        }
+    }
+
+    /// `LONG` is set exactly while a carry is not zero.
+    fn sync_long(&mut self) {
+        if self.run_carry | self.isr_carry | self.sleep_carry != 0 {
+            self.flags |= LONG;
+        } else {
+            self.flags &= !LONG;
+        }
+    }
+
+    /// The common case of a tick, in as few instructions as it takes: the window
+    /// runs on and the running slot was already charged in it, so the counts since
+    /// the last reading are one add. Returns false, having changed nothing, when the
+    /// full path (`advance`) is needed: at most twice per slot and window.
+    #[inline(always)]
+    fn charge_fast(&mut self, now: u32) -> bool {
+        if now.wrapping_sub(self.win_start) >= self.win_len {
+            return false;
+        }
+        let window = self.window;
+        let last = self.last;
+        match self.acct.get_mut(usize::from(self.charged)) {
+            Some(a) if a.window == window => {
+                a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
+                self.last = now;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Where task `id` is charged: its own slot if it is a live task's ID, else ID 0.
+    #[inline(always)]
+    fn slot_of(&self, id: u32) -> u16 {
+        match self.meta.get((id as usize).wrapping_sub(1)) {
+            Some(m) if m.state == TaskState::Alive => id as u16,
+            _ => Self::OVERFLOW as u16,
+        }
+    }
+
+    /// A switch that closes a window, charges a slot for the first time in one,
+    /// follows a task that deleted itself, or happens inside an interrupt handler.
+    #[cold]
+    #[inline(never)]
+    fn switch_in_slow(&mut self, now: u32, id: u32) {
+        self.advance(now);
+        let paused = self.flags & (IN_ISR | ASLEEP) != 0;
+        let out = usize::from(if paused { self.task } else { self.charged });
+        // The task's own time: up to the interrupt (or sleep) it is paused in.
+        let run = if self.flags & ASLEEP != 0 {
+            self.sleep_task_run
+        } else if paused {
+            self.isr_below
+        } else {
+            self.run_carry.saturating_add(now.wrapping_sub(self.run_start))
+        };
+        // A task switched in inside a handler and out again before it ended never ran.
+        if self.flags & PENDING == 0 {
+            self.note_run(out, run);
+        }
+        self.run_carry = 0;
+        if self.flags & DYING != 0 {
+            // The task switched out deleted itself: this was its last switch.
+            self.flags &= !DYING;
+            self.release(out);
+        }
+        let next = self.slot_of(id);
+        if paused {
+            // A port that switches inside the handler: the new task's run starts
+            // when the handler (or sleep) ends.
+            self.task = next;
+            if self.flags & ASLEEP == 0 {
+                // (Asleep, it is the sleep's own time, and the sleep goes on.)
+                self.isr_below = 0;
+            }
+            self.sleep_task_run = 0;
+            self.flags |= PENDING;
+        } else {
+            self.charged = next;
+            self.run_start = now;
+        }
+        self.sync_long();
+    }
+
+    /// Charges the counts since the last reading to the current slot, closing the
+    /// window first if it has elapsed.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn advance(&mut self, now: u32) {
+        if now.wrapping_sub(self.win_start) >= self.win_len {
+            self.roll_over(now);
+        }
+        let d = now.wrapping_sub(self.last);
+        self.last = now;
+        self.credit(usize::from(self.charged), d);
+    }
+
+    /// Adds `d` counts to a slot in the window under way, moving the slot on to it
+    /// first if its figures are of an earlier window.
+    fn credit(&mut self, slot: usize, d: u32) {
+        let window = self.window;
+        let old = self.acct.get(slot).map_or(window, |a| a.window);
+        let len = self.len_of(old);
+        if let Some(a) = self.acct.get_mut(slot) {
+            if a.window != window {
+                a.fold(window, len);
+            }
+            a.counts = a.counts.wrapping_add(d);
+        }
+    }
+
+    /// The length of window `window` if it is the published one; otherwise the length
+    /// set now, which is what every window had unless it was changed or a stall
+    /// stretched one (see `peak` in the README).
+    pub(super) fn len_of(&self, window: u32) -> u32 {
+        if window == self.window.wrapping_sub(1) && self.published() {
+            self.pub_len
+        } else {
+            self.win_len
+        }
+    }
+
+    /// One run of a slot ended (or a window closes while it goes on): counted, and
+    /// kept if it is the window's longest.
+    fn note_run(&mut self, slot: usize, run: u32) {
+        self.credit(slot, 0);
+        let limit = !self.watch.slice_inv;
+        if let Some(a) = self.acct.get_mut(slot) {
+            a.runs = a.runs.wrapping_add(1);
+            if run > a.longest {
+                a.longest = run;
+                if run > limit {
+                    self.slice_over(slot, run);
+                }
+            }
+        }
+    }
+
+    /// A run is over the slice watchdog's limit: if it is a task's, remember the
+    /// longest such run of the window. (Interrupts, sleep and the time before the
+    /// first task are not slices.)
+    #[cold]
+    #[inline(never)]
+    pub(super) fn slice_over(&mut self, slot: usize, run: u32) {
+        // (Nor is the idle task's: it running long is an idle system.)
+        if slot == OTHER || slot > Self::OVERFLOW || slot == usize::from(self.idle) {
+            return;
+        }
+        let w = &mut self.watch;
+        if w.slice_over & SLICE_NOW == 0 || run > w.slice_len {
+            w.slice_over |= SLICE_NOW;
+            w.slice_len = run;
+            w.slice_slot = slot as u16;
+        }
+    }
+
+    /// Closes the window under way. It ends exactly `win_len` after its start, and the
+    /// counts up to that point are charged to it; the rest go to the next window. If
+    /// no hook ran for more than a whole further window (interrupts masked that long),
+    /// the closing window takes the whole stall instead: no window is invented that
+    /// nobody saw, and the published length says how long it really was.
+    #[cold]
+    #[inline(never)]
+    fn roll_over(&mut self, now: u32) {
+        let elapsed = now.wrapping_sub(self.win_start);
+        let mut len = if elapsed.wrapping_sub(self.win_len) < self.win_len { self.win_len } else { elapsed };
+        // After a shorter window was set, the last reading may lie past the new end.
+        let since_last = self.last.wrapping_sub(self.win_start);
+        if since_last > len {
+            len = since_last;
+        }
+        let end = self.win_start.wrapping_add(len);
+        let d = end.wrapping_sub(self.last);
+        self.last = end;
+        self.credit(usize::from(self.charged), d);
+        self.note_runs_going_on(end);
+        self.close_watch(len);
+        self.pub_len = len;
+        self.overflow_in_window = [self.overflow_tasks, self.overflow_in_window[0]];
+        self.win_start = end;
+        self.window = self.window.wrapping_add(1);
+        self.refresh_one();
+    }
+
+    /// The runs still going on at the end of a window count in it, with their
+    /// length so far: the task's, and the sleep's and interrupt's it is paused in.
+    #[inline(always)] // (called by `roll_over` alone: one function, as it reads)
+    fn note_runs_going_on(&mut self, end: u32) {
+        let in_isr = self.flags & IN_ISR != 0;
+        let asleep = self.flags & ASLEEP != 0;
+        // Each run going on is measured from `end` on, with its length so far carried.
+        if in_isr {
+            let run = self.isr_carry.saturating_add(end.wrapping_sub(self.isr_start));
+            (self.isr_start, self.isr_carry) = (end, run);
+            self.note_run(Self::ISR, run);
+        }
+        if asleep {
+            let sleep = if in_isr {
+                self.isr_below
+            } else {
+                let run = self.sleep_carry.saturating_add(end.wrapping_sub(self.sleep_start));
+                (self.sleep_start, self.sleep_carry) = (end, run);
+                run
+            };
+            self.note_run(Self::SLEEP, sleep);
+        }
+        let (task, run) = if asleep {
+            (self.task, self.sleep_task_run)
+        } else if in_isr {
+            (self.task, self.isr_below)
+        } else if usize::from(self.charged) != OTHER {
+            let run = self.run_carry.saturating_add(end.wrapping_sub(self.run_start));
+            (self.run_start, self.run_carry) = (end, run);
+            (self.charged, run)
+        } else {
+            (self.charged, 0)
+        };
+        self.sync_long();
+        // A task switched in inside a handler has no run before the handler ends.
+        if self.phase & STARTED != 0 && usize::from(task) != OTHER && self.flags & PENDING == 0 {
+            self.note_run(usize::from(task), run);
+        }
+    }
+
+    /// The window under way (`len` counts) closes: the smoothed loads take it in and
+    /// the watchdogs judge it.
+    #[inline(always)] // (called by `roll_over` alone: one function, as it reads)
+    fn close_watch(&mut self, len: u32) {
+        let window = self.window;
+        let in_window = |a: Option<&Acct>| a.map_or(0, |a| if a.window == window { a.counts } else { 0 });
+        let idle = if self.idle == 0 { 0 } else { in_window(self.acct.get(usize::from(self.idle))) };
+        let asleep = in_window(self.acct.get(Self::SLEEP));
+        let busy = len.saturating_sub(idle).saturating_sub(asleep);
+        for (avg, &keep) in self.load_avg.iter_mut().zip(self.smooth.iter()) {
+            let keep = u64::from(keep);
+            let take = u64::from(SMOOTH_ONE) - keep;
+            // 16-bit fractions of counts below 2^32: every product stays below 2^64.
+            avg.busy = (avg.busy * keep + (u64::from(busy) << 16) * take) >> 16;
+            avg.len = (avg.len * keep + (u64::from(len) << 16) * take) >> 16;
+        }
+
+        let w = &mut self.watch;
+        if w.load_windows != 0 {
+            let over = u64::from(busy) * 10_000 > u64::from(w.load_pct) * u64::from(len);
+            if !over {
+                w.load_streak = 0;
+            } else if w.load_streak < w.load_windows {
+                w.load_streak += 1;
+                if w.load_streak == w.load_windows {
+                    w.alerts[LOAD_ALERT] =
+                        Alert { kind: AlertKind::Load, window, value: busy, limit: len, ..Alert::NONE };
+                    w.pending |= 1 << LOAD_ALERT;
+                }
+            }
+        }
+        if w.slice_over == SLICE_NOW {
+            let slot = usize::from(w.slice_slot);
+            let id = if slot == Self::OVERFLOW { OVERFLOW_ID as u16 } else { slot as u16 };
+            let name = self.meta.get(slot.wrapping_sub(1)).map_or([0; NAME_LEN], |m| m.name);
+            let w = &mut self.watch;
+            w.alerts[SLICE_ALERT] =
+                Alert { kind: AlertKind::Slice, window, value: w.slice_len, limit: !w.slice_inv, id, name };
+            w.pending |= 1 << SLICE_ALERT;
+        }
+        let w = &mut self.watch;
+        w.slice_over = if w.slice_over & SLICE_NOW != 0 { SLICE_BEFORE } else { 0 };
+    }
+
+    /// Moves one slot's figures on to at most two windows back (which reads the same:
+    /// nothing recent, and the since-start figures complete), visiting every slot
+    /// once per `SLOTS` rollovers, so stored window numbers always stay within a few
+    /// thousand of `window`.
+    #[inline(always)] // (called by `roll_over` alone: one function, as it reads)
+    fn refresh_one(&mut self) {
+        let oldest = self.window.wrapping_sub(2);
+        let i = usize::from(self.refresh);
+        self.refresh = if i + 1 >= SLOTS { 0 } else { i as u16 + 1 };
+        let win_len = self.win_len;
+        if let Some(a) = self.acct.get_mut(i) {
+            if self.window.wrapping_sub(a.window) > 2 {
+                a.fold(oldest, win_len);
+            }
+        }
+        if let Some(m) = self.meta.get_mut(i.wrapping_sub(1)) {
+            if self.window.wrapping_sub(m.mark) > 2 {
+                m.mark = oldest;
+            }
+        }
+    }
+
+    /// Puts a dead task's ID in quarantine, stamped with the window it died in.
+    pub(super) fn release(&mut self, slot: usize) {
+        let window = self.window;
+        let Some(m) = self.meta.get_mut(slot.wrapping_sub(1)) else { return };
+        m.short_lived = m.mark == window;
+        m.mark = window;
+        m.state = TaskState::Dead;
+        self.pool.quarantine(slot.wrapping_sub(1) as u16, &mut self.meta);
+    }
+}

@@ -1,0 +1,118 @@
+//! The report as one line of JSON (`show_cpu_usage -m`).
+
+use super::*;
+
+impl Report<'_> {
+    #[inline(never)]
+    pub(super) fn json(&mut self) -> Result<(), Changed> {
+        let (h, clock, cumulative) = (self.header, self.clock, self.opts.cumulative);
+        let out = &mut self.out;
+        if cumulative {
+            out.put(b"{\"mode\":\"cumulative\"");
+            out.key_int(b"windows", u64::from(h.window));
+            out.key_int(b"uptime_us", counts_to_us(self.length, clock.hz));
+            out.key_int(b"uptime_counts", self.length);
+        } else {
+            out.put(b"{\"mode\":\"window\"");
+            out.key_int(b"window", u64::from(h.window));
+            out.key_int(b"window_us", counts_to_us(h.length, clock.hz));
+            out.key_int(b"window_counts", h.length);
+        }
+        out.key(b"clock");
+        out.json_str(clock.name.as_bytes());
+        out.key_int(b"clock_hz", u64::from(clock.hz));
+        out.put(b",\"tasks\":[");
+        let printed = self.tasks()?;
+        let out = &mut self.out;
+        out.put(b"]");
+        // (After the tasks: the walk that prints them counts the IDs.)
+        let slots = self.survey.slots;
+        out.put(b",\"slots\":{\"capacity\":");
+        out.int(u64::from(slots.capacity));
+        out.key_int(b"used", u64::from(slots.used));
+        out.key_int(b"quarantined", u64::from(slots.quarantined));
+        out.key_int(b"free", u64::from(slots.free));
+        out.key_int(b"overflow_tasks", u64::from(slots.overflow_tasks));
+        out.put(b"}");
+        let more = self.survey.tasks.less(printed);
+        if more.lines != 0 {
+            out.put(b",\"more_tasks\":{\"count\":");
+            out.int(u64::from(more.lines));
+            out.key_int(b"counts", more.counts);
+            out.key_pct(b"usage_pct", more.share());
+            out.put(b"}");
+        }
+        let deleted = self.survey.deleted;
+        if !cumulative {
+            out.key_int(b"deleted_tasks", u64::from(deleted.lines));
+        }
+        out.key_int(b"deleted_counts", deleted.counts);
+        out.key_pct(b"deleted_pct", deleted.share());
+        match self.idle()? {
+            Some(row) => {
+                let out = &mut self.out;
+                out.put(b",\"idle\":{\"id\":");
+                out.int(u64::from(row.id));
+                out.key(b"name");
+                out.json_str(name_of(&row));
+                out.key_int(b"counts", row.counts);
+                task_tail(out, cumulative, clock, &row);
+            }
+            None => self.out.put(b",\"idle\":null"),
+        }
+        let (isr, isr_sum) = self.summary_line(0)?;
+        let (sleep, sleep_sum) = self.summary_line(1)?;
+        let (_, other) = self.summary_line(2)?;
+        let (load, _) = self.load();
+        let idle = self.survey.idle.share();
+        let out = &mut self.out;
+        out.key_int(b"interrupts_counts", isr.counts);
+        out.key_pct(b"interrupts_pct", isr_sum.share());
+        out.key_int(b"interrupts", isr.runs);
+        out.key_int(b"longest_interrupt_us", counts_to_us(u64::from(isr.longest), clock.hz));
+        out.key_int(b"sleep_counts", sleep.counts);
+        out.key_pct(b"sleep_pct", sleep_sum.share());
+        out.key_int(b"sleeps", sleep.runs);
+        out.key_int(b"other_counts", other.counts);
+        out.key_pct(b"other_pct", other.share());
+        out.key_pct(b"idle_pct", idle);
+        out.key_pct(b"load_pct", load);
+        out.put(b",\"load_avg_pct\":");
+        for (i, a) in h.load_avg.iter().enumerate() {
+            out.put(if i == 0 { b"[" } else { b"," });
+            if a.len == 0 {
+                out.put(b"null");
+            } else {
+                out.pct(u64::from(pct_of(a.busy, a.len)), 0);
+            }
+        }
+        out.put(b"]}\n");
+        Ok(())
+    }
+}
+
+/// What every task object of the JSON ends with, the idle task's included.
+#[inline(never)]
+pub(super) fn task_tail(out: &mut Out<'_>, cumulative: bool, clock: ClockInfo<'_>, row: &Row) {
+    out.key_int(b"switches", row.runs);
+    out.key_int(b"longest_slice_us", counts_to_us(u64::from(row.longest), clock.hz));
+    if cumulative {
+        let known = |out: &mut Out<'_>, key: &[u8], known: bool, value: u64| {
+            out.key(key);
+            if known {
+                out.int(value);
+            } else {
+                out.put(b"null");
+            }
+        };
+        known(out, b"longest_slice_window", row.longest != 0, u64::from(row.longest_window));
+        out.key(b"peak_pct");
+        if row.peak_len == 0 {
+            out.put(b"null");
+        } else {
+            out.pct(u64::from(pct_of(u64::from(row.peak), u64::from(row.peak_len))), 0);
+        }
+        known(out, b"peak_window", row.peak_len != 0, u64::from(row.peak_window));
+    }
+    out.byte(b'}');
+}

@@ -1,0 +1,172 @@
+//! The report as a table, one line per task, for people.
+
+use super::*;
+use crate::engine::NAME_LEN;
+
+/// Extra columns of `-l`: runs (`  ` and 8) and longest run (`  ` and 11).
+const LONG_COLUMNS: usize = 23;
+
+impl Report<'_> {
+    #[inline(never)]
+    pub(super) fn table(&mut self) -> Result<(), Changed> {
+        let (h, clock, opts) = (self.header, self.clock, self.opts);
+        let out = &mut self.out;
+        let us = counts_to_us(self.length, clock.hz);
+        if opts.cumulative {
+            out.put(b"CPU usage since start: ");
+            out.duration(us, 0);
+            out.put(b" (");
+            out.int(u64::from(h.window));
+            out.put(b" windows)");
+        } else {
+            out.put(b"CPU usage, window #");
+            out.int(u64::from(h.window));
+            out.put(b": ");
+            out.duration(us, 0);
+        }
+        out.put(b", clock ");
+        out.put(clock.name.as_bytes());
+        out.byte(b' ');
+        out.int(u64::from(clock.hz));
+        out.put(b" Hz\n  ID  ");
+        out.name_cell(b"TASK");
+        out.put(if opts.long { b"   USAGE      RUNS      LONGEST\n" } else { b"   USAGE\n" });
+        let printed = self.tasks()?;
+        let more = self.survey.tasks.less(printed);
+        let deleted = self.survey.deleted;
+        let out = &mut self.out;
+        if more.lines != 0 {
+            out.put(b"      (");
+            let digits = out.num(u64::from(more.lines), 0, b' ');
+            let label: &[u8] = if more.lines == 1 { b" more task)" } else { b" more tasks)" };
+            out.put(label);
+            // Not cut to the name column, unlike a name: the count must show.
+            out.fill(b' ', NAME_LEN.saturating_sub(1 + digits + label.len()));
+            out.byte(b' ');
+            out.share(more.share(), more.counts != 0, 7);
+            out.byte(b'\n');
+        }
+        if opts.cumulative || deleted.lines != 0 {
+            out.put(b"      (");
+            let mut columns = 1;
+            if !opts.cumulative {
+                columns += out.num(u64::from(deleted.lines), 0, b' ') + 1;
+                out.byte(b' ');
+            }
+            // ("(N deleted)" in a window: the count and the label fit the name column.)
+            let label: &[u8] = if opts.cumulative { b"deleted tasks)" } else { b"deleted)" };
+            out.put(label);
+            out.fill(b' ', NAME_LEN.saturating_sub(columns + label.len()));
+            out.byte(b' ');
+            out.share(deleted.share(), deleted.counts != 0, 7);
+            out.byte(b'\n');
+        }
+        out.put(b"  ");
+        out.fill(b'-', NAME_LEN + 14 + if opts.long { LONG_COLUMNS } else { 0 });
+        out.byte(b'\n');
+        match self.idle()? {
+            Some(row) => {
+                let share = self.survey.idle.share();
+                let out = &mut self.out;
+                out.num(u64::from(row.id), 4, b' ');
+                out.put(b"  ");
+                out.name_cell(name_of(&row));
+                cells(out, &opts, clock, &row, share);
+                out.put(b"  idle\n");
+            }
+            None => self.out.put(b"      idle: not known until the scheduler starts\n"),
+        }
+        let (isr, isr_sum) = self.summary_line(0)?;
+        let (_, sleep) = self.summary_line(1)?;
+        let (_, other) = self.summary_line(2)?;
+        let (load, busy) = self.load();
+        let out = &mut self.out;
+        let summary: [(&[u8], Sum, &[u8]); 3] = [
+            (b"interrupts", isr_sum, b""),
+            (b"sleep", sleep, b"  asleep in tickless idle\n"),
+            (b"other", other, b"  kernel and unattributed\n"),
+        ];
+        for (name, sum, text) in summary {
+            out.put(b"      ");
+            out.name_cell(name);
+            out.byte(b' ');
+            out.share(sum.share(), sum.counts != 0, 7);
+            out.put(text);
+            if name == b"interrupts" {
+                out.put(b"  ");
+                out.int(isr.runs);
+                out.put(b" interrupts, longest ");
+                longest(out, clock, &isr, 0);
+                out.byte(b'\n');
+            }
+        }
+        out.put(b"      ");
+        out.name_cell(b"load");
+        out.byte(b' ');
+        out.share(load, busy, 7);
+        out.put(b"  100% - idle - sleep\n");
+        for (i, a) in h.load_avg.iter().enumerate() {
+            out.put(match i {
+                0 => b"load avg   1 s ",
+                1 => b"  10 s ",
+                _ => b"  60 s ",
+            });
+            if a.len == 0 {
+                out.byte(b'-');
+            } else {
+                out.share(pct_of(a.busy, a.len), a.busy != 0, 6);
+            }
+        }
+        // The pool as it is now (the figures above are of the window or since start).
+        out.put(b"\nIDs now: ");
+        let slots = self.survey.slots;
+        out.int(u64::from(slots.used));
+        out.put(b" used, ");
+        out.int(u64::from(slots.quarantined));
+        out.put(b" quarantined, ");
+        out.int(u64::from(slots.free));
+        out.put(b" free of ");
+        out.int(u64::from(slots.capacity));
+        out.put(b"; tasks without one: ");
+        out.int(u64::from(slots.overflow_tasks));
+        out.byte(b'\n');
+        Ok(())
+    }
+}
+
+/// A longest run: `0` for none, a duration otherwise (`0.000 ms` for a run too
+/// short for a microsecond), right-aligned in `width`.
+fn longest(out: &mut Out<'_>, clock: ClockInfo<'_>, row: &Row, width: usize) {
+    if row.longest == 0 {
+        out.num(0, width, b' ');
+    } else {
+        out.duration(counts_to_us(u64::from(row.longest), clock.hz), width);
+    }
+}
+
+/// A task's cells after its name: usage, and with `-l` its runs and longest run
+/// (since start, with that run's window and the task's busiest window).
+#[inline(never)]
+pub(super) fn cells(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, row: &Row, share: u16) {
+    out.byte(b' ');
+    out.share(share, row.counts != 0, 7);
+    if !opts.long {
+        return;
+    }
+    out.put(b"  ");
+    out.num(row.runs, 8, b' ');
+    out.put(b"  ");
+    longest(out, clock, row, 11);
+    if opts.cumulative {
+        if row.longest != 0 {
+            out.put(b" in #");
+            out.int(u64::from(row.longest_window));
+        }
+        if row.peak_len != 0 {
+            out.put(b"  peak ");
+            out.share(pct_of(u64::from(row.peak), u64::from(row.peak_len)), row.peak != 0, 0);
+            out.put(b" in #");
+            out.int(u64::from(row.peak_window));
+        }
+    }
+}
