@@ -5,7 +5,7 @@
 //! - [`Console`]: a demo (POSIX simulator or QEMU) driven through its shell on
 //!   stdin/stdout, one command at a time, every read with a time limit. The child is
 //!   killed when the console is dropped, including when a check panics.
-//! - [`scenario`]: the one conversation both ports go through, and the checks made
+//! - [`scenario`]: the one conversation every board goes through, and the checks made
 //!   on every report it reads.
 //! - [`in_process`]: the demo's FreeRTOS POSIX build run inside a test process, for
 //!   tests that call the kernel's API themselves.
@@ -16,8 +16,8 @@
 
 #![deny(missing_docs)]
 
+pub mod boards;
 pub mod in_process;
-pub mod ports;
 pub mod qemu;
 pub mod scenario;
 

@@ -1,10 +1,10 @@
-//! The end-to-end conversation with the demo, the same on every port.
+//! The end-to-end conversation with the demo, the same on every board.
 //!
-//! 0. The library counts with the clock the port expects (`Port::clock`): the first
+//! 0. The library counts with the clock the board expects (`Judging::clock`): the first
 //!    window's report and the text report's header name it and its frequency.
 //! 1. Wait until two windows have completed (the first ones hold the start-up), then
 //!    read the next three windows: each workload's share, averaged over them, must be
-//!    within the port's tolerance of its configured duty.
+//!    within the board's tolerance of its configured duty.
 //!    Meanwhile the load watchdog is set (`cpu_usage_watchdog load 50 2`, the
 //!    workloads alone keeping the load at 55 to 75 % until step 5): before step 5 the
 //!    demo must have printed exactly one load alert, naming the second window of the
@@ -24,7 +24,7 @@
 //!    holds one ID of its own. Then `cli show_cpu_usage ...`, the report fetched
 //!    through `cpu_usage_cli_command` in 47-byte pieces, must be the same text as
 //!    `show_cpu_usage ...` of the same window.
-//! 4. Where the port has a peripheral interrupt of known cost (`Port::irq`, QEMU's
+//! 4. Where the board has a peripheral interrupt of known cost (`Judging::irq`, QEMU's
 //!    TIMER0: 500 Hz, 100 µs each): `irq on`; a window later the "interrupts" line
 //!    must have grown by that share, and the tasks, which burn a share of the wall
 //!    time, must have lost it: each shows its duty times (1 − the interrupts' share).
@@ -55,9 +55,9 @@ pub use table::{parse_table, Table, TableRow, Usage};
 
 use crate::{Console, Deadline};
 
-/// How a port is driven and judged.
+/// How a board's demo is driven and judged.
 #[derive(Clone, Copy, Debug)]
-pub struct Port {
+pub struct Judging {
     /// The longest a command may take to answer, in seconds.
     pub reply_secs: u64,
     /// The longest the demo may take to print its first prompt, in seconds.
@@ -66,16 +66,16 @@ pub struct Port {
     /// above the expected run time).
     pub total_secs: u64,
     /// Largest distance, in percentage points, between a workload's measured share
-    /// and its configured duty. The caller explains it by the port's physics.
+    /// and its configured duty. The caller explains it by the board's physics.
     pub duty_tolerance_pp: f64,
     /// Largest distance, in percentage points, between tick30's share (averaged over
-    /// the windows read) and 30 %. The caller explains it by the port's physics.
+    /// the windows read) and 30 %. The caller explains it by the board's physics.
     pub tick30_tolerance_pp: f64,
-    /// The port's time is the host's wall time (the POSIX simulator), so a host that
+    /// The board's time is the host's wall time (the POSIX simulator), so a host that
     /// holds back a core from it moves the shares, and a duty check allows for what
     /// it held back; not under QEMU's `-icount`, whose guest time stops with it.
     pub host_time: bool,
-    /// The port's peripheral interrupt of known cost, switched by `irq on|off`; `None`
+    /// The board's peripheral interrupt of known cost, switched by `irq on|off`; `None`
     /// where there is none (the POSIX simulator).
     pub irq: Option<IrqLoad>,
     /// The clock the library must be counting with, as its reports name it, and its
@@ -284,7 +284,7 @@ impl HostShare {
     }
 
     /// `awake_pct` is the share of the time the library saw outside tickless sleep;
-    /// `host_time`: the port's time is the host's (else nothing was held back).
+    /// `host_time`: the board's time is the host's (else nothing was held back).
     fn finish(self, console: &Console, awake_pct: f64, host_time: bool) -> Starved {
         let Some((wall_s, cpu_s)) = self.since(console) else {
             return Starved { pp: 0.0, note: String::new() };
@@ -303,7 +303,7 @@ impl HostShare {
 /// The conversation in progress.
 struct Run<'a> {
     console: &'a mut Console,
-    port: Port,
+    judging: Judging,
     deadline: Deadline,
     /// A report showed the overflow bucket in use.
     saw_overflow: bool,
@@ -317,7 +317,7 @@ impl Run<'_> {
     /// Types `line`; returns the answer without the watchdog alerts in it (kept in
     /// `alerts`).
     fn ask(&mut self, line: &str) -> String {
-        let answer = self.console.command(line, self.port.reply_secs);
+        let answer = self.console.command(line, self.judging.reply_secs);
         let answer = self.take_alerts(answer);
         // A report whose figures changed while it went out (a window ended) is void
         // up to the line that says so; the report follows again after it.
@@ -381,9 +381,9 @@ impl Run<'_> {
     }
 
     /// The clock named by `window` (a `show_cpu_usage -m` report) and by the header of
-    /// the text report must be the port's.
+    /// the text report must be the board's.
     fn check_clock(&mut self, window: &Window) {
-        let (name, hz) = self.port.clock;
+        let (name, hz) = self.judging.clock;
         if window.report.clock != name || window.report.clock_hz != hz {
             let (got, got_hz) = (&window.report.clock, window.report.clock_hz);
             self.console
@@ -429,7 +429,7 @@ impl Run<'_> {
                 }
             }
             if self.deadline.passed() {
-                let limit = self.port.total_secs;
+                let limit = self.judging.total_secs;
                 self.console.fail(&format!("window {index} not reached within the {limit} s the scenario may take"));
             }
             thread::sleep(POLL);
@@ -474,34 +474,34 @@ impl Run<'_> {
     }
 
     /// `name`'s share of window `w` within the duty tolerance of `duty`, plus, on a
-    /// port that runs on the host's time, what the host may have held back in that
+    /// board that runs on the host's time, what the host may have held back in that
     /// window: `host` was started before the window began and is finished now.
     fn expect_share(&mut self, w: &Window, name: &str, duty: f64, label: &str, host: HostShare) {
         self.expect_mean_share(std::slice::from_ref(w), name, duty, label, host);
     }
 
     /// `name`'s share averaged over `windows` within the duty tolerance of `duty`,
-    /// plus, on a port that runs on the host's time, what the host may have held back
+    /// plus, on a board that runs on the host's time, what the host may have held back
     /// (measured over the last of them, the host's share being a share of the wall
     /// time since `host` started, before the first began).
     fn expect_mean_share(&mut self, windows: &[Window], name: &str, duty: f64, label: &str, host: HostShare) {
         let measured = self.mean_share(windows, name);
         let (first, last) = (windows.first().map_or(0, |w| w.index), windows.last().map_or(0, |w| w.index));
         let held = match windows.last() {
-            Some(w) if self.port.host_time => host.held_back_in(self.console, w),
+            Some(w) if self.judging.host_time => host.held_back_in(self.console, w),
             _ => 0.0,
         };
-        let tol = self.port.duty_tolerance_pp + held;
+        let tol = self.judging.duty_tolerance_pp + held;
         println!(
             "{label}: {name} {measured:.2} % in windows #{first} to #{last} (duty {duty} ± {} pp + at most {held:.1} \
              pp held back by the host)",
-            self.port.duty_tolerance_pp
+            self.judging.duty_tolerance_pp
         );
         if (measured - duty).abs() > tol {
             self.console.fail(&format!(
                 "{label}: {name} used {measured:.2} % in windows {first} to {last}, expected {duty} ± {tol:.1} pp ({} \
                  pp + at most {held:.1} pp held back by the host)",
-                self.port.duty_tolerance_pp
+                self.judging.duty_tolerance_pp
             ));
         }
     }
@@ -509,17 +509,17 @@ impl Run<'_> {
 
 /// Drives the demo behind `console` through the whole scenario, then `exit`. Panics
 /// (killing the demo) at the first failed check.
-pub fn run(console: &mut Console, port: Port) {
+pub fn run(console: &mut Console, judging: Judging) {
     let mut run = Run {
         console,
-        port,
-        deadline: Deadline::after_secs(port.total_secs),
+        judging,
+        deadline: Deadline::after_secs(judging.total_secs),
         saw_overflow: false,
         alerts: Vec::new(),
         seen: BTreeMap::new(),
     };
 
-    let banner = run.console.read_answer(port.boot_secs);
+    let banner = run.console.read_answer(judging.boot_secs);
     if !banner.contains("freertos-cpu-usage demo") {
         run.console.fail(&format!("unexpected banner: {banner:?}"));
     }
@@ -545,7 +545,7 @@ pub fn run(console: &mut Console, port: Port) {
         windows.push(w);
     }
     let awake = 100.0 - run.mean_of(&windows, |r| r.sleep_pct);
-    let starved = host_share.finish(run.console, awake, port.host_time);
+    let starved = host_share.finish(run.console, awake, judging.host_time);
     for (name, duty) in WORKLOADS {
         let mut sum = 0.0;
         for w in &windows {
@@ -553,13 +553,13 @@ pub fn run(console: &mut Console, port: Port) {
             sum += run.check(share.ok_or_else(|| format!("window {} does not list {name}", w.index)));
         }
         let mean = sum / windows.len() as f64;
-        let tol = port.duty_tolerance_pp + starved.pp;
+        let tol = judging.duty_tolerance_pp + starved.pp;
         let first_index = windows.first().map_or(0, |w| w.index);
         println!(
             "{name}: {mean:.2} % averaged over {} windows from #{first_index} (duty {duty} ± {} pp + {:.1} pp held \
              back by the host)",
             windows.len(),
-            port.duty_tolerance_pp,
+            judging.duty_tolerance_pp,
             starved.pp
         );
         if (mean - duty).abs() > tol {
@@ -568,7 +568,7 @@ pub fn run(console: &mut Console, port: Port) {
                 "{name} averaged {mean:.2} % over windows {}, expected {duty} ± {tol:.1} pp ({} pp, + {:.1} pp held \
                  back by the host: {})",
                 shares.join(", "),
-                port.duty_tolerance_pp,
+                judging.duty_tolerance_pp,
                 starved.pp,
                 starved.note
             ));
@@ -654,7 +654,7 @@ pub fn run(console: &mut Console, port: Port) {
     // 4. A peripheral interrupt of known cost, against the window just read (the same
     //    load, without it). The window under way at `irq on` is mixed; the next one
     //    is not.
-    if let Some(irq) = port.irq {
+    if let Some(irq) = judging.irq {
         interrupts(&mut run, &w, irq);
     }
 
@@ -683,7 +683,7 @@ pub fn run(console: &mut Console, port: Port) {
     // 6. tick30 against tick sampling.
     tick30(&mut run);
 
-    run.console.exit(port.reply_secs);
+    run.console.exit(judging.reply_secs);
 }
 
 /// Step 4: `irq on`, one window's worth of interrupts compared with `before`, and the
@@ -719,7 +719,7 @@ fn interrupts(run: &mut Run<'_>, before: &Window, irq: IrqLoad) {
             w.index, before.index, irq.share_pct, irq.tolerance_pp
         ));
     }
-    // Every tick is an interrupt too (1 kHz on both ports), and each typed byte one
+    // Every tick is an interrupt too (1 kHz on every board), and each typed byte one
     // of the UART's, whose number depends on the test's timing: the window must hold
     // at least its ticks and the timer's interrupts (one of each may fall on either
     // side of a window's edge).
@@ -779,20 +779,20 @@ fn tick30(run: &mut Run<'_>) {
     let window_us: f64 = windows.iter().map(|w| w.report.window_us as f64).sum();
     let stolen_pp = if window_us > 0.0 { 100.0 * overrun_us / window_us } else { 0.0 };
     let (low, high) =
-        (TICK30_PCT - run.port.tick30_tolerance_pp, TICK30_PCT + run.port.tick30_tolerance_pp + stolen_pp);
+        (TICK30_PCT - run.judging.tick30_tolerance_pp, TICK30_PCT + run.judging.tick30_tolerance_pp + stolen_pp);
     println!(
         "tick30: {mean:.2} % averaged over windows {} (expected {low:.2} to {high:.2}: {TICK30_PCT} ± {} pp, \
          + {stolen_pp:.2} pp the host held it past its share); tick-sampled {by_sampling:.1} % over {ticks} ticks; \
          {status:?}",
         shares.join(", "),
-        run.port.tick30_tolerance_pp,
+        run.judging.tick30_tolerance_pp,
     );
     if mean < low || mean > high {
         run.console.fail(&format!(
             "tick30 averaged {mean:.2} % over windows {}, expected {low:.2} to {high:.2} ({TICK30_PCT} ± {} pp, \
              + {stolen_pp:.2} pp past its share) ({status:?})",
             shares.join(", "),
-            run.port.tick30_tolerance_pp,
+            run.judging.tick30_tolerance_pp,
         ));
     }
     if by_sampling > TICK30_SAMPLED_MAX_PCT {

@@ -1,5 +1,5 @@
 //! The library beside another trace tool that defines the same kernel trace macros
-//! (README: "Beside another trace tool"), on both ports.
+//! (README: "Beside another trace tool"), on both the POSIX simulator and QEMU.
 //!
 //! The demo's `tracer` variant (`build/posix-tracer/freertos-sim`, built by `make
 //! test-build`; `build/mps2-an385/demo-tracer.elf`, built by `make qemu-image`) has a
@@ -9,7 +9,7 @@
 //! counts every event; the firmware's `trace_hooks_shared.h` defines each shared macro
 //! as the stand-in's line and the library's `CPU_USAGE_TRACE_<X>`, with
 //! `CPU_USAGE_SHARED_HOOKS 1` and the library's IDs in thread-local storage pointer 0
-//! (`CPU_USAGE_TLS_INDEX`). On each port:
+//! (`CPU_USAGE_TLS_INDEX`). On each:
 //!
 //! - the library's figures are right: the whole end-to-end scenario (`scenario::run`)
 //!   passes on the variant, with the tolerances of the normal build;
@@ -34,32 +34,32 @@ use std::thread;
 use std::time::Duration;
 
 use freertos_cpu_usage_report::Window;
-use freertos_cpu_usage_tests::scenario::{self, ask_json, Churn, Port, Tasks};
-use freertos_cpu_usage_tests::{path_from_env, ports, qemu, repo_root, run, Console, Deadline};
+use freertos_cpu_usage_tests::scenario::{self, ask_json, Churn, Judging, Tasks};
+use freertos_cpu_usage_tests::{boards, path_from_env, qemu, repo_root, run, Console, Deadline};
 use serde_json::Value;
 
-// ---- The ports ----------------------------------------------------------------------
+// ---- The boards ---------------------------------------------------------------------
 
 /// The POSIX simulator's tracer variant, as `e2e_posix` drives the plain one.
 ///
-/// Tolerances: `ports::POSIX`'s, for the same reasons (the workloads and the
+/// Tolerances: `boards::POSIX`'s, for the same reasons (the workloads and the
 /// library both count host wall time; what is left is where 10 ms activations fall
 /// against 1 s windows, 0 to 0.5 pp measured, and tick30's way out of its burn). The
 /// stand-in adds a few increments under a signal mask to each switch, tick and sleep:
 /// well under a microsecond per event against windows of a second, nothing the 1.5 pp
 /// bound could notice.
-const POSIX: Port = ports::POSIX;
+const POSIX: Judging = boards::POSIX;
 
 /// mps2-an385's tracer variant under QEMU `-icount`, as `e2e_qemu` drives demo.elf.
 ///
-/// Tolerances: `ports::MPS2_AN385`'s. Under `-icount` every instruction is 32 ns of
+/// Tolerances: `boards::MPS2_AN385`'s. Under `-icount` every instruction is 32 ns of
 /// guest time and both the workloads' clock and the library's count it, so what moves
 /// a share is instructions: the stand-in adds about ten (a BASEPRI raise, an increment,
 /// the restore) to each switch, tick and interrupt, some 0.3 µs, a few thousand times a
 /// second at most: under 0.1 pp of any line. TIMER0's share is the same 5.00 %; its
 /// handler's entry and exit now also run the stand-in's ten instructions each, well
 /// inside the 1 pp that `e2e_qemu` allows for the handler's own cost.
-const MPS2_AN385: Port = ports::MPS2_AN385;
+const MPS2_AN385: Judging = boards::MPS2_AN385;
 
 fn posix_console() -> Console {
     let sim = path_from_env("CPU_USAGE_TRACER_SIM", "build/posix-tracer/freertos-sim");
@@ -132,8 +132,8 @@ struct Counts {
 }
 
 impl Counts {
-    fn of(console: &mut Console, port: &Port) -> Counts {
-        let answer = console.command("tracer", port.reply_secs);
+    fn of(console: &mut Console, judging: &Judging) -> Counts {
+        let answer = console.command("tracer", judging.reply_secs);
         let Some(line) = answer.lines().find(|l| l.starts_with('{')) else {
             console.fail(&format!("no JSON line in the answer to `tracer`: {answer:?}"));
         };
@@ -207,9 +207,9 @@ fn check_invariants(console: &mut Console, c: &Counts, interrupts_seen: bool) {
 }
 
 /// The last completed window (`show_cpu_usage -m`), `None` before the first.
-fn window(console: &mut Console, port: &Port) -> Option<Window> {
+fn window(console: &mut Console, judging: &Judging) -> Option<Window> {
     let command = "show_cpu_usage -m";
-    let answer = console.command(command, port.reply_secs);
+    let answer = console.command(command, judging.reply_secs);
     // (Without a JSON line, polled again.)
     if !answer.lines().any(|l| l.starts_with('{')) {
         return None;
@@ -229,9 +229,9 @@ fn window_index(w: &Window) -> u64 {
 }
 
 /// Polls until window `index` or a later one has completed.
-fn wait_window(console: &mut Console, port: &Port, index: u64, deadline: Deadline) -> Window {
+fn wait_window(console: &mut Console, judging: &Judging, index: u64, deadline: Deadline) -> Window {
     loop {
-        if let Some(w) = window(console, port) {
+        if let Some(w) = window(console, judging) {
             if window_index(&w) >= index {
                 return w;
             }
@@ -243,8 +243,8 @@ fn wait_window(console: &mut Console, port: &Port, index: u64, deadline: Deadlin
     }
 }
 
-fn churn(console: &mut Console, port: &Port, arg: &str) -> (u64, u64) {
-    let churn: Churn = ask_json(console, &format!("churn -m {arg}"), port.reply_secs);
+fn churn(console: &mut Console, judging: &Judging, arg: &str) -> (u64, u64) {
+    let churn: Churn = ask_json(console, &format!("churn -m {arg}"), judging.reply_secs);
     if churn.alive + churn.deleted != churn.created {
         console.fail(&format!("`churn -m {arg}`: alive is not created - deleted: {churn:?}"));
     }
@@ -256,8 +256,8 @@ fn switches(w: &Window) -> u64 {
     w.tasks.iter().map(|t| t.switches).sum::<u64>() + w.idle.as_ref().map_or(0, |i| i.switches)
 }
 
-fn expect_ok(console: &mut Console, port: &Port, line: &str, expected: &str) {
-    let answer = console.command(line, port.reply_secs);
+fn expect_ok(console: &mut Console, judging: &Judging, line: &str, expected: &str) {
+    let answer = console.command(line, judging.reply_secs);
     if !answer.contains(expected) {
         console.fail(&format!("`{line}` answered {answer:?}, expected {expected:?}"));
     }
@@ -266,16 +266,16 @@ fn expect_ok(console: &mut Console, port: &Port, line: &str, expected: &str) {
 /// The stand-in's counts against the kernel's and the library's (see the module
 /// comment): while the churn creates and deletes tasks, after it has stopped, and over
 /// a span that holds a whole window of the library's.
-fn stand_in_counts(console: &mut Console, port: Port) {
-    let deadline = Deadline::after_secs(port.total_secs);
-    console.read_answer(port.boot_secs);
-    let interrupts_seen = port.irq.is_some();
+fn stand_in_counts(console: &mut Console, judging: Judging) {
+    let deadline = Deadline::after_secs(judging.total_secs);
+    console.read_answer(judging.boot_secs);
+    let interrupts_seen = judging.irq.is_some();
 
     // Churn (on from boot) creating and deleting tasks, TIMER0 interrupting.
-    let w = wait_window(console, &port, 2, deadline);
+    let w = wait_window(console, &judging, 2, deadline);
     println!("window #{} done", window_index(&w));
     loop {
-        let (created, _) = churn(console, &port, "status");
+        let (created, _) = churn(console, &judging, "status");
         if created >= CHURN_MIN_CREATED {
             break;
         }
@@ -284,23 +284,23 @@ fn stand_in_counts(console: &mut Console, port: Port) {
         }
         thread::sleep(Duration::from_millis(250));
     }
-    if port.irq.is_some() {
-        expect_ok(console, &port, "irq on", "irq: on");
+    if judging.irq.is_some() {
+        expect_ok(console, &judging, "irq on", "irq: on");
     }
-    let during = Counts::of(console, &port);
+    let during = Counts::of(console, &judging);
     println!("during churn: {}", during.json);
     check_invariants(console, &during, interrupts_seen);
 
     // Churn off: once the dead are freed, the tasks the stand-in saw created and not
     // deleted are the kernel's tasks, and its deletes are the churn's.
-    let off: Churn = ask_json(console, "churn -m off", port.reply_secs);
+    let off: Churn = ask_json(console, "churn -m off", judging.reply_secs);
     if off.on() {
         console.fail(&format!("`churn -m off` answered {off:?}"));
     }
-    let at = window_index(&wait_window(console, &port, 0, deadline));
-    wait_window(console, &port, at + QUIET_WINDOWS, deadline);
-    let quiet = Counts::of(console, &port);
-    let (created, deleted) = churn(console, &port, "status");
+    let at = window_index(&wait_window(console, &judging, 0, deadline));
+    wait_window(console, &judging, at + QUIET_WINDOWS, deadline);
+    let quiet = Counts::of(console, &judging);
+    let (created, deleted) = churn(console, &judging, "status");
     println!("after churn: {} (the churn created {created}, deleted {deleted})", quiet.json);
     check_invariants(console, &quiet, interrupts_seen);
     let live = quiet.get("creates") - quiet.get("deletes");
@@ -320,9 +320,9 @@ fn stand_in_counts(console: &mut Console, port: Port) {
     // `after` was read. Every switch-in, interrupt and sleep the library counted in it,
     // the stand-in saw too (the library counts each switch-in once, for the task it
     // ends; an interrupt once, at its outermost enter).
-    let j = window_index(&wait_window(console, &port, 0, deadline));
-    let inside = wait_window(console, &port, j + 2, deadline);
-    let after = Counts::of(console, &port);
+    let j = window_index(&wait_window(console, &judging, 0, deadline));
+    let inside = wait_window(console, &judging, j + 2, deadline);
+    let after = Counts::of(console, &judging);
     check_invariants(console, &after, interrupts_seen);
     let delta = |name: &str| after.get(name) - quiet.get(name);
     let library = [
@@ -345,18 +345,18 @@ fn stand_in_counts(console: &mut Console, port: Port) {
             ));
         }
     }
-    if port.irq.is_some() {
-        expect_ok(console, &port, "irq off", "irq: off");
+    if judging.irq.is_some() {
+        expect_ok(console, &judging, "irq off", "irq: off");
     }
 
     // The demo's `tasks` reads each task's ID with CPU_USAGE_TASK_ID, here from the TLS
     // slot: distinct IDs, none in the shared bucket, the same ID and name as the
     // library's report lists (the idle task on its own line).
-    let tasks: Tasks = ask_json(console, "tasks -m", port.reply_secs);
+    let tasks: Tasks = ask_json(console, "tasks -m", judging.reply_secs);
     let (rows, total) = (&tasks.tasks, tasks.count);
     let shown: BTreeSet<(u64, String)> = rows.iter().map(|r| (r.id, r.name.clone())).collect();
     let ids: BTreeSet<u64> = rows.iter().map(|r| r.id).collect();
-    let report = wait_window(console, &port, 0, deadline);
+    let report = wait_window(console, &judging, 0, deadline);
     let mut listed: BTreeSet<(u64, String)> = report
         .tasks
         .iter()
@@ -375,7 +375,7 @@ fn stand_in_counts(console: &mut Console, port: Port) {
              should hold its own ID, the same in both"
         ));
     }
-    console.exit(port.reply_secs);
+    console.exit(judging.reply_secs);
 }
 
 // ---- Compile checks -------------------------------------------------------------------

@@ -6,8 +6,8 @@
 
 use std::process::Command;
 
+use freertos_cpu_usage_tests::{boards, scenario};
 use freertos_cpu_usage_tests::{path_from_env, Console};
-use freertos_cpu_usage_tests::{ports, scenario};
 
 #[test]
 fn demo_on_posix_simulator() {
@@ -20,5 +20,5 @@ fn demo_on_posix_simulator() {
     );
 
     let mut console = Console::spawn("POSIX simulator", Command::new(&sim));
-    scenario::run(&mut console, ports::POSIX);
+    scenario::run(&mut console, boards::POSIX);
 }

@@ -34,8 +34,8 @@ use std::ffi::CStr;
 use std::process::Command;
 
 use freertos_cpu_usage::ffi::{cpu_usage_abi_version, cpu_usage_status, cpu_usage_status_str};
-use freertos_cpu_usage_tests::ports::{MPS2_TIMER0, QEMU, QEMU_DUTY_TOLERANCE_PP};
-use freertos_cpu_usage_tests::scenario::{self, IrqLoad, KernelStats, Port};
+use freertos_cpu_usage_tests::boards::{MPS2_TIMER0, QEMU, QEMU_DUTY_TOLERANCE_PP};
+use freertos_cpu_usage_tests::scenario::{self, IrqLoad, Judging, KernelStats};
 use freertos_cpu_usage_tests::{qemu, repo_root, run, Console, Deadline};
 
 /// The microbit demo's TIMER0 interrupt (boards/microbit/irq_load.c): 500 Hz,
@@ -67,9 +67,9 @@ struct Board {
     image: &'static str,
     /// The environment variable that names another image instead.
     image_var: &'static str,
-    /// What the scenario expects of the port: time limits, tolerances (explained by
+    /// What the scenario expects of the board: time limits, tolerances (explained by
     /// the constants they come from) and its peripheral interrupt load, if any.
-    port: Port,
+    judging: Judging,
 }
 
 /// The table of boards: `test_name => Board { .. },` makes the test `test_name`, the
@@ -90,7 +90,7 @@ qemu_demos! {
         name: "mps2-an385",
         image: "build/mps2-an385/demo.elf",
         image_var: "CPU_USAGE_QEMU_ELF",
-        port: Port {
+        judging: Judging {
             irq: Some(MPS2_TIMER0),
             // QEMU's DWT cycle counter does not count, so the library falls back to
             // the SysTick-extended count at the core clock.
@@ -102,7 +102,7 @@ qemu_demos! {
         name: "mps2-an505",
         image: "build/mps2-an505/demo.elf",
         image_var: "CPU_USAGE_QEMU_AN505_ELF",
-        port: Port {
+        judging: Judging {
             irq: Some(MPS2_TIMER0),
             // The Cortex-M33's DWT does not count under QEMU either: SysTick-extended,
             // at the IoT Kit's 20 MHz.
@@ -116,7 +116,7 @@ qemu_demos! {
         name: "mps2-an386",
         image: "build/mps2-an386/demo.elf",
         image_var: "CPU_USAGE_QEMU_AN386_ELF",
-        port: Port {
+        judging: Judging {
             irq: Some(MPS2_TIMER0),
             clock: ("systick", 25_000_000),
             ..QEMU
@@ -130,7 +130,7 @@ qemu_demos! {
         name: "microbit",
         image: "build/microbit/demo.elf",
         image_var: "CPU_USAGE_QEMU_MICROBIT_ELF",
-        port: Port {
+        judging: Judging {
             irq: Some(MICROBIT_TIMER0),
             // The Cortex-M0 has no DWT: SysTick-extended, at the nRF51's 16 MHz.
             clock: ("systick", 16_000_000),
@@ -141,7 +141,7 @@ qemu_demos! {
         name: "riscv-virt",
         image: "build/riscv-virt/demo.elf",
         image_var: "CPU_USAGE_QEMU_RISCV_ELF",
-        port: Port {
+        judging: Judging {
             irq: Some(RISCV_RTC),
             // The machine timer's mtime at configCPU_CLOCK_HZ, which on FreeRTOS's
             // RISC-V port is mtime's rate: QEMU virt's 10 MHz.
@@ -155,12 +155,12 @@ qemu_demos! {
 fn demo_on(board: &Board) {
     let mut console =
         Console::spawn(&format!("QEMU {}", board.name), qemu::image_command(board.name, board.image_var, board.image));
-    scenario::run(&mut console, board.port);
+    scenario::run(&mut console, board.judging);
 }
 
 /// The library's critical section holds off the interrupts the kernel's critical
 /// sections hold off and no others: BASEPRI at configMAX_SYSCALL_INTERRUPT_PRIORITY
-/// (0xA0 in the demo's FreeRTOSConfig.h), not PRIMASK. The port's `irqmask` command
+/// (0xA0 in the demo's FreeRTOSConfig.h), not PRIMASK. The board's `irqmask` command
 /// (boards/bare-metal/cortex-m/mask_check.c) pends IRQ30 (priority 0x80) and IRQ31
 /// (0xA0) from inside the section and counts which ran before it ended; with PRIMASK
 /// neither would, and the line below would read `BASEPRI 0x00 PRIMASK 1: IRQ30
@@ -198,11 +198,11 @@ fn irqmask_on(board: &str, image_var: &str, image: &str) {
 }
 
 /// On the Cortex-M0 (microbit) the kernel's critical sections mask every interrupt
-/// (PRIMASK: ARMv6-M has no BASEPRI), and so must the library's. The port's `irqmask`
+/// (PRIMASK: ARMv6-M has no BASEPRI), and so must the library's. The board's `irqmask`
 /// (boards/bare-metal/cortex-m/mask_check.c) pends IRQ30 at the most urgent priority (0x00)
 /// and IRQ31 at the least (0xC0) from inside the section: neither may run before it
 /// ends, both must run after it. The command leaves the library on a clock of the
-/// port's (TIMER2, the same 16 MHz), and a window is then read with it: the library
+/// board's (TIMER2, the same 16 MHz), and a window is then read with it: the library
 /// goes on counting on the new clock.
 #[test]
 fn critical_section_masks_every_interrupt_on_the_cortex_m0() {
@@ -228,7 +228,7 @@ fn critical_section_masks_every_interrupt_on_the_cortex_m0() {
             break;
         }
         if deadline.passed() {
-            console.fail(&format!("no window with the port's clock after `irqmask`; the last report: {report:?}"));
+            console.fail(&format!("no window with the board's clock after `irqmask`; the last report: {report:?}"));
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
@@ -527,7 +527,7 @@ impl SnapshotOutput {
 ///   sleep and other. Shares of another total, or counts that were not the ones the
 ///   shares came from, would differ by at least a hundredth somewhere.
 /// - The idle task is there, marked, with the summary's idle share; idle and sleep
-///   (tickless idle, on in this port) are both used and add up to what the workloads
+///   (tickless idle, on in this board) are both used and add up to what the workloads
 ///   leave ([`SNAPSHOT_IDLE_PLUS_SLEEP_PCT`]); the load is 100 % minus both.
 /// - The interrupts line: the 1 kHz SysTick is 100 interrupts a window (101 if one
 ///   straddled its end), taking some time, no more than 100 of the longest would.
@@ -726,7 +726,7 @@ fn riscv_demo_command() -> Command {
 }
 
 /// On RISC-V the library's critical section clears mstatus.MIE and puts back what it
-/// found: the port's `irqmask` command (boards/riscv-virt/mask_check.c) pends the
+/// found: the board's `irqmask` command (boards/riscv-virt/mask_check.c) pends the
 /// machine software interrupt from inside the section, once from a task and once inside
 /// a kernel critical section. The interrupt must wait for the end of the library's
 /// section in the first case, and for the end of the kernel's in the second: a release
@@ -767,7 +767,7 @@ fn riscv_last_window(console: &mut Console) -> Option<freertos_cpu_usage_report:
 }
 
 /// The library's other clock on RISC-V, mcycle through `cpu_usage_clock_mcycle`, gives
-/// the same figures as the default (mtime). The port's `mcycle use` measures mcycle's
+/// the same figures as the default (mtime). The board's `mcycle use` measures mcycle's
 /// rate against mtime and sets it as the library's clock: under `-icount` QEMU's mcycle
 /// counts nanoseconds of guest time, so the rate must come out at exactly 1 GHz (a
 /// 100 ms measurement rounded to a whole MHz), every window must be 10^9 counts long

@@ -9,7 +9,7 @@
 //! holds back is charged by the library (which reads the wall clock) to the task
 //! FreeRTOS had running.
 //!
-//! The note's threshold is the simulator's accuracy, `ports::POSIX_DUTY_TOLERANCE_PP`
+//! The note's threshold is the simulator's accuracy, `boards::POSIX_DUTY_TOLERANCE_PP`
 //! (1.5 points): held-back time moves the shares by at most as much, so up to 1.5
 //! points of it no share leaves the bound the tests hold the simulator to, and beyond
 //! one can. The simulator's `host` command states the threshold it uses, and this test
@@ -23,7 +23,7 @@ use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use freertos_cpu_usage_tests::{path_from_env, ports, Console};
+use freertos_cpu_usage_tests::{boards, path_from_env, Console};
 
 /// The window the test sets, in ms: long against the misalignment of the test's span
 /// and the simulator's (see `SHARE_TOLERANCE_PP`).
@@ -109,7 +109,7 @@ fn a_simulator_sharing_its_core_says_so() {
     let host = console.command("host", 30);
     // "... points held back (a report notes more than 1.5)"
     let threshold = number_before(&host, ")");
-    assert_eq!(threshold, ports::POSIX_DUTY_TOLERANCE_PP, "the simulator notes above {threshold} points: {host}");
+    assert_eq!(threshold, boards::POSIX_DUTY_TOLERANCE_PP, "the simulator notes above {threshold} points: {host}");
     let report = console.command("show_cpu_usage", 30);
     let Some(note) = report.lines().find(|l| l.starts_with("note: ")) else {
         console.fail(&format!("sharing its CPU with a busy loop, the simulator printed no note:\n{report}"));
@@ -119,7 +119,7 @@ fn a_simulator_sharing_its_core_says_so() {
     let core = number_before(note, "% of a core");
     let high = number_before(note, "points high");
     println!("{note}");
-    assert!(core < 100.0 && high > ports::POSIX_DUTY_TOLERANCE_PP, "{note}");
+    assert!(core < 100.0 && high > boards::POSIX_DUTY_TOLERANCE_PP, "{note}");
 
     let (cpu0, t0) = (console.cpu_time().expect("/proc/<pid>/stat"), Instant::now());
     sleep(Duration::from_millis(WINDOW_MS));

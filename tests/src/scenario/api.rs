@@ -191,7 +191,7 @@ pub(super) fn check_slice_alert(run: &mut Run<'_>, last: u64) {
     // POSIX simulator a host that stalls the thread of a short run (churn, the shell)
     // for longer than work40's burns makes that run the longest, and the watchdog must
     // name it instead: there the alert is checked against the window's report alone.
-    let named_right = task == "work40" || run.port.host_time;
+    let named_right = task == "work40" || run.judging.host_time;
     if !named_right || window <= last || threshold_us != SLICE_US || us <= SLICE_US {
         run.console.fail(&format!(
             "slice alert {:.3} ms > {:.3} ms by task {task_id} {task:?} in window {window}: expected work40, over \

@@ -1,8 +1,8 @@
-//! How the end-to-end scenario (`scenario::run`) judges each port: time limits and
-//! tolerances, each explained by the port's physics, shared by every test that drives
-//! a port's demo (`e2e_posix`, `e2e_qemu`, `beside_another_tracer`).
+//! How the end-to-end scenario (`scenario::run`) judges each board: time limits and
+//! tolerances, each explained by the board's physics, shared by every test that drives
+//! a board's demo (`e2e_posix`, `e2e_qemu`, `beside_another_tracer`).
 
-use crate::scenario::{IrqLoad, Port};
+use crate::scenario::{IrqLoad, Judging};
 
 // ---- The POSIX simulator -------------------------------------------------------------
 
@@ -46,7 +46,7 @@ pub const POSIX_TICK30_TOLERANCE_PP: f64 = 1.5;
 /// The POSIX simulator: about 20 s of scenario (a window is 1 s of host time), the host's
 /// wall time in both clocks, no peripherals, the hosted default clock (CLOCK_MONOTONIC
 /// in 64 ns units).
-pub const POSIX: Port = Port {
+pub const POSIX: Judging = Judging {
     reply_secs: 10,
     boot_secs: 10,
     total_secs: 90,
@@ -94,7 +94,7 @@ pub const MPS2_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, toleran
 /// `-icount` run faster than the host's clock: well under 25 s), the tolerances of
 /// `QEMU_DUTY_TOLERANCE_PP` and `QEMU_TICK30_TOLERANCE_PP` (guest time on both clocks), and no
 /// host time to allow for. A board gives its interrupt load and clock.
-pub const QEMU: Port = Port {
+pub const QEMU: Judging = Judging {
     reply_secs: 20,
     boot_secs: 30,
     total_secs: 120,
@@ -107,4 +107,4 @@ pub const QEMU: Port = Port {
 
 /// mps2-an385 (Cortex-M3): TIMER0's load, and the SysTick-extended clock at the core's
 /// 25 MHz (QEMU's DWT cycle counter does not count).
-pub const MPS2_AN385: Port = Port { irq: Some(MPS2_TIMER0), clock: ("systick", 25_000_000), ..QEMU };
+pub const MPS2_AN385: Judging = Judging { irq: Some(MPS2_TIMER0), clock: ("systick", 25_000_000), ..QEMU };
