@@ -17,8 +17,9 @@ use crate::report::Sink;
 pub(super) const AGAIN: &[u8] = b"(the figures changed while printing)\n";
 
 /// Bytes of a line held before it goes out (a longer one goes out in pieces); a
-/// power of two.
-const LINE: usize = 128;
+/// power of two. It is on the stack of the task that runs the command, for the
+/// whole command: 64 holds a table line (but `-c -l`'s) in one piece.
+const LINE: usize = 64;
 
 /// Lines of output, passed to the output function as they complete.
 pub(super) struct LineSink {
@@ -26,6 +27,8 @@ pub(super) struct LineSink {
     /// (zeroing it would link a memclr for nothing else).
     line: [MaybeUninit<u8>; LINE],
     len: usize,
+    /// A line has begun and not ended (some of it may have gone out already).
+    mid_line: bool,
     output: Option<OutputFn>,
     /// No output was set, and the build has no default one.
     pub(super) failed: bool,
@@ -35,7 +38,7 @@ impl LineSink {
     /// Lines to the output set with `cpu_usage_set_output`, or the build's default.
     pub(super) fn to_output() -> LineSink {
         let output = with_library(|st| st.config.output);
-        LineSink { line: [MaybeUninit::uninit(); LINE], len: 0, output, failed: false }
+        LineSink { line: [MaybeUninit::uninit(); LINE], len: 0, mid_line: false, output, failed: false }
     }
 
     /// Passes on what is held.
@@ -57,6 +60,9 @@ impl LineSink {
 impl Sink for LineSink {
     fn put(&mut self, bytes: &[u8]) {
         let mut len = self.len;
+        if let Some(&last) = bytes.last() {
+            self.mid_line = last != b'\n';
+        }
         for &b in bytes {
             // (`len` stays below LINE, a power of two: the mask only spares the
             // bounds check.)
@@ -75,7 +81,7 @@ impl Sink for LineSink {
 
     /// What went out cannot be taken back: a line says that it is void.
     fn restart(&mut self) {
-        if self.len != 0 {
+        if self.mid_line {
             self.put(b"\n");
         }
         self.put(AGAIN);

@@ -7,7 +7,7 @@ use core::ffi::c_char;
 use super::status::cpu_usage_status as St;
 use super::{read_line, with_library, CPU_USAGE_NAME_BUF};
 use crate::engine::arith::{self, ShareWalk, Shares};
-use crate::engine::{Header, RowKind, NAME_LEN};
+use crate::engine::{Header, Line, RowKind, NAME_LEN};
 use crate::settings::ApiEngine;
 
 /// One task in a snapshot.
@@ -142,8 +142,11 @@ fn copy(out: &mut [cpu_usage_task_info], header: &Header, hz: u32) -> Option<cpu
         ..cpu_usage_summary_info::default()
     };
     let mut lines = ShareWalk::new(shares, 0);
+    let mut line = Line::EMPTY;
     for at in 0..ApiEngine::LINES {
-        let line = read_line(at, false, header.stamp)?;
+        if !read_line(at, false, header.stamp, &mut line) {
+            return None;
+        }
         let row = &line.row;
         let share = u32::from(lines.next(row.counts).1);
         match row.kind {

@@ -141,7 +141,8 @@ impl Out<'_> {
 
     /// `cell` right-aligned in `width` columns filled with `fill`, in one piece (a
     /// cell wider than a `Cell` is filled in front of it); returns the columns
-    /// written.
+    /// written. (Inlined: a call more deep under every cell.)
+    #[inline(always)]
     pub(super) fn cell(&mut self, cell: &mut Cell, width: usize, fill: u8) -> usize {
         if width > CELL {
             self.fill(fill, width - CELL);

@@ -37,9 +37,10 @@ pub struct Changed;
 
 /// Where a report's lines come from: the engine, one line per critical section.
 pub trait Source {
-    /// The line at position `at` (see `Engine::LINES`), if the figures are still
-    /// those of the report's header.
-    fn line(&mut self, at: usize) -> Result<Line, Changed>;
+    /// Reads the line at position `at` (see `Engine::LINES`) into `line`, if the
+    /// figures are still those of the report's header. (Into the reader's place: a
+    /// line returned would be copied on the way, on the reader's stack.)
+    fn line(&mut self, at: usize, line: &mut Line) -> Result<(), Changed>;
 }
 
 /// The clock the figures were counted with.
@@ -114,7 +115,9 @@ impl Sum {
     }
 }
 
-/// What the first walk found.
+/// What the first walk found. The lines printed after the tasks (idle, interrupts,
+/// sleep, other) are read again then, so only the counts before each are kept, for
+/// their shares.
 #[derive(Default)]
 struct Survey {
     slots: SlotStats,
@@ -122,30 +125,26 @@ struct Survey {
     tasks: Sum,
     /// The lines summed as deleted tasks.
     deleted: Sum,
-    /// The idle task's position (0: none) and figures.
+    /// The idle task's position (0: none) and the counts before its line.
     idle_at: usize,
-    idle: Sum,
-    /// Interrupts, sleep, other.
-    summary: [Sum; 3],
+    idle_before: u64,
+    /// The counts before the interrupts' line (sleep and "other" follow it).
+    summary_before: u64,
 }
 
 impl Survey {
-    /// Nothing counted yet, but the tasks whose IDs new tasks took: they come first.
-    fn new(header: &Header, shares: Shares) -> Survey {
-        let mut s = Survey {
-            slots: SlotStats {
-                capacity: MAX_TASKS as u32,
-                overflow_tasks: header.overflow_now,
-                ..SlotStats::default()
-            },
-            ..Survey::default()
-        };
-        s.deleted.time(header.retired, shares.of(0, header.retired));
-        s
+    /// Starts again: nothing counted yet, but the tasks whose IDs new tasks took
+    /// (they come first). (In place: a survey built and copied would be on the
+    /// walk's stack twice.)
+    fn start(&mut self, header: &Header, shares: Shares) {
+        *self = Survey::default();
+        self.slots.capacity = MAX_TASKS as u32;
+        self.slots.overflow_tasks = header.overflow_now;
+        self.deleted.time(header.retired, shares.of(0, header.retired));
     }
 
-    /// Counts the line at `at`, of `share`.
-    fn count(&mut self, at: usize, line: &Line, share: u16, opts: &Options) {
+    /// Counts the line at `at`, after `before` counts, of `share`.
+    fn count(&mut self, at: usize, line: &Line, before: u64, share: u16, opts: &Options) {
         match line.seat {
             Seat::None => {}
             Seat::Free => self.slots.free += 1,
@@ -156,15 +155,15 @@ impl Survey {
         match part(line, opts) {
             Part::Task => self.tasks.add(counts, share),
             Part::Idle => {
-                self.idle.add(counts, share);
                 self.idle_at = at;
+                self.idle_before = before;
             }
             // (A line not shown is no task of the report, only its time.)
             Part::Deleted if !line.shown => self.deleted.time(counts, share),
             Part::Deleted => self.deleted.add(counts, share),
             Part::Summary => {
-                if let Some(sum) = self.summary.get_mut(at.wrapping_sub(ApiEngine::INTERRUPTS_AT)) {
-                    sum.add(counts, share);
+                if at == ApiEngine::INTERRUPTS_AT {
+                    self.summary_before = before;
                 }
             }
         }
@@ -175,7 +174,7 @@ impl Survey {
 struct Report<'s> {
     out: Out<'s>,
     src: &'s mut dyn Source,
-    opts: Options,
+    opts: &'s Options,
     clock: ClockInfo<'s>,
     header: &'s Header,
     /// The counts covered (since start: summed from the lines).
@@ -213,13 +212,14 @@ impl Report<'_> {
     ) -> Result<(), Changed> {
         let mut lines = ShareWalk::new(self.shares, self.header.retired);
         if survey {
-            self.survey = Survey::new(self.header, self.shares);
+            self.survey.start(self.header, self.shares);
         }
+        let mut line = Line::EMPTY;
         for at in 0..ApiEngine::LINES {
-            let line = self.src.line(at)?;
+            self.src.line(at, &mut line)?;
             let (before, share) = lines.next(line.row.counts);
             if survey {
-                self.survey.count(at, &line, share, &self.opts);
+                self.survey.count(at, &line, before, share, self.opts);
             }
             each(&mut self.out, at, &line, before, share);
         }
@@ -237,8 +237,8 @@ impl Report<'_> {
         if !opts.sort && opts.top.is_none() {
             // The survey is taken on the way, unless a walk of its own took it.
             self.walk(!self.surveyed, &mut |out, _, line, _, share| {
-                if part(line, &opts) == Part::Task {
-                    task(out, &opts, clock, header, &line.row, share, first);
+                if part(line, opts) == Part::Task {
+                    task(out, opts, clock, header, &line.row, share, first);
                     first = false;
                     printed.add(line.row.counts, share);
                 }
@@ -254,7 +254,7 @@ impl Report<'_> {
     #[inline(never)]
     fn sorted(&mut self, mut first: bool) -> Result<Sum, Changed> {
         let mut printed = Sum::default();
-        let (shares, opts, clock, header) = (self.shares, self.opts, self.clock, self.header);
+        let opts = self.opts;
         let limit = opts.top.map_or(u32::MAX, u32::from);
         let mut after: Option<Pick> = None;
         while printed.lines < limit {
@@ -263,7 +263,7 @@ impl Report<'_> {
             let mut n = 0;
             self.walk(false, &mut |_, at, line, before, _| {
                 let pick = Pick { counts: line.row.counts, before, at: at as u16 };
-                if part(line, &opts) != Part::Task || after.is_some_and(|a| !a.before(&pick)) {
+                if part(line, opts) != Part::Task || after.is_some_and(|a| !a.before(&pick)) {
                     return;
                 }
                 // Insertion in order; the last falls out when the batch is full.
@@ -291,39 +291,72 @@ impl Report<'_> {
             if n == 0 {
                 break;
             }
-            for pick in batch.iter().take(n) {
-                if printed.lines >= limit {
-                    break;
-                }
-                let line = self.src.line(usize::from(pick.at))?;
-                let share = shares.of(pick.before, pick.counts);
-                task(&mut self.out, &opts, clock, header, &line.row, share, first);
-                first = false;
-                printed.add(pick.counts, share);
-                after = Some(*pick);
-            }
+            let picked = batch.get(..n).unwrap_or(&[]);
+            after = self.print_picks(picked, limit, &mut printed, &mut first)?.or(after);
         }
         Ok(printed)
     }
 
-    /// A line of interrupts, sleep or other, read again for its runs.
-    fn summary_line(&mut self, which: usize) -> Result<(Row, Sum), Changed> {
-        let line = self.src.line(ApiEngine::INTERRUPTS_AT + which)?;
-        Ok((line.row, self.survey.summary.get(which).copied().unwrap_or_default()))
+    /// Prints the tasks `picked` (up to `limit` in all), reading each line again;
+    /// returns the last printed. (Apart from `sorted`, so that its line is on the
+    /// stack only while it prints, not under the walks.)
+    #[inline(never)]
+    fn print_picks(
+        &mut self,
+        picked: &[Pick],
+        limit: u32,
+        printed: &mut Sum,
+        first: &mut bool,
+    ) -> Result<Option<Pick>, Changed> {
+        let mut last = None;
+        let mut line = Line::EMPTY;
+        for pick in picked {
+            if printed.lines >= limit {
+                break;
+            }
+            self.src.line(usize::from(pick.at), &mut line)?;
+            let share = self.shares.of(pick.before, pick.counts);
+            task(&mut self.out, self.opts, self.clock, self.header, &line.row, share, *first);
+            *first = false;
+            printed.add(pick.counts, share);
+            last = Some(*pick);
+        }
+        Ok(last)
     }
 
-    /// The idle task's line, if it has one.
-    fn idle(&mut self) -> Result<Option<Row>, Changed> {
-        match self.survey.idle_at {
-            0 => Ok(None),
-            at => Ok(Some(self.src.line(at)?.row)),
+    /// Reads the idle task's line again into `line`, and gives its counts and
+    /// share; `None` without an idle task.
+    fn idle(&mut self, line: &mut Line) -> Result<Option<Sum>, Changed> {
+        let at = self.survey.idle_at;
+        if at == 0 {
+            return Ok(None);
         }
+        self.src.line(at, line)?;
+        let counts = line.row.counts;
+        let mut idle = Sum::default();
+        idle.add(counts, ShareWalk::new(self.shares, self.survey.idle_before).next(counts).1);
+        Ok(Some(idle))
+    }
+
+    /// Shares of the lines after the tasks: interrupts, sleep, other, in this order
+    /// ([`Report::summary`]).
+    fn summaries(&self) -> ShareWalk {
+        ShareWalk::new(self.shares, self.survey.summary_before)
+    }
+
+    /// Reads the line of interrupts, sleep or other (`which` 0, 1, 2, in this order
+    /// on `walk`) again into `line`, and gives its counts and share.
+    fn summary(&mut self, walk: &mut ShareWalk, which: usize, line: &mut Line) -> Result<Sum, Changed> {
+        self.src.line(ApiEngine::INTERRUPTS_AT + which, line)?;
+        let counts = line.row.counts;
+        let mut sum = Sum::default();
+        sum.add(counts, walk.next(counts).1);
+        Ok(sum)
     }
 
     /// "load": 100% - idle - sleep, from the shares shown, so that the line says
     /// exactly that; a share of something only if anything else ran.
-    fn load(&self) -> (u16, bool) {
-        let (idle, sleep) = (self.survey.idle, self.survey.summary[1]);
+    fn load(&self, idle: Sum, sleep: Sum) -> (u16, bool) {
         let busy = self.length.wrapping_sub(idle.counts).wrapping_sub(sleep.counts);
         if busy == 0 {
             return (0, false);
@@ -375,7 +408,7 @@ fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header
 /// followed by the report again.
 pub fn write_report(
     sink: &mut dyn Sink,
-    opts: Options,
+    opts: &Options,
     clock: ClockInfo<'_>,
     header: &Header,
     src: &mut dyn Source,
@@ -402,9 +435,17 @@ pub fn write_report(
     if opts.sort || opts.top.is_some() {
         r.walk(true, &mut |_, _, _, _, _| {})?;
     }
+    // Each part apart, so that no part's locals are on the stack under another's
+    // calls.
     if opts.json {
-        r.json()
+        r.json_head();
     } else {
-        r.table()
+        r.table_head();
+    }
+    let printed = r.tasks()?;
+    if opts.json {
+        r.json_tail(printed)
+    } else {
+        r.table_tail(printed)
     }
 }

@@ -7,8 +7,9 @@ use crate::engine::NAME_LEN;
 const LONG_COLUMNS: usize = 23;
 
 impl Report<'_> {
+    /// The head, before the tasks.
     #[inline(never)]
-    pub(super) fn table(&mut self) -> Result<(), Changed> {
+    pub(super) fn table_head(&mut self) {
         let (h, clock, opts) = (self.header, self.clock, self.opts);
         let out = &mut self.out;
         let us = counts_to_us(self.length, clock.hz);
@@ -31,7 +32,13 @@ impl Report<'_> {
         out.put(b" Hz\n  ID  ");
         out.name_cell(b"TASK");
         out.put(if opts.long { b"   USAGE      RUNS      LONGEST\n" } else { b"   USAGE\n" });
-        let printed = self.tasks()?;
+    }
+
+    /// The lines after the tasks: the others summed, the deleted, idle, interrupts,
+    /// sleep, other, load and the ID pool.
+    #[inline(never)]
+    pub(super) fn table_tail(&mut self, printed: Sum) -> Result<(), Changed> {
+        let (h, clock, opts) = (self.header, self.clock, self.opts);
         let more = self.survey.tasks.less(printed);
         let deleted = self.survey.deleted;
         let out = &mut self.out;
@@ -64,42 +71,37 @@ impl Report<'_> {
         out.put(b"  ");
         out.fill(b'-', NAME_LEN + 14 + if opts.long { LONG_COLUMNS } else { 0 });
         out.byte(b'\n');
-        match self.idle()? {
-            Some(row) => {
-                let share = self.survey.idle.share();
-                let out = &mut self.out;
+        // One line read at a time into `line`, in the engine's order.
+        let mut line = Line::EMPTY;
+        let idle = match self.idle(&mut line)? {
+            Some(idle) => {
+                let (out, row) = (&mut self.out, &line.row);
                 out.num(u64::from(row.id), 4, b' ');
                 out.put(b"  ");
-                out.name_cell(name_of(&row));
-                cells(out, &opts, clock, &row, share);
+                out.name_cell(name_of(row));
+                cells(out, &opts, clock, row, idle.share());
                 out.put(b"  idle\n");
+                idle
             }
-            None => self.out.put(b"      idle: not known until the scheduler starts\n"),
-        }
-        let (isr, isr_sum) = self.summary_line(0)?;
-        let (_, sleep) = self.summary_line(1)?;
-        let (_, other) = self.summary_line(2)?;
-        let (load, busy) = self.load();
+            None => {
+                self.out.put(b"      idle: not known until the scheduler starts\n");
+                Sum::default()
+            }
+        };
+        let mut shares = self.summaries();
+        let isr = self.summary(&mut shares, 0, &mut line)?;
         let out = &mut self.out;
-        let summary: [(&[u8], Sum, &[u8]); 3] = [
-            (b"interrupts", isr_sum, b""),
-            (b"sleep", sleep, b"  asleep in tickless idle\n"),
-            (b"other", other, b"  kernel and unattributed\n"),
-        ];
-        for (name, sum, text) in summary {
-            out.put(b"      ");
-            out.name_cell(name);
-            out.byte(b' ');
-            out.share(sum.share(), sum.counts != 0, 7);
-            out.put(text);
-            if name == b"interrupts" {
-                out.put(b"  ");
-                out.int(isr.runs);
-                out.put(b" interrupts, longest ");
-                longest(out, clock, &isr, 0);
-                out.byte(b'\n');
-            }
-        }
+        summary_share(out, b"interrupts", isr, b"  ");
+        out.int(line.row.runs);
+        out.put(b" interrupts, longest ");
+        longest(out, clock, &line.row, 0);
+        out.byte(b'\n');
+        let sleep = self.summary(&mut shares, 1, &mut line)?;
+        summary_share(&mut self.out, b"sleep", sleep, b"  asleep in tickless idle\n");
+        let other = self.summary(&mut shares, 2, &mut line)?;
+        summary_share(&mut self.out, b"other", other, b"  kernel and unattributed\n");
+        let (load, busy) = self.load(idle, sleep);
+        let out = &mut self.out;
         out.put(b"      ");
         out.name_cell(b"load");
         out.byte(b' ');
@@ -134,6 +136,15 @@ impl Report<'_> {
     }
 }
 
+/// The start of a line of interrupts, sleep or other: its name and share, then
+/// `text`.
+fn summary_share(out: &mut Out<'_>, name: &[u8], sum: Sum, text: &[u8]) {
+    out.put(b"      ");
+    out.name_cell(name);
+    out.byte(b' ');
+    out.share(sum.share(), sum.counts != 0, 7);
+    out.put(text);
+}
 /// A longest run: `0` for none, a duration otherwise (`0.000 ms` for a run too
 /// short for a microsecond), right-aligned in `width`.
 fn longest(out: &mut Out<'_>, clock: ClockInfo<'_>, row: &Row, width: usize) {
