@@ -146,10 +146,13 @@ pub unsafe extern "C" fn show_cpu_usage(argc: c_int, argv: *mut *mut c_char) -> 
     // SAFETY: forwarded contract.
     unsafe {
         sink::command(argc, argv, b"show_cpu_usage", |out, args| {
-            match (options(out, &mut || report::parse(args.words()), wait.is_some(), true), wait) {
-                (Ok(opts), Some(wait)) if opts.follow.is_some() => follow(out, &opts, wait),
-                (Ok(opts), _) => report(out, &opts),
-                (Err(status), _) => status,
+            let opts = match options(out, &mut || report::parse(args.words()), wait.is_some(), true) {
+                Ok(opts) => opts,
+                Err(status) => return status,
+            };
+            match wait {
+                Some(wait) if opts.follow.is_some() => follow(out, &opts, wait),
+                _ => report(out, &opts),
             }
         })
     }

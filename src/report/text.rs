@@ -202,13 +202,31 @@ impl Pick {
 }
 
 impl Report<'_> {
+    /// The walks a report needs before its tasks: since start, the length, which is
+    /// what the lines add up to; sorted, the sums (in ID order they are taken on the
+    /// way).
+    #[inline(never)]
+    fn before_tasks(&mut self) -> Result<(), Changed> {
+        if self.opts.cumulative {
+            let mut length = self.header.retired;
+            self.walk(false, |_, _, line, _, _| length = length.wrapping_add(line.row.counts))?;
+            (self.length, self.shares) = (length, Shares::of_total(length));
+        }
+        if self.opts.sort || self.opts.top.is_some() {
+            self.walk(true, |_, _, _, _, _| {})?;
+        }
+        Ok(())
+    }
+
     /// Reads every line in the engine's order, with the counts before it and its
     /// share; `survey`: and takes the survey on the way (which starts anew).
-    #[inline(never)]
+    /// (Inlined into each caller, with `each`: a frame and a call less under every
+    /// line printed, for a few hundred bytes of flash.)
+    #[inline(always)]
     fn walk(
         &mut self,
         survey: bool,
-        each: &mut dyn FnMut(&mut Out<'_>, usize, &Line, u64, u16),
+        mut each: impl FnMut(&mut Out<'_>, usize, &Line, u64, u16),
     ) -> Result<(), Changed> {
         let mut lines = ShareWalk::new(self.shares, self.header.retired);
         if survey {
@@ -229,23 +247,29 @@ impl Report<'_> {
 
     /// Prints every task line, in ID order or sorted, up to `-n`; returns what it
     /// printed.
-    #[inline(never)]
+    #[inline(always)]
     fn tasks(&mut self) -> Result<Sum, Changed> {
+        if !self.opts.sort && self.opts.top.is_none() {
+            return self.in_order();
+        }
+        self.sorted(true)
+    }
+
+    /// Every task line in ID order, the survey taken on the way (unless a walk of
+    /// its own took it).
+    #[inline(never)]
+    fn in_order(&mut self) -> Result<Sum, Changed> {
         let mut printed = Sum::default();
         let (opts, clock, header) = (self.opts, self.clock, self.header);
         let mut first = true;
-        if !opts.sort && opts.top.is_none() {
-            // The survey is taken on the way, unless a walk of its own took it.
-            self.walk(!self.surveyed, &mut |out, _, line, _, share| {
-                if part(line, opts) == Part::Task {
-                    task(out, opts, clock, header, &line.row, share, first);
-                    first = false;
-                    printed.add(line.row.counts, share);
-                }
-            })?;
-            return Ok(printed);
-        }
-        self.sorted(first)
+        self.walk(!self.surveyed, |out, _, line, _, share| {
+            if part(line, opts) == Part::Task {
+                task(out, opts, clock, header, &line.row, share, first);
+                first = false;
+                printed.add(line.row.counts, share);
+            }
+        })?;
+        Ok(printed)
     }
 
     /// The task lines busiest first, up to `-n`: each walk picks the next [`BATCH`]
@@ -254,40 +278,11 @@ impl Report<'_> {
     #[inline(never)]
     fn sorted(&mut self, mut first: bool) -> Result<Sum, Changed> {
         let mut printed = Sum::default();
-        let opts = self.opts;
-        let limit = opts.top.map_or(u32::MAX, u32::from);
+        let limit = self.opts.top.map_or(u32::MAX, u32::from);
         let mut after: Option<Pick> = None;
+        let mut batch = [Pick { counts: 0, before: 0, at: 0 }; BATCH];
         while printed.lines < limit {
-            // The next busiest tasks after those printed.
-            let mut batch = [Pick { counts: 0, before: 0, at: 0 }; BATCH];
-            let mut n = 0;
-            self.walk(false, &mut |_, at, line, before, _| {
-                let pick = Pick { counts: line.row.counts, before, at: at as u16 };
-                if part(line, opts) != Part::Task || after.is_some_and(|a| !a.before(&pick)) {
-                    return;
-                }
-                // Insertion in order; the last falls out when the batch is full.
-                let mut i = n;
-                while i > 0 && batch.get(i - 1).is_some_and(|b| pick.before(b)) {
-                    i -= 1;
-                }
-                if i >= BATCH {
-                    return;
-                }
-                let mut j = n.min(BATCH - 1);
-                while j > i {
-                    if let Some(moved) = batch.get(j - 1).copied() {
-                        if let Some(slot) = batch.get_mut(j) {
-                            *slot = moved;
-                        }
-                    }
-                    j -= 1;
-                }
-                if let Some(slot) = batch.get_mut(i) {
-                    *slot = pick;
-                }
-                n = (n + 1).min(BATCH);
-            })?;
+            let n = self.pick(after, &mut batch)?;
             if n == 0 {
                 break;
             }
@@ -295,6 +290,44 @@ impl Report<'_> {
             after = self.print_picks(picked, limit, &mut printed, &mut first)?.or(after);
         }
         Ok(printed)
+    }
+
+    /// Puts the busiest tasks after `after` (all, if `None`) into `batch`, busiest
+    /// first, and says how many. (Apart from `sorted`, so that its walk's line is on
+    /// the stack only while it walks, not while the batch is printed.)
+    #[inline(never)]
+    fn pick(&mut self, after: Option<Pick>, batch: &mut [Pick; BATCH]) -> Result<usize, Changed> {
+        let opts = self.opts;
+        let mut n = 0;
+        self.walk(false, |_, at, line, before, _| {
+            let pick = Pick { counts: line.row.counts, before, at: at as u16 };
+            if part(line, opts) != Part::Task || after.is_some_and(|a| !a.before(&pick)) {
+                return;
+            }
+            // Insertion in order; the last falls out when the batch is full. (Only
+            // the first `n` are read: what the batch held before does not matter.)
+            let mut i = n;
+            while i > 0 && batch.get(i - 1).is_some_and(|b| pick.before(b)) {
+                i -= 1;
+            }
+            if i >= BATCH {
+                return;
+            }
+            let mut j = n.min(BATCH - 1);
+            while j > i {
+                if let Some(moved) = batch.get(j - 1).copied() {
+                    if let Some(slot) = batch.get_mut(j) {
+                        *slot = moved;
+                    }
+                }
+                j -= 1;
+            }
+            if let Some(slot) = batch.get_mut(i) {
+                *slot = pick;
+            }
+            n = (n + 1).min(BATCH);
+        })?;
+        Ok(n)
     }
 
     /// Prints the tasks `picked` (up to `limit` in all), reading each line again;
@@ -424,17 +457,7 @@ pub fn write_report(
         survey: Survey::default(),
         surveyed: false,
     };
-    if opts.cumulative {
-        // Since start, the length is what the lines add up to.
-        let mut length = header.retired;
-        r.walk(false, &mut |_, _, line, _, _| length = length.wrapping_add(line.row.counts))?;
-        (r.length, r.shares) = (length, Shares::of_total(length));
-    }
-    // A sorted report needs the sums before its tasks; in ID order they are taken on
-    // the way.
-    if opts.sort || opts.top.is_some() {
-        r.walk(true, &mut |_, _, _, _, _| {})?;
-    }
+    r.before_tasks()?;
     // Each part apart, so that no part's locals are on the stack under another's
     // calls.
     if opts.json {
