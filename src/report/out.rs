@@ -201,11 +201,11 @@ impl Out<'_> {
         self.cell(&mut cell, width, b' ');
     }
 
-    /// A name for the table: printable ASCII as is, anything else as `?`, cut to and
-    /// padded to `NAME_LEN` columns; `(no name)` if empty.
+    /// A name for the table (as [`name_of`] gives it, or a label): printable ASCII
+    /// as is, anything else as `?`, cut to and padded to `NAME_LEN` columns;
+    /// `(no name)` if empty.
     #[inline(never)]
     pub(super) fn name_cell(&mut self, name: &[u8]) {
-        let name = trim(name);
         let name: &[u8] = if name.is_empty() { b"(no name)" } else { name };
         let name = name.get(..NAME_LEN).unwrap_or(name);
         let mut cell = [b' '; NAME_LEN];

@@ -177,20 +177,23 @@ struct Report<'s> {
     opts: &'s Options,
     clock: ClockInfo<'s>,
     header: &'s Header,
-    /// The counts covered (since start: summed from the lines).
+    /// The counts covered (since start: summed from the lines), which the shares
+    /// are of ([`Report::shares`]).
     length: u64,
-    shares: Shares,
+    /// The task lines printed (once `tasks` has run): kept here, not handed on, so
+    /// that it is not copied into the frames after it.
+    printed: Sum,
     /// What a walk found (see `Report::walk`), once `surveyed`.
     survey: Survey,
     surveyed: bool,
 }
 
-/// A task picked for a sorted report: its counts, the counts before it in the
-/// engine's order (for its share), and its position.
+/// A task picked for a sorted report: its counts, its share (handed out in the
+/// engine's order by the walk that picked it) and its position.
 #[derive(Clone, Copy)]
 struct Pick {
     counts: u64,
-    before: u64,
+    share: u16,
     at: u16,
 }
 
@@ -210,7 +213,7 @@ impl Report<'_> {
         if self.opts.cumulative {
             let mut length = self.header.retired;
             self.walk(false, |_, _, line, _, _| length = length.wrapping_add(line.row.counts))?;
-            (self.length, self.shares) = (length, Shares::of_total(length));
+            self.length = length;
         }
         if self.opts.sort || self.opts.top.is_some() {
             self.walk(true, |_, _, _, _, _| {})?;
@@ -228,9 +231,10 @@ impl Report<'_> {
         survey: bool,
         mut each: impl FnMut(&mut Out<'_>, usize, &Line, u64, u16),
     ) -> Result<(), Changed> {
-        let mut lines = ShareWalk::new(self.shares, self.header.retired);
+        let shares = self.shares();
+        let mut lines = ShareWalk::new(shares, self.header.retired);
         if survey {
-            self.survey.start(self.header, self.shares);
+            self.survey.start(self.header, shares);
         }
         let mut line = Line::EMPTY;
         for at in 0..ApiEngine::LINES {
@@ -280,7 +284,7 @@ impl Report<'_> {
         let mut printed = Sum::default();
         let limit = self.opts.top.map_or(u32::MAX, u32::from);
         let mut after: Option<Pick> = None;
-        let mut batch = [Pick { counts: 0, before: 0, at: 0 }; BATCH];
+        let mut batch = [Pick { counts: 0, share: 0, at: 0 }; BATCH];
         while printed.lines < limit {
             let n = self.pick(after, &mut batch)?;
             if n == 0 {
@@ -299,8 +303,8 @@ impl Report<'_> {
     fn pick(&mut self, after: Option<Pick>, batch: &mut [Pick; BATCH]) -> Result<usize, Changed> {
         let opts = self.opts;
         let mut n = 0;
-        self.walk(false, |_, at, line, before, _| {
-            let pick = Pick { counts: line.row.counts, before, at: at as u16 };
+        self.walk(false, |_, at, line, _, share| {
+            let pick = Pick { counts: line.row.counts, share, at: at as u16 };
             if part(line, opts) != Part::Task || after.is_some_and(|a| !a.before(&pick)) {
                 return;
             }
@@ -348,7 +352,7 @@ impl Report<'_> {
                 break;
             }
             self.src.line(usize::from(pick.at), &mut line)?;
-            let share = self.shares.of(pick.before, pick.counts);
+            let share = pick.share;
             task(&mut self.out, self.opts, self.clock, self.header, &line.row, share, *first);
             *first = false;
             printed.add(pick.counts, share);
@@ -367,14 +371,14 @@ impl Report<'_> {
         self.src.line(at, line)?;
         let counts = line.row.counts;
         let mut idle = Sum::default();
-        idle.add(counts, ShareWalk::new(self.shares, self.survey.idle_before).next(counts).1);
+        idle.add(counts, ShareWalk::new(self.shares(), self.survey.idle_before).next(counts).1);
         Ok(Some(idle))
     }
 
     /// Shares of the lines after the tasks: interrupts, sleep, other, in this order
     /// ([`Report::summary`]).
     fn summaries(&self) -> ShareWalk {
-        ShareWalk::new(self.shares, self.survey.summary_before)
+        ShareWalk::new(self.shares(), self.survey.summary_before)
     }
 
     /// Reads the line of interrupts, sleep or other (`which` 0, 1, 2, in this order
@@ -385,6 +389,12 @@ impl Report<'_> {
         let mut sum = Sum::default();
         sum.add(counts, walk.next(counts).1);
         Ok(sum)
+    }
+
+    /// The shares of the report's length. (Worked out again where needed, a shift:
+    /// kept, they would sit in every frame under the report's.)
+    fn shares(&self) -> Shares {
+        Shares::of_total(self.length)
     }
 
     /// "load": 100% - idle - sleep, from the shares shown, so that the line says
@@ -453,7 +463,7 @@ pub fn write_report(
         clock,
         header,
         length: header.length,
-        shares: Shares::of_total(header.length),
+        printed: Sum::default(),
         survey: Survey::default(),
         surveyed: false,
     };
@@ -465,10 +475,10 @@ pub fn write_report(
     } else {
         r.table_head();
     }
-    let printed = r.tasks()?;
+    r.printed = r.tasks()?;
     if opts.json {
-        r.json_tail(printed)
+        r.json_tail()
     } else {
-        r.table_tail(printed)
+        r.table_tail()
     }
 }

@@ -27,7 +27,7 @@ impl Report<'_> {
 
     /// Everything after the tasks.
     #[inline(never)]
-    pub(super) fn json_tail(&mut self, printed: Sum) -> Result<(), Changed> {
+    pub(super) fn json_tail(&mut self) -> Result<(), Changed> {
         let (h, clock, cumulative) = (self.header, self.clock, self.opts.cumulative);
         let out = &mut self.out;
         out.put(b"]");
@@ -40,7 +40,7 @@ impl Report<'_> {
         out.key_int(b"free", u64::from(slots.free));
         out.key_int(b"overflow_tasks", u64::from(slots.overflow_tasks));
         out.put(b"}");
-        let more = self.survey.tasks.less(printed);
+        let more = self.survey.tasks.less(self.printed);
         if more.lines != 0 {
             out.put(b",\"more_tasks\":{\"count\":");
             out.int(u64::from(more.lines));

@@ -37,9 +37,9 @@ impl Report<'_> {
     /// The lines after the tasks: the others summed, the deleted, idle, interrupts,
     /// sleep, other, load and the ID pool.
     #[inline(never)]
-    pub(super) fn table_tail(&mut self, printed: Sum) -> Result<(), Changed> {
+    pub(super) fn table_tail(&mut self) -> Result<(), Changed> {
         let (h, clock, opts) = (self.header, self.clock, self.opts);
-        let more = self.survey.tasks.less(printed);
+        let more = self.survey.tasks.less(self.printed);
         let deleted = self.survey.deleted;
         let out = &mut self.out;
         if more.lines != 0 {
