@@ -104,17 +104,25 @@ pub fn us_to_counts(us: u32, hz: u32) -> Option<u32> {
 
 /// `(n / d, n % d)`, and `(0, 0)` when `d` is 0.
 ///
-/// Every 64-bit division of the library goes through here. The readers divide a few
-/// hundred numbers at most, outside any critical section, so one bit at a time is
-/// plenty; numbers that fit 32 bits (most of them) take the hardware divide.
-#[inline(never)]
+/// Every 64-bit division of the library goes through here, outside any critical
+/// section. Numbers that fit 32 bits (most of them) take the hardware divide, inline
+/// (a report divides a few times per line); the others [`div_rem_wide`].
+#[inline]
 pub fn div_rem(n: u64, d: u64) -> (u64, u64) {
-    if d == 0 {
-        return (0, 0);
-    }
     if let (Ok(n32), Ok(d32)) = (u32::try_from(n), u32::try_from(d)) {
         let q = n32.checked_div(d32).unwrap_or(0);
         return (u64::from(q), u64::from(n32 - q.wrapping_mul(d32)));
+    }
+    div_rem_wide(n, d)
+}
+
+/// [`div_rem`] of numbers that do not both fit 32 bits: in digits of a few bits,
+/// one hardware divide each, for a divisor that fits 28 bits; one bit at a time
+/// otherwise (rare: a total of more than 2^28 counts as divisor).
+#[inline(never)]
+fn div_rem_wide(n: u64, d: u64) -> (u64, u64) {
+    if d == 0 {
+        return (0, 0);
     }
     if let Ok(d32) = u32::try_from(d) {
         // A divisor below 2^(32 - k) leaves a remainder that, shifted left by k bits

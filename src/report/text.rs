@@ -427,8 +427,7 @@ fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header
         task_tail(out, opts.cumulative, clock, row);
         return;
     }
-    out.num(u64::from(row.id), 4, b' ');
-    out.put(b"  ");
+    out.num_in(b"", u64::from(row.id), 4, b' ', b"  ");
     out.name_cell(name_of(row));
     cells(out, opts, clock, row, share);
     if row.deleted {

@@ -15,7 +15,7 @@ impl Report<'_> {
         let us = counts_to_us(self.length, clock.hz);
         if opts.cumulative {
             out.put(b"CPU usage since start: ");
-            out.duration(us, 0);
+            out.duration(b"", us, 0);
             out.put(b" (");
             out.int(u64::from(h.window));
             out.put(b" windows)");
@@ -23,7 +23,7 @@ impl Report<'_> {
             out.put(b"CPU usage, window #");
             out.int(u64::from(h.window));
             out.put(b": ");
-            out.duration(us, 0);
+            out.duration(b"", us, 0);
         }
         out.put(b", clock ");
         out.put(clock.name.as_bytes());
@@ -49,8 +49,7 @@ impl Report<'_> {
             out.put(label);
             // Not cut to the name column, unlike a name: the count must show.
             out.fill(b' ', NAME_LEN.saturating_sub(1 + digits + label.len()));
-            out.byte(b' ');
-            out.share(more.share(), more.counts != 0, 7);
+            out.share(b" ", more.share(), more.counts != 0, 7);
             out.byte(b'\n');
         }
         if opts.cumulative || deleted.lines != 0 {
@@ -64,8 +63,7 @@ impl Report<'_> {
             let label: &[u8] = if opts.cumulative { b"deleted tasks)" } else { b"deleted)" };
             out.put(label);
             out.fill(b' ', NAME_LEN.saturating_sub(columns + label.len()));
-            out.byte(b' ');
-            out.share(deleted.share(), deleted.counts != 0, 7);
+            out.share(b" ", deleted.share(), deleted.counts != 0, 7);
             out.byte(b'\n');
         }
         out.put(b"  ");
@@ -76,8 +74,7 @@ impl Report<'_> {
         let idle = match self.idle(&mut line)? {
             Some(idle) => {
                 let (out, row) = (&mut self.out, &line.row);
-                out.num(u64::from(row.id), 4, b' ');
-                out.put(b"  ");
+                out.num_in(b"", u64::from(row.id), 4, b' ', b"  ");
                 out.name_cell(name_of(row));
                 cells(out, &opts, clock, row, idle.share());
                 out.put(b"  idle\n");
@@ -94,7 +91,7 @@ impl Report<'_> {
         summary_share(out, b"interrupts", isr, b"  ");
         out.int(line.row.runs);
         out.put(b" interrupts, longest ");
-        longest(out, clock, &line.row, 0);
+        longest(out, b"", clock, &line.row, 0);
         out.byte(b'\n');
         let sleep = self.summary(&mut shares, 1, &mut line)?;
         summary_share(&mut self.out, b"sleep", sleep, b"  asleep in tickless idle\n");
@@ -104,8 +101,7 @@ impl Report<'_> {
         let out = &mut self.out;
         out.put(b"      ");
         out.name_cell(b"load");
-        out.byte(b' ');
-        out.share(load, busy, 7);
+        out.share(b" ", load, busy, 7);
         out.put(b"  100% - idle - sleep\n");
         for (i, a) in h.load_avg.iter().enumerate() {
             out.put(match i {
@@ -116,7 +112,7 @@ impl Report<'_> {
             if a.len == 0 {
                 out.byte(b'-');
             } else {
-                out.share(pct_of(a.busy, a.len), a.busy != 0, 6);
+                out.share(b"", pct_of(a.busy, a.len), a.busy != 0, 6);
             }
         }
         // The pool as it is now (the figures above are of the window or since start).
@@ -141,17 +137,16 @@ impl Report<'_> {
 fn summary_share(out: &mut Out<'_>, name: &[u8], sum: Sum, text: &[u8]) {
     out.put(b"      ");
     out.name_cell(name);
-    out.byte(b' ');
-    out.share(sum.share(), sum.counts != 0, 7);
+    out.share(b" ", sum.share(), sum.counts != 0, 7);
     out.put(text);
 }
-/// A longest run: `0` for none, a duration otherwise (`0.000 ms` for a run too
-/// short for a microsecond), right-aligned in `width`.
-fn longest(out: &mut Out<'_>, clock: ClockInfo<'_>, row: &Row, width: usize) {
+/// `lead`, then a longest run: `0` for none, a duration otherwise (`0.000 ms` for a
+/// run too short for a microsecond), right-aligned in `width`.
+fn longest(out: &mut Out<'_>, lead: &[u8], clock: ClockInfo<'_>, row: &Row, width: usize) {
     if row.longest == 0 {
-        out.num(0, width, b' ');
+        out.num_in(lead, 0, width, b' ', b"");
     } else {
-        out.duration(counts_to_us(u64::from(row.longest), clock.hz), width);
+        out.duration(lead, counts_to_us(u64::from(row.longest), clock.hz), width);
     }
 }
 
@@ -159,15 +154,12 @@ fn longest(out: &mut Out<'_>, clock: ClockInfo<'_>, row: &Row, width: usize) {
 /// (since start, with that run's window and the task's busiest window).
 #[inline(never)]
 pub(super) fn cells(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, row: &Row, share: u16) {
-    out.byte(b' ');
-    out.share(share, row.counts != 0, 7);
+    out.share(b" ", share, row.counts != 0, 7);
     if !opts.long {
         return;
     }
-    out.put(b"  ");
-    out.num(row.runs, 8, b' ');
-    out.put(b"  ");
-    longest(out, clock, row, 11);
+    out.num_in(b"  ", row.runs, 8, b' ', b"");
+    longest(out, b"  ", clock, row, 11);
     if opts.cumulative {
         if row.longest != 0 {
             out.put(b" in #");
@@ -175,7 +167,7 @@ pub(super) fn cells(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, row
         }
         if row.peak_len != 0 {
             out.put(b"  peak ");
-            out.share(pct_of(u64::from(row.peak), u64::from(row.peak_len)), row.peak != 0, 0);
+            out.share(b"", pct_of(u64::from(row.peak), u64::from(row.peak_len)), row.peak != 0, 0);
             out.put(b" in #");
             out.int(u64::from(row.peak_window));
         }
