@@ -110,8 +110,10 @@ pub fn us_to_counts(us: u32, hz: u32) -> Option<u32> {
 #[inline]
 pub fn div_rem(n: u64, d: u64) -> (u64, u64) {
     if let (Ok(n32), Ok(d32)) = (u32::try_from(n), u32::try_from(d)) {
-        let q = n32.checked_div(d32).unwrap_or(0);
-        return (u64::from(q), u64::from(n32 - q.wrapping_mul(d32)));
+        return match n32.checked_div(d32) {
+            Some(q) => (u64::from(q), u64::from(n32 - q.wrapping_mul(d32))),
+            None => (0, 0),
+        };
     }
     div_rem_wide(n, d)
 }
