@@ -51,9 +51,6 @@ pub struct Header {
     pub overflow_now: u32,
     /// The idle task's ID, 0 until the scheduler starts.
     pub idle: u16,
-    /// Load (everything but idle and sleep) smoothed over about 1 s, 10 s and 60 s,
-    /// as of the last completed window.
-    pub load_avg: [Smoothed; 3],
 }
 
 impl Header {
@@ -66,7 +63,6 @@ impl Header {
         overflow_tasks: 0,
         overflow_now: 0,
         idle: 0,
-        load_avg: [Smoothed { busy: 0, len: 0 }; 3],
     };
 }
 
@@ -142,8 +138,15 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             overflow_tasks: u32::from(self.overflow_over(since_start)),
             overflow_now: u32::from(self.overflow_tasks),
             idle: self.idle,
-            load_avg: self.load_avg,
         })
+    }
+
+    /// Load (everything but idle and sleep) smoothed over about 1 s, 10 s and 60 s,
+    /// as of the last completed window: the same between two rollovers, like a
+    /// header's figures. (Apart from the header, which a reader keeps for the whole
+    /// report: these are read when printed.)
+    pub fn load_avg(&self) -> [Smoothed; 3] {
+        self.load_avg
     }
 
     /// The line at position `at` (see "Positions"): of the last completed window, or

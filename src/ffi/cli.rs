@@ -10,7 +10,7 @@ use super::sink::{self, BufSink, AGAIN};
 use super::status::cpu_usage_status as St;
 use super::Shared;
 use crate::engine::{Header, Stamp};
-use crate::report::{self, Sink};
+use crate::report::{self, Options, Sink};
 
 /// A report being handed out by `cpu_usage_cli_command`, piece by piece: which line
 /// it answers, how far it has got, and which figures it is of. It keeps no copy of
@@ -61,7 +61,10 @@ fn write_try<'a>(
     };
     let apply = !cli.applied;
     cli.applied = true;
-    let Ok(opts) = options(piece, &mut || report::parse(words.clone()), false, apply) else { return true };
+    let mut opts = Options::default();
+    if options(piece, &mut || report::parse(words.clone()), false, apply, &mut opts).is_err() {
+        return true;
+    }
     let mut head = Header::EMPTY;
     let clock = match header_into(&opts, &mut head) {
         Ok(clock) => clock,

@@ -8,7 +8,7 @@ use super::config::{cpu_usage_set_window_ms, FollowWaitFn};
 use super::sink::{self, BufSink, LineSink};
 use super::status::cpu_usage_status as St;
 use super::{read_line, with_library};
-use crate::engine::{arith, Header, Line, Stamp};
+use crate::engine::{arith, Header, Line, Smoothed, Stamp};
 use crate::report::{self, BadArgs, Changed, ClockInfo, Options, Sink, Source};
 
 /// Times a reader starts again when the figures changed under it (a window ended,
@@ -25,6 +25,10 @@ pub(super) struct Live {
 }
 
 impl Source for Live {
+    fn load_avg(&mut self) -> Result<[Smoothed; 3], Changed> {
+        with_library(|st| (st.engine.stamp() == self.stamp).then(|| st.engine.load_avg())).ok_or(Changed)
+    }
+
     fn line(&mut self, at: usize, line: &mut Line) -> Result<(), Changed> {
         if read_line(at, self.since_start, self.stamp, line) {
             Ok(())
@@ -84,24 +88,26 @@ fn report_once(out: &mut dyn Sink, opts: &Options) -> Result<i32, Changed> {
     Ok(St::CPU_USAGE_OK.code())
 }
 
-/// What the arguments ask for: `Ok` with the options of a report; `Err` with the
-/// status once the text that answers them (help, or what is wrong) is written.
-/// `parse` parses them (here, so that what it returns is on the stack only until
-/// the options are known). `can_follow`: `-f` is possible here (else it is refused
-/// before anything is done). `apply`: set the window `-w` asks for (else only say
-/// so again).
+/// What the arguments ask for: `Ok` with the options of a report in `opts`; `Err`
+/// with the status once the text that answers them (help, or what is wrong) is
+/// written. `parse` parses them (here, so that what it returns is on the stack only
+/// until the options are known; and the options are written into the caller's
+/// place, not returned: one copy of them under the report). `can_follow`: `-f` is
+/// possible here (else it is refused before anything is done). `apply`: set the
+/// window `-w` asks for (else only say so again).
 #[inline(never)]
 pub(super) fn options(
     out: &mut dyn Sink,
     parse: &mut dyn FnMut() -> Result<Options, BadArgs>,
     can_follow: bool,
     apply: bool,
-) -> Result<Options, i32> {
+    opts: &mut Options,
+) -> Result<(), i32> {
     let parsed = parse();
     // The longest window is the clock's: an hour, or 2^31 counts if that is less.
     // (Worked out after the critical section: it divides.)
     let longest = arith::max_window_ms(with_library(|st| st.config.clock.hz));
-    let opts = match parsed {
+    *opts = match parsed {
         Ok(opts) => opts,
         Err(bad) => {
             // (A window refused by the parser is refused for the clock's range.)
@@ -126,7 +132,7 @@ pub(super) fn options(
         }
         report::write_window_set(out, ms);
     }
-    Ok(opts)
+    Ok(())
 }
 
 /// The shell command: prints the last completed window (or, with `-c`, the figures
@@ -146,10 +152,10 @@ pub unsafe extern "C" fn show_cpu_usage(argc: c_int, argv: *mut *mut c_char) -> 
     // SAFETY: forwarded contract.
     unsafe {
         sink::command(argc, argv, b"show_cpu_usage", |out, args| {
-            let opts = match options(out, &mut || report::parse(args.words()), wait.is_some(), true) {
-                Ok(opts) => opts,
-                Err(status) => return status,
-            };
+            let mut opts = Options::default();
+            if let Err(status) = options(out, &mut || report::parse(args.words()), wait.is_some(), true, &mut opts) {
+                return status;
+            }
             match wait {
                 Some(wait) if opts.follow.is_some() => follow(out, &opts, wait),
                 _ => report(out, &opts),
@@ -208,10 +214,13 @@ pub unsafe extern "C" fn cpu_usage_format(buf: *mut c_char, len: usize, argc: c_
             sink::write_bad_args(&mut out, b"show_cpu_usage", status);
             status.code()
         }
-        Ok(args) => match options(&mut out, &mut || report::parse(args.words()), false, true) {
-            Ok(opts) => report(&mut out, &opts),
-            Err(status) => status,
-        },
+        Ok(args) => {
+            let mut opts = Options::default();
+            match options(&mut out, &mut || report::parse(args.words()), false, true, &mut opts) {
+                Ok(()) => report(&mut out, &opts),
+                Err(status) => status,
+            }
+        }
     };
     out.terminate(out.needed);
     if status != 0 {

@@ -225,7 +225,19 @@ impl Source for Fake {
         *line = self.lines[at];
         Ok(())
     }
+
+    fn load_avg(&mut self) -> Result<[Smoothed; 3], Changed> {
+        self.reads += 1;
+        if Some(self.reads) == self.change_at {
+            return Err(Changed);
+        }
+        Ok(LOAD_AVG)
+    }
 }
+
+/// The smoothed loads of every report here.
+const LOAD_AVG: [Smoothed; 3] =
+    [Smoothed { busy: 7_712 << 16, len: 10_000 << 16 }, Smoothed { busy: 76, len: 100 }, Smoothed { busy: 0, len: 0 }];
 
 /// A header whose window had `overflow_tasks` tasks in the shared bucket, one more
 /// than it has now (so that a report mixing the two shows it).
@@ -238,11 +250,6 @@ fn header(length: u64, overflow_tasks: u32, idle: u16) -> Header {
         overflow_tasks,
         overflow_now: overflow_tasks.saturating_sub(1),
         idle,
-        load_avg: [
-            Smoothed { busy: 7_712 << 16, len: 10_000 << 16 },
-            Smoothed { busy: 76, len: 100 },
-            Smoothed { busy: 0, len: 0 },
-        ],
     }
 }
 

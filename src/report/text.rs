@@ -26,7 +26,7 @@ use table::cells;
 use super::out::{name_of, Out, Sink};
 use super::{counts_to_us, pct_of, Options};
 use crate::engine::arith::{ShareWalk, Shares};
-use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats};
+use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats, Smoothed};
 use crate::settings::{ApiEngine, MAX_TASKS};
 
 /// The figures changed while a report read them (a window completed, or a task was
@@ -41,6 +41,10 @@ pub trait Source {
     /// figures are still those of the report's header. (Into the reader's place: a
     /// line returned would be copied on the way, on the reader's stack.)
     fn line(&mut self, at: usize, line: &mut Line) -> Result<(), Changed>;
+
+    /// The smoothed loads (`Engine::load_avg`), if the figures are still those of
+    /// the report's header. (Read when printed, last: not kept with the header.)
+    fn load_avg(&mut self) -> Result<[Smoothed; 3], Changed>;
 }
 
 /// The clock the figures were counted with.

@@ -28,7 +28,7 @@ impl Report<'_> {
     /// Everything after the tasks.
     #[inline(never)]
     pub(super) fn json_tail(&mut self) -> Result<(), Changed> {
-        let (h, clock, cumulative) = (self.header, self.clock, self.opts.cumulative);
+        let (clock, cumulative) = (self.clock, self.opts.cumulative);
         let out = &mut self.out;
         out.put(b"]");
         // (After the tasks: the walk that prints them counts the IDs.)
@@ -91,8 +91,10 @@ impl Report<'_> {
         out.key_pct(b"other_pct", other.share());
         out.key_pct(b"idle_pct", idle.share());
         out.key_pct(b"load_pct", load);
+        let load_avg = self.src.load_avg()?;
+        let out = &mut self.out;
         out.put(b",\"load_avg_pct\":");
-        for (i, a) in h.load_avg.iter().enumerate() {
+        for (i, a) in load_avg.iter().enumerate() {
             out.put(if i == 0 { b"[" } else { b"," });
             if a.len == 0 {
                 out.put(b"null");

@@ -38,7 +38,7 @@ impl Report<'_> {
     /// sleep, other, load and the ID pool.
     #[inline(never)]
     pub(super) fn table_tail(&mut self) -> Result<(), Changed> {
-        let (h, clock, opts) = (self.header, self.clock, self.opts);
+        let (clock, opts) = (self.clock, self.opts);
         let more = self.survey.tasks.less(self.printed);
         let deleted = self.survey.deleted;
         let out = &mut self.out;
@@ -103,7 +103,9 @@ impl Report<'_> {
         out.name_cell(b"load");
         out.share(b" ", load, busy, 7);
         out.put(b"  100% - idle - sleep\n");
-        for (i, a) in h.load_avg.iter().enumerate() {
+        let load_avg = self.src.load_avg()?;
+        let out = &mut self.out;
+        for (i, a) in load_avg.iter().enumerate() {
             out.put(match i {
                 0 => b"load avg   1 s ",
                 1 => b"  10 s ",
