@@ -333,7 +333,7 @@ mod tests {
             let n = next() >> (next() % 64);
             let d = next() >> (next() % 64);
             for (n, d) in [(n, d), (n, edges[(d % 13) as usize]), (edges[(n % 13) as usize], d), (u64::MAX, d), (n, u64::MAX)] {
-                let want = if d == 0 { (0, 0) } else { (n / d, n % d) };
+                let want = n.checked_div(d).map_or((0, 0), |q| (q, n % d));
                 assert_eq!(div_rem(n, d), want, "{n} / {d}");
             }
         }

@@ -76,7 +76,7 @@ impl Report<'_> {
                 let (out, row) = (&mut self.out, &line.row);
                 out.num_in(b"", u64::from(row.id), 4, b' ', b"  ");
                 out.name_cell(name_of(row));
-                cells(out, &opts, clock, row, idle.share());
+                cells(out, opts, clock, row, idle.share());
                 out.put(b"  idle\n");
                 idle
             }
