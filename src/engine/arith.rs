@@ -328,11 +328,14 @@ mod tests {
         };
         // Every size of divisor (the digit-wise path below 2^28, the bit-wise one
         // above) against every size of dividend, and the edges of each.
-        let edges = [0u64, 1, 2, 3, 9, 10, 999, 1_000, 1_000_000, 25_000_000, (1 << 28) - 1, 1 << 28, u64::from(u32::MAX)];
+        let edges =
+            [0u64, 1, 2, 3, 9, 10, 999, 1_000, 1_000_000, 25_000_000, (1 << 28) - 1, 1 << 28, u64::from(u32::MAX)];
         for _ in 0..200_000 {
             let n = next() >> (next() % 64);
             let d = next() >> (next() % 64);
-            for (n, d) in [(n, d), (n, edges[(d % 13) as usize]), (edges[(n % 13) as usize], d), (u64::MAX, d), (n, u64::MAX)] {
+            for (n, d) in
+                [(n, d), (n, edges[(d % 13) as usize]), (edges[(n % 13) as usize], d), (u64::MAX, d), (n, u64::MAX)]
+            {
                 let want = n.checked_div(d).map_or((0, 0), |q| (q, n % d));
                 assert_eq!(div_rem(n, d), want, "{n} / {d}");
             }

@@ -55,15 +55,8 @@ pub struct Header {
 
 impl Header {
     /// A blank header, for a reader's place to read one into.
-    pub const EMPTY: Header = Header {
-        stamp: Stamp::ZERO,
-        window: 0,
-        length: 0,
-        retired: 0,
-        overflow_tasks: 0,
-        overflow_now: 0,
-        idle: 0,
-    };
+    pub const EMPTY: Header =
+        Header { stamp: Stamp::ZERO, window: 0, length: 0, retired: 0, overflow_tasks: 0, overflow_now: 0, idle: 0 };
 }
 
 /// What an ID is used for now, for the ID pool's figures.

@@ -295,7 +295,7 @@ impl Report<'_> {
                 break;
             }
             let picked = batch.get(..n).unwrap_or(&[]);
-            after = self.print_picks(picked, limit, &mut printed, &mut first)?.or(after);
+            self.print_picks(picked, limit, &mut printed, &mut first, &mut after)?;
         }
         Ok(printed)
     }
@@ -339,8 +339,8 @@ impl Report<'_> {
     }
 
     /// Prints the tasks `picked` (up to `limit` in all), reading each line again;
-    /// returns the last printed. (Apart from `sorted`, so that its line is on the
-    /// stack only while it prints, not under the walks.)
+    /// `after` becomes the last printed. (Apart from `sorted`, so that its line is
+    /// on the stack only while it prints, not under the walks.)
     #[inline(never)]
     fn print_picks(
         &mut self,
@@ -348,8 +348,8 @@ impl Report<'_> {
         limit: u32,
         printed: &mut Sum,
         first: &mut bool,
-    ) -> Result<Option<Pick>, Changed> {
-        let mut last = None;
+        after: &mut Option<Pick>,
+    ) -> Result<(), Changed> {
         let mut line = Line::EMPTY;
         for pick in picked {
             if printed.lines >= limit {
@@ -360,9 +360,9 @@ impl Report<'_> {
             task(&mut self.out, self.opts, self.clock, self.header, &line.row, share, *first);
             *first = false;
             printed.add(pick.counts, share);
-            last = Some(*pick);
+            *after = Some(*pick);
         }
-        Ok(last)
+        Ok(())
     }
 
     /// Reads the idle task's line again into `line`, and gives its counts and
