@@ -103,6 +103,13 @@ impl Report<'_> {
         out.name_cell(b"load");
         out.share(b" ", load, busy, 7);
         out.put(b"  100% - idle - sleep\n");
+        self.table_load_avg()
+    }
+
+    /// The smoothed loads and the ID pool: the last lines. (Apart, so that the loads
+    /// are not on the stack while the lines above are read.)
+    #[inline(never)]
+    fn table_load_avg(&mut self) -> Result<(), Changed> {
         let load_avg = self.src.load_avg()?;
         let out = &mut self.out;
         for (i, a) in load_avg.iter().enumerate() {
