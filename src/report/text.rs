@@ -451,7 +451,9 @@ fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header
 
 /// Writes a report of `header` and the lines `src` gives. `Err(Changed)` when the
 /// figures changed while it was written: what it wrote is then to be dropped or
-/// followed by the report again.
+/// followed by the report again. (Inlined into its callers, which hold the header:
+/// one frame for both under the report.)
+#[inline(always)]
 pub fn write_report(
     sink: &mut dyn Sink,
     opts: &Options,
