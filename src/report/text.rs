@@ -367,6 +367,7 @@ impl Report<'_> {
 
     /// Reads the idle task's line again into `line`, and gives its counts and
     /// share; `None` without an idle task.
+    #[inline(always)]
     fn idle(&mut self, line: &mut Line) -> Result<Option<Sum>, Changed> {
         let at = self.survey.idle_at;
         if at == 0 {
@@ -387,6 +388,7 @@ impl Report<'_> {
 
     /// Reads the line of interrupts, sleep or other (`which` 0, 1, 2, in this order
     /// on `walk`) again into `line`, and gives its counts and share.
+    #[inline(always)]
     fn summary(&mut self, walk: &mut ShareWalk, which: usize, line: &mut Line) -> Result<Sum, Changed> {
         self.src.line(ApiEngine::INTERRUPTS_AT + which, line)?;
         let counts = line.row.counts;

@@ -151,6 +151,7 @@ fn summary_share(out: &mut Out<'_>, name: &[u8], sum: Sum, text: &[u8]) {
 }
 /// `lead`, then a longest run: `0` for none, a duration otherwise (`0.000 ms` for a
 /// run too short for a microsecond), right-aligned in `width`.
+#[inline(always)]
 fn longest(out: &mut Out<'_>, lead: &[u8], clock: ClockInfo<'_>, row: &Row, width: usize) {
     if row.longest == 0 {
         out.num_in(lead, 0, width, b' ', b"");
