@@ -58,9 +58,7 @@ pub(super) fn header_into(opts: &Options, header: &mut Header) -> Result<ClockIn
 
 /// Writes the report `opts` asks for, starting again when the figures change under
 /// it (see [`TRIES`]). Returns 0, `CPU_USAGE_ERR_NO_WINDOW` or
-/// `CPU_USAGE_ERR_CHANGED`. (Inlined into the commands: one frame less under
-/// every report.)
-#[inline(always)]
+/// `CPU_USAGE_ERR_CHANGED`.
 pub(super) fn report(out: &mut dyn Sink, opts: &Options) -> i32 {
     for _ in 0..TRIES {
         match report_once(out, opts) {
