@@ -11,6 +11,12 @@
 //! piece (`out.rs`). The table is written by `text/table.rs`, the JSON by
 //! `text/json.rs`, from the walks here.
 //!
+//! A report runs on its caller's stack (the shell task's), so it keeps little there:
+//! one line at a time, read in place; the lines after the tasks (idle, interrupts,
+//! sleep, other) and the smoothed loads read again when printed, not kept from the
+//! walk; and each part (the walks before the tasks, the tasks, what follows them)
+//! in a frame of its own, so that no part's locals lie under another's calls.
+//!
 //! Shares are handed out in the engine's order of lines, whatever the order printed
 //! ([`Shares`]): so a task reads the same in every report of a window (sorted or not,
 //! text or JSON, or `cpu_usage_snapshot`), every line is within a hundredth of its
