@@ -104,17 +104,51 @@ pub fn us_to_counts(us: u32, hz: u32) -> Option<u32> {
 
 /// `(n / d, n % d)`, and `(0, 0)` when `d` is 0.
 ///
-/// Every 64-bit division of the library goes through here. The readers divide a few
-/// hundred numbers at most, outside any critical section, so one bit at a time is
-/// plenty; numbers that fit 32 bits (most of them) take the hardware divide.
-#[inline(never)]
+/// Every 64-bit division of the library goes through here, outside any critical
+/// section. Numbers that fit 32 bits (most of them) take the hardware divide, inline
+/// (a report divides a few times per line); the others [`div_rem_wide`].
+#[inline]
 pub fn div_rem(n: u64, d: u64) -> (u64, u64) {
+    if let (Ok(n32), Ok(d32)) = (u32::try_from(n), u32::try_from(d)) {
+        return match n32.checked_div(d32) {
+            Some(q) => (u64::from(q), u64::from(n32 - q.wrapping_mul(d32))),
+            None => (0, 0),
+        };
+    }
+    div_rem_wide(n, d)
+}
+
+/// [`div_rem`] of numbers that do not both fit 32 bits: in digits of a few bits,
+/// one hardware divide each, for a divisor that fits 28 bits; one bit at a time
+/// otherwise (rare: a total of more than 2^28 counts as divisor).
+#[inline(never)]
+fn div_rem_wide(n: u64, d: u64) -> (u64, u64) {
     if d == 0 {
         return (0, 0);
     }
-    if let (Ok(n32), Ok(d32)) = (u32::try_from(n), u32::try_from(d)) {
-        let q = n32.checked_div(d32).unwrap_or(0);
-        return (u64::from(q), u64::from(n32 - q.wrapping_mul(d32)));
+    if let Ok(d32) = u32::try_from(d) {
+        // A divisor below 2^(32 - k) leaves a remainder that, shifted left by k bits
+        // with the next k bits of `n` in, still fits 32 bits: long division in digits
+        // of k bits, one hardware division each. A clock's rate (below 2^28, 268 MHz)
+        // as divisor takes 5 to 10 steps instead of 64 - 32 and more, a microsecond
+        // or thousand as divisor 3 or 4.
+        let k = d32.leading_zeros();
+        if k >= 4 {
+            let bits = 64 - n.leading_zeros();
+            // Digits from the highest, whose low bit is at `pos`: the first digit
+            // holds the bits left over above whole digits (`pos` < `bits` ≤ 64).
+            let mut pos = (bits + k - 1).checked_div(k).unwrap_or(0) * k;
+            let (mut q, mut r) = (0u64, 0u32);
+            while pos >= k {
+                pos -= k;
+                let digit = (n >> pos) as u32 & ((1u32 << k) - 1);
+                let cur = (r << k) | digit;
+                let qd = cur.checked_div(d32).unwrap_or(0);
+                r = cur - qd.wrapping_mul(d32);
+                q = (q << k) | u64::from(qd);
+            }
+            return (q, u64::from(r));
+        }
     }
     // Long division, one bit of `n` per step from its highest set bit down; the bits
     // of the quotient shift in where those of `n` shift out.
@@ -281,6 +315,31 @@ mod tests {
             })
             .sum();
         assert_eq!(sum, 10_000);
+    }
+
+    #[test]
+    fn div_rem_is_the_quotient_and_remainder() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        // Every size of divisor (the digit-wise path below 2^28, the bit-wise one
+        // above) against every size of dividend, and the edges of each.
+        let edges =
+            [0u64, 1, 2, 3, 9, 10, 999, 1_000, 1_000_000, 25_000_000, (1 << 28) - 1, 1 << 28, u64::from(u32::MAX)];
+        for _ in 0..200_000 {
+            let n = next() >> (next() % 64);
+            let d = next() >> (next() % 64);
+            for (n, d) in
+                [(n, d), (n, edges[(d % 13) as usize]), (edges[(n % 13) as usize], d), (u64::MAX, d), (n, u64::MAX)]
+            {
+                let want = n.checked_div(d).map_or((0, 0), |q| (q, n % d));
+                assert_eq!(div_rem(n, d), want, "{n} / {d}");
+            }
+        }
     }
 
     #[test]

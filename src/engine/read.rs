@@ -51,9 +51,12 @@ pub struct Header {
     pub overflow_now: u32,
     /// The idle task's ID, 0 until the scheduler starts.
     pub idle: u16,
-    /// Load (everything but idle and sleep) smoothed over about 1 s, 10 s and 60 s,
-    /// as of the last completed window.
-    pub load_avg: [Smoothed; 3],
+}
+
+impl Header {
+    /// A blank header, for a reader's place to read one into.
+    pub const EMPTY: Header =
+        Header { stamp: Stamp::ZERO, window: 0, length: 0, retired: 0, overflow_tasks: 0, overflow_now: 0, idle: 0 };
 }
 
 /// What an ID is used for now, for the ID pool's figures.
@@ -80,6 +83,11 @@ pub struct Line {
     pub shown: bool,
     /// Its ID's use now.
     pub seat: Seat,
+}
+
+impl Line {
+    /// A blank line, for a reader's place to read lines into.
+    pub const EMPTY: Line = Line { row: Row::EMPTY, shown: false, seat: Seat::None };
 }
 
 impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
@@ -123,14 +131,30 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             overflow_tasks: u32::from(self.overflow_over(since_start)),
             overflow_now: u32::from(self.overflow_tasks),
             idle: self.idle,
-            load_avg: self.load_avg,
         })
+    }
+
+    /// Load (everything but idle and sleep) smoothed over about 1 s, 10 s and 60 s,
+    /// as of the last completed window: the same between two rollovers, like a
+    /// header's figures. (Apart from the header, which a reader keeps for the whole
+    /// report: these are read when printed.)
+    pub fn load_avg(&self) -> [Smoothed; 3] {
+        self.load_avg
     }
 
     /// The line at position `at` (see "Positions"): of the last completed window, or
     /// since start up to its end. Past the last position: an empty "other" line.
-    #[inline(never)]
     pub fn line(&self, at: usize, since_start: bool) -> Line {
+        let mut line = Line::EMPTY;
+        self.read_line(at, since_start, &mut line);
+        line
+    }
+
+    /// [`Engine::line`] into `line`, written in place: a reader keeps one line on
+    /// its stack, not a line and the copy it came in. (Inlined into its one caller
+    /// in the library, which runs it in a critical section.)
+    #[inline]
+    pub fn read_line(&self, at: usize, since_start: bool, line: &mut Line) {
         // (A pattern cannot name a constant of a generic type: the positions after the
         // tasks' are matched by their distance from the first of them.)
         let (slot, kind) = match at.checked_sub(Self::INTERRUPTS_AT) {
@@ -141,12 +165,14 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             None if at == usize::from(self.idle) => (at, RowKind::Idle),
             None => (at, RowKind::Task),
         };
-        let mut row = self.figures(slot, kind, since_start);
+        let row = &mut line.row;
+        self.figures(slot, kind, since_start, row);
         let window = self.window;
         let Some(m) = self.meta.get(at.wrapping_sub(1)) else {
             // The bucket is shown while it has tasks or time; the summary lines always.
-            let shown = kind != RowKind::Overflow || row.counts != 0 || self.overflow_over(since_start) != 0;
-            return Line { row, shown, seat: Seat::None };
+            line.shown = kind != RowKind::Overflow || row.counts != 0 || self.overflow_over(since_start) != 0;
+            line.seat = Seat::None;
+            return;
         };
         let shown = match m.state {
             TaskState::Free => false,
@@ -166,22 +192,24 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         row.name = m.name;
         row.id = at as u16;
         row.deleted = m.state != TaskState::Alive;
-        Line { row, shown, seat }
+        (line.shown, line.seat) = (shown, seat);
     }
 
-    fn acct(&self, slot: usize) -> Acct {
-        self.acct.get(slot).copied().unwrap_or(Acct::ZERO)
+    /// A slot's figures, by reference: a copy would sit on the reader's stack.
+    fn acct(&self, slot: usize) -> &Acct {
+        const ZERO: &Acct = &Acct::ZERO;
+        self.acct.get(slot).unwrap_or(ZERO)
     }
 
     /// A slot's row: its figures in the published window, or since start up to its
     /// end.
-    #[inline(always)] // (called by `line` alone)
-    fn figures(&self, slot: usize, kind: RowKind, since_start: bool) -> Row {
+    #[inline(always)] // (called by `read_line` alone)
+    fn figures(&self, slot: usize, kind: RowKind, since_start: bool, row: &mut Row) {
         let a = self.acct(slot);
         if !since_start {
             let (counts, runs, longest) = a.published(self.window);
             let window = self.window.wrapping_sub(1);
-            return Row {
+            *row = Row {
                 counts: u64::from(counts),
                 runs: u64::from(runs),
                 longest,
@@ -192,15 +220,16 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
                 kind,
                 ..Row::EMPTY
             };
+            return;
         }
-        self.since_start(a, kind)
+        *row = self.since_start(a, kind);
     }
 
     /// Since start up to the end of the last completed window: the folded windows,
     /// and the one the slot was last charged in if it has completed.
     #[cfg(feature = "shell")]
     #[inline(always)] // (called by `figures` alone)
-    fn since_start(&self, a: Acct, kind: RowKind) -> Row {
+    fn since_start(&self, a: &Acct, kind: RowKind) -> Row {
         let done = a.window != self.window;
         let mut row = Row {
             counts: a.total.get().wrapping_add(if done { u64::from(a.counts) } else { 0 }),
@@ -229,7 +258,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// The minimal build keeps no since-start figures.
     #[cfg(not(feature = "shell"))]
     #[inline(always)]
-    fn since_start(&self, _: Acct, kind: RowKind) -> Row {
+    fn since_start(&self, _: &Acct, kind: RowKind) -> Row {
         Row { kind, ..Row::EMPTY }
     }
 

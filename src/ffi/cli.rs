@@ -5,12 +5,12 @@ use core::ffi::{c_char, c_long};
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use super::args::{self, MAX_CMDLINE};
-use super::shell::{header, options, Live, TRIES};
+use super::shell::{header_into, options, Live, TRIES};
 use super::sink::{self, BufSink, AGAIN};
 use super::status::cpu_usage_status as St;
 use super::Shared;
-use crate::engine::Stamp;
-use crate::report::{self, Sink};
+use crate::engine::{Header, Stamp};
+use crate::report::{self, Options, Sink};
 
 /// A report being handed out by `cpu_usage_cli_command`, piece by piece: which line
 /// it answers, how far it has got, and which figures it is of. It keeps no copy of
@@ -39,6 +39,46 @@ impl CliReport {
 }
 
 static CLI: Shared<CliReport> = Shared(UnsafeCell::new(CliReport::NONE));
+
+/// One try at the text that answers the line of `words` into `piece`: true when
+/// it is written (the report, or what is wrong with the line), false when the
+/// figures are no longer those of the first piece. (Apart, so that the options and
+/// the header are on the stack only while it writes.)
+#[inline(never)]
+fn write_try<'a>(
+    piece: &mut BufSink<'_>,
+    cli: &mut CliReport,
+    words: &Result<impl Iterator<Item = &'a [u8]> + Clone, St>,
+) -> bool {
+    // The text up to the report depends on the line alone (the window is set at the
+    // first call only).
+    let words = match words {
+        Err(status) => {
+            sink::write_bad_args(piece, b"show_cpu_usage", *status);
+            return true;
+        }
+        Ok(words) => words,
+    };
+    let apply = !cli.applied;
+    cli.applied = true;
+    let mut opts = Options::default();
+    if options(piece, &mut || report::parse(words.clone()), false, apply, &mut opts).is_err() {
+        return true;
+    }
+    let mut head = Header::EMPTY;
+    let clock = match header_into(&opts, &mut head) {
+        Ok(clock) => clock,
+        Err(window_ms) => {
+            report::write_no_window(piece, opts, window_ms);
+            return true;
+        }
+    };
+    if !cli.read {
+        (cli.read, cli.stamp) = (true, head.stamp);
+    }
+    let mut live = Live { since_start: opts.cumulative, stamp: cli.stamp };
+    head.stamp == cli.stamp && report::write_report(piece, &opts, clock, &head, &mut live).is_ok()
+}
 
 /// FNV-1a: tells command lines apart.
 fn line_hash(line: &[u8]) -> u32 {
@@ -101,37 +141,8 @@ pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmd
             piece.put(b"\n");
             break;
         }
-        // The text up to the report depends on the line alone (the window is set at
-        // the first call only).
-        let opts = match words.clone().map(report::parse) {
-            Err(status) => {
-                sink::write_bad_args(&mut piece, b"show_cpu_usage", status);
-                break;
-            }
-            Ok(parsed) => {
-                let apply = !cli.applied;
-                cli.applied = true;
-                match options(&mut piece, parsed, false, apply) {
-                    Ok(opts) => opts,
-                    Err(_) => break,
-                }
-            }
-        };
-        let (head, clock) = match header(&opts) {
-            Ok(read) => read,
-            Err(window_ms) => {
-                report::write_no_window(&mut piece, opts, window_ms);
-                break;
-            }
-        };
-        if !cli.read {
-            (cli.read, cli.stamp) = (true, head.stamp);
-        }
-        if head.stamp == cli.stamp {
-            let mut live = Live { since_start: opts.cumulative, stamp: cli.stamp };
-            if report::write_report(&mut piece, opts, clock, &head, &mut live).is_ok() {
-                break;
-            }
+        if write_try(&mut piece, cli, &words) {
+            break;
         }
         // The figures changed since the first piece: the report starts again.
         cli.tries += 1;

@@ -149,10 +149,18 @@ fn claim(flag: &core::sync::atomic::AtomicBool) -> bool {
     })
 }
 
-/// The line at position `at` (see `Engine::LINES`) in a critical section of its own,
-/// if the figures are still those stamped `stamp`.
-fn read_line(at: usize, since_start: bool, stamp: Stamp) -> Option<Line> {
-    with_library(|st| (st.engine.stamp() == stamp).then(|| st.engine.line(at, since_start)))
+/// Reads the line at position `at` (see `Engine::LINES`) into `line`, in a critical
+/// section of its own, if the figures are still those stamped `stamp`; says whether
+/// it did. (Into the caller's place, not returned: one copy of a line on the stack.)
+#[inline(never)]
+fn read_line(at: usize, since_start: bool, stamp: Stamp, line: &mut Line) -> bool {
+    with_library(|st| {
+        let same = st.engine.stamp() == stamp;
+        if same {
+            st.engine.read_line(at, since_start, line);
+        }
+        same
+    })
 }
 
 impl Library<'_> {

@@ -8,7 +8,7 @@ use super::config::{cpu_usage_set_window_ms, FollowWaitFn};
 use super::sink::{self, BufSink, LineSink};
 use super::status::cpu_usage_status as St;
 use super::{read_line, with_library};
-use crate::engine::{arith, Header, Line, Stamp};
+use crate::engine::{arith, Header, Line, Smoothed, Stamp};
 use crate::report::{self, BadArgs, Changed, ClockInfo, Options, Sink, Source};
 
 /// Times a reader starts again when the figures changed under it (a window ended,
@@ -25,35 +25,44 @@ pub(super) struct Live {
 }
 
 impl Source for Live {
-    fn line(&mut self, at: usize) -> Result<Line, Changed> {
-        read_line(at, self.since_start, self.stamp).ok_or(Changed)
+    fn load_avg(&mut self) -> Result<[Smoothed; 3], Changed> {
+        with_library(|st| (st.engine.stamp() == self.stamp).then(|| st.engine.load_avg())).ok_or(Changed)
+    }
+
+    fn line(&mut self, at: usize, line: &mut Line) -> Result<(), Changed> {
+        if read_line(at, self.since_start, self.stamp, line) {
+            Ok(())
+        } else {
+            Err(Changed)
+        }
     }
 }
 
-/// What a report needs besides its lines, read in one critical section: `Err` with
-/// the window length in milliseconds before the first window has completed.
-pub(super) fn header(opts: &Options) -> Result<(Header, ClockInfo<'static>), u32> {
+/// What a report needs besides its lines, read into `header` in one critical
+/// section, and the clock: `Err` with the window length in milliseconds before the
+/// first window has completed. (Apart, so that what it reads goes through its own
+/// frame, not the report's.)
+#[inline(never)]
+pub(super) fn header_into(opts: &Options, header: &mut Header) -> Result<ClockInfo<'static>, u32> {
     with_library(|st| {
         let clock = ClockInfo { hz: st.config.clock.hz, name: st.config.clock.name.as_str() };
-        st.engine.header(opts.cumulative).map(|h| (h, clock)).ok_or(st.config.window_ms)
+        match st.engine.header(opts.cumulative) {
+            Some(read) => {
+                *header = read;
+                Ok(clock)
+            }
+            None => Err(st.config.window_ms),
+        }
     })
 }
 
 /// Writes the report `opts` asks for, starting again when the figures change under
 /// it (see [`TRIES`]). Returns 0, `CPU_USAGE_ERR_NO_WINDOW` or
 /// `CPU_USAGE_ERR_CHANGED`.
-pub(super) fn report(out: &mut dyn Sink, opts: Options) -> i32 {
+pub(super) fn report(out: &mut dyn Sink, opts: &Options) -> i32 {
     for _ in 0..TRIES {
-        let (header, clock) = match header(&opts) {
-            Ok(read) => read,
-            Err(window_ms) => {
-                report::write_no_window(out, opts, window_ms);
-                return St::CPU_USAGE_ERR_NO_WINDOW.code();
-            }
-        };
-        let mut live = Live { since_start: opts.cumulative, stamp: header.stamp };
-        match report::write_report(out, opts, clock, &header, &mut live) {
-            Ok(()) => return St::CPU_USAGE_OK.code(),
+        match report_once(out, opts) {
+            Ok(status) => return status,
             Err(Changed) => out.restart(),
         }
     }
@@ -63,20 +72,42 @@ pub(super) fn report(out: &mut dyn Sink, opts: Options) -> i32 {
     St::CPU_USAGE_ERR_CHANGED.code()
 }
 
-/// What the arguments ask for: `Ok` with the options of a report; `Err` with the
-/// status once the text that answers them (help, or what is wrong) is written.
-/// `can_follow`: `-f` is possible here (else it is refused before anything is done).
-/// `apply`: set the window `-w` asks for (else only say so again).
+/// One try of [`report`]: its status, or `Changed`.
+#[inline(always)] // (in `report`'s loop: one frame for both)
+fn report_once(out: &mut dyn Sink, opts: &Options) -> Result<i32, Changed> {
+    let mut header = Header::EMPTY;
+    let clock = match header_into(opts, &mut header) {
+        Ok(clock) => clock,
+        Err(window_ms) => {
+            report::write_no_window(out, *opts, window_ms);
+            return Ok(St::CPU_USAGE_ERR_NO_WINDOW.code());
+        }
+    };
+    let mut live = Live { since_start: opts.cumulative, stamp: header.stamp };
+    report::write_report(out, opts, clock, &header, &mut live)?;
+    Ok(St::CPU_USAGE_OK.code())
+}
+
+/// What the arguments ask for: `Ok` with the options of a report in `opts`; `Err`
+/// with the status once the text that answers them (help, or what is wrong) is
+/// written. `parse` parses them (here, so that what it returns is on the stack only
+/// until the options are known; and the options are written into the caller's
+/// place, not returned: one copy of them under the report). `can_follow`: `-f` is
+/// possible here (else it is refused before anything is done). `apply`: set the
+/// window `-w` asks for (else only say so again).
+#[inline(never)]
 pub(super) fn options(
     out: &mut dyn Sink,
-    parsed: Result<Options, BadArgs>,
+    parse: &mut dyn FnMut() -> Result<Options, BadArgs>,
     can_follow: bool,
     apply: bool,
-) -> Result<Options, i32> {
+    opts: &mut Options,
+) -> Result<(), i32> {
+    let parsed = parse();
     // The longest window is the clock's: an hour, or 2^31 counts if that is less.
     // (Worked out after the critical section: it divides.)
     let longest = arith::max_window_ms(with_library(|st| st.config.clock.hz));
-    let opts = match parsed {
+    *opts = match parsed {
         Ok(opts) => opts,
         Err(bad) => {
             // (A window refused by the parser is refused for the clock's range.)
@@ -101,7 +132,7 @@ pub(super) fn options(
         }
         report::write_window_set(out, ms);
     }
-    Ok(opts)
+    Ok(())
 }
 
 /// The shell command: prints the last completed window (or, with `-c`, the figures
@@ -121,10 +152,13 @@ pub unsafe extern "C" fn show_cpu_usage(argc: c_int, argv: *mut *mut c_char) -> 
     // SAFETY: forwarded contract.
     unsafe {
         sink::command(argc, argv, b"show_cpu_usage", |out, args| {
-            match (options(out, report::parse(args.words()), wait.is_some(), true), wait) {
-                (Ok(opts), Some(wait)) if opts.follow.is_some() => follow(out, opts, wait),
-                (Ok(opts), _) => report(out, opts),
-                (Err(status), _) => status,
+            let mut opts = Options::default();
+            if let Err(status) = options(out, &mut || report::parse(args.words()), wait.is_some(), true, &mut opts) {
+                return status;
+            }
+            match wait {
+                Some(wait) if opts.follow.is_some() => follow(out, &opts, wait),
+                _ => report(out, &opts),
             }
         })
     }
@@ -136,7 +170,7 @@ pub unsafe extern "C" fn show_cpu_usage(argc: c_int, argv: *mut *mut c_char) -> 
 /// of the window (10 to 100 ms), so a report follows its window's end within a step;
 /// windows that complete within one step are reported once, by the last of them
 /// (the window numbers then skip). Returns 0, or `CPU_USAGE_ERR_NO_OUTPUT`.
-fn follow(out: &mut LineSink, opts: Options, wait: FollowWaitFn) -> i32 {
+fn follow(out: &mut LineSink, opts: &Options, wait: FollowWaitFn) -> i32 {
     let mut last = None;
     let mut left = opts.follow.unwrap_or(0);
     loop {
@@ -180,10 +214,13 @@ pub unsafe extern "C" fn cpu_usage_format(buf: *mut c_char, len: usize, argc: c_
             sink::write_bad_args(&mut out, b"show_cpu_usage", status);
             status.code()
         }
-        Ok(args) => match options(&mut out, report::parse(args.words()), false, true) {
-            Ok(opts) => report(&mut out, opts),
-            Err(status) => status,
-        },
+        Ok(args) => {
+            let mut opts = Options::default();
+            match options(&mut out, &mut || report::parse(args.words()), false, true, &mut opts) {
+                Ok(()) => report(&mut out, &opts),
+                Err(status) => status,
+            }
+        }
     };
     out.terminate(out.needed);
     if status != 0 {

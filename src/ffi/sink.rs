@@ -17,8 +17,9 @@ use crate::report::Sink;
 pub(super) const AGAIN: &[u8] = b"(the figures changed while printing)\n";
 
 /// Bytes of a line held before it goes out (a longer one goes out in pieces); a
-/// power of two.
-const LINE: usize = 128;
+/// power of two. It is on the stack of the task that runs the command, for the
+/// whole command: 64 holds a table line (but `-c -l`'s) in one piece.
+const LINE: usize = 64;
 
 /// Lines of output, passed to the output function as they complete.
 pub(super) struct LineSink {
@@ -26,6 +27,9 @@ pub(super) struct LineSink {
     /// (zeroing it would link a memclr for nothing else).
     line: [MaybeUninit<u8>; LINE],
     len: usize,
+    /// The last line went out in pieces and its end has not: with `len` not 0, a
+    /// line has begun and not ended.
+    cut: bool,
     output: Option<OutputFn>,
     /// No output was set, and the build has no default one.
     pub(super) failed: bool,
@@ -35,7 +39,34 @@ impl LineSink {
     /// Lines to the output set with `cpu_usage_set_output`, or the build's default.
     pub(super) fn to_output() -> LineSink {
         let output = with_library(|st| st.config.output);
-        LineSink { line: [MaybeUninit::uninit(); LINE], len: 0, output, failed: false }
+        LineSink { line: [MaybeUninit::uninit(); LINE], len: 0, cut: false, output, failed: false }
+    }
+
+    /// What `put` leaves: the line held ends (`ended`: it ends with its last byte),
+    /// then `rest`, byte by byte, each line going out as it ends or as the buffer
+    /// fills (a longer line goes out in pieces).
+    #[inline(never)]
+    fn put_slow(&mut self, ended: bool, rest: &[u8]) {
+        if ended {
+            self.cut = false;
+            self.flush();
+        }
+        let mut len = self.len;
+        for &b in rest {
+            // (`len` stays below LINE, a power of two: the mask only spares the
+            // bounds check.)
+            if let Some(slot) = self.line.get_mut(len & (LINE - 1)) {
+                slot.write(b);
+            }
+            len += 1;
+            if b == b'\n' || len >= LINE {
+                self.cut = b != b'\n';
+                self.len = len;
+                self.flush();
+                len = 0;
+            }
+        }
+        self.len = len;
     }
 
     /// Passes on what is held.
@@ -56,26 +87,32 @@ impl LineSink {
 
 impl Sink for LineSink {
     fn put(&mut self, bytes: &[u8]) {
-        let mut len = self.len;
-        for &b in bytes {
-            // (`len` stays below LINE, a power of two: the mask only spares the
-            // bounds check.)
-            if let Some(slot) = self.line.get_mut(len & (LINE - 1)) {
-                slot.write(b);
-            }
-            len += 1;
-            if b == b'\n' || len >= LINE {
-                self.len = len;
-                self.flush();
-                len = 0;
+        // Most pieces are a few bytes that fit the line with room to spare: copied
+        // in one tight loop, which stops only at the end of a line. (Every byte of a
+        // report goes through here: this is most of a report's time, and the rest
+        // is apart, so that this part saves few registers.)
+        let len = self.len;
+        let Some(room) = self.line.get_mut(len..).filter(|room| bytes.len() < room.len()) else {
+            self.put_slow(false, bytes);
+            return;
+        };
+        let mut copied = 0;
+        for (slot, &b) in room.iter_mut().zip(bytes) {
+            slot.write(b);
+            copied += 1;
+            if b == b'\n' {
+                break;
             }
         }
-        self.len = len;
+        self.len = len + copied;
+        if copied != bytes.len() || bytes.last() == Some(&b'\n') {
+            self.put_slow(true, bytes.get(copied..).unwrap_or(&[]));
+        }
     }
 
     /// What went out cannot be taken back: a line says that it is void.
     fn restart(&mut self) {
-        if self.len != 0 {
+        if self.len != 0 || self.cut {
             self.put(b"\n");
         }
         self.put(AGAIN);

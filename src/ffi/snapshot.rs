@@ -7,7 +7,7 @@ use core::ffi::c_char;
 use super::status::cpu_usage_status as St;
 use super::{read_line, with_library, CPU_USAGE_NAME_BUF};
 use crate::engine::arith::{self, ShareWalk, Shares};
-use crate::engine::{Header, RowKind, NAME_LEN};
+use crate::engine::{Header, Line, RowKind, Smoothed, NAME_LEN};
 use crate::settings::ApiEngine;
 
 /// One task in a snapshot.
@@ -116,10 +116,11 @@ pub unsafe extern "C" fn cpu_usage_snapshot(
 #[inline(never)]
 fn tries(out: &mut [cpu_usage_task_info], summary: &mut cpu_usage_summary_info) -> i32 {
     for _ in 0..TRIES {
-        let Some((header, hz)) = with_library(|st| st.engine.header(false).map(|h| (h, st.config.clock.hz))) else {
+        let read = with_library(|st| st.engine.header(false).map(|h| (h, st.engine.load_avg(), st.config.clock.hz)));
+        let Some((header, load_avg, hz)) = read else {
             return St::CPU_USAGE_ERR_NO_WINDOW.code();
         };
-        if let Some(info) = copy(out, &header, hz) {
+        if let Some(info) = copy(out, &header, &load_avg, hz) {
             *summary = info;
             return info.written as i32;
         }
@@ -132,18 +133,26 @@ const TRIES: u32 = 3;
 
 /// Copies the lines of `header`'s window into `out`, one critical section per line;
 /// `None` if the figures changed meanwhile.
-fn copy(out: &mut [cpu_usage_task_info], header: &Header, hz: u32) -> Option<cpu_usage_summary_info> {
+fn copy(
+    out: &mut [cpu_usage_task_info],
+    header: &Header,
+    load_avg: &[Smoothed; 3],
+    hz: u32,
+) -> Option<cpu_usage_summary_info> {
     let shares = Shares::of_total(header.length);
     let us = |counts: u64| u32::try_from(arith::counts_to_us(counts, hz)).unwrap_or(u32::MAX);
     let mut info = cpu_usage_summary_info {
         window: header.window,
         window_us: us(header.length),
-        load_avg: header.load_avg.map(|a| if a.len == 0 { u32::MAX } else { u32::from(arith::pct_of(a.busy, a.len)) }),
+        load_avg: load_avg.map(|a| if a.len == 0 { u32::MAX } else { u32::from(arith::pct_of(a.busy, a.len)) }),
         ..cpu_usage_summary_info::default()
     };
     let mut lines = ShareWalk::new(shares, 0);
+    let mut line = Line::EMPTY;
     for at in 0..ApiEngine::LINES {
-        let line = read_line(at, false, header.stamp)?;
+        if !read_line(at, false, header.stamp, &mut line) {
+            return None;
+        }
         let row = &line.row;
         let share = u32::from(lines.next(row.counts).1);
         match row.kind {

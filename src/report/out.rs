@@ -132,24 +132,55 @@ impl Out<'_> {
 
     /// `value` in decimal, right-aligned in `width` columns filled with `fill`;
     /// returns the columns written.
-    #[inline(never)]
+    #[inline(always)]
     pub(super) fn num(&mut self, value: u64, width: usize, fill: u8) -> usize {
-        let mut cell = Cell::new();
-        cell.digits(value, 1);
-        self.cell(&mut cell, width, fill)
+        self.num_in(b"", value, width, fill, b"")
     }
 
-    /// `cell` right-aligned in `width` columns filled with `fill`, in one piece (a
-    /// cell wider than a `Cell` is filled in front of it); returns the columns
-    /// written.
-    pub(super) fn cell(&mut self, cell: &mut Cell, width: usize, fill: u8) -> usize {
+    /// `lead`, `value` as [`Out::num`] puts it, then `tail` (a few bytes each), in
+    /// one piece; returns the columns of the number. (A cell's separators go out
+    /// with it: one call of the sink per cell, not three.)
+    #[inline(never)]
+    pub(super) fn num_in(&mut self, lead: &[u8], value: u64, width: usize, fill: u8, tail: &[u8]) -> usize {
+        let mut cell = Cell::new();
+        cell.put(tail);
+        let end = cell.at;
+        cell.digits(value, 1);
+        if width > end {
+            // Wider than the cell: filled in front of it.
+            self.put(lead);
+            self.fill(fill, width - end);
+            cell.pad(CELL, fill);
+            self.put(cell.bytes());
+            return width;
+        }
+        let start = end - width;
+        while cell.at > start {
+            cell.byte(fill);
+        }
+        let columns = end - cell.at;
+        cell.put(lead);
+        self.put(cell.bytes());
+        columns
+    }
+
+    /// `lead` (a few bytes), then `cell` right-aligned in `width` columns filled
+    /// with `fill`, in one piece (a cell wider than a `Cell` is filled in front of
+    /// it); returns the columns of the cell. (Inlined: a call more deep under every
+    /// cell.)
+    #[inline(always)]
+    pub(super) fn cell(&mut self, lead: &[u8], cell: &mut Cell, width: usize, fill: u8) -> usize {
         if width > CELL {
+            self.put(lead);
             self.fill(fill, width - CELL);
         }
         cell.pad(width, fill);
-        let written = cell.bytes();
-        self.put(written);
-        written.len().max(width)
+        let columns = cell.bytes().len().max(width);
+        if width <= CELL {
+            cell.put(lead);
+        }
+        self.put(cell.bytes());
+        columns
     }
 
     /// A number with no padding.
@@ -162,13 +193,14 @@ impl Out<'_> {
     pub(super) fn pct(&mut self, hundredths: u64, width: usize) {
         let mut cell = Cell::new();
         cell.pct(hundredths);
-        self.cell(&mut cell, width + 3, b' ');
+        self.cell(b"", &mut cell, width + 3, b' ');
     }
 
-    /// A share for the table, `12.34%` right-aligned in `width`: `<0.01%` for a
-    /// share of something that rounds to nothing, `0` for nothing at all.
+    /// `lead`, then a share for the table, `12.34%` right-aligned in `width`:
+    /// `<0.01%` for a share of something that rounds to nothing, `0` for nothing at
+    /// all.
     #[inline(never)]
-    pub(super) fn share(&mut self, hundredths: u16, something: bool, width: usize) {
+    pub(super) fn share(&mut self, lead: &[u8], hundredths: u16, something: bool, width: usize) {
         let mut cell = Cell::new();
         if !something {
             cell.put(b"0");
@@ -178,13 +210,13 @@ impl Out<'_> {
             cell.put(b"%");
             cell.pct(u64::from(hundredths));
         }
-        self.cell(&mut cell, width, b' ');
+        self.cell(lead, &mut cell, width, b' ');
     }
 
-    /// Microseconds as `1234.567 ms` or, from 100 s on, `123.456 s`, right-aligned
-    /// in `width` columns.
+    /// `lead`, then microseconds as `1234.567 ms` or, from 100 s on, `123.456 s`,
+    /// right-aligned in `width` columns.
     #[inline(never)]
-    pub(super) fn duration(&mut self, us: u64, width: usize) {
+    pub(super) fn duration(&mut self, lead: &[u8], us: u64, width: usize) {
         let (ms, us_frac) = div_rem(us, 1_000);
         let (whole, frac, unit) = if us >= 100_000_000 {
             let (secs, ms_frac) = div_rem(ms, 1_000);
@@ -197,14 +229,14 @@ impl Out<'_> {
         cell.digits(frac, 3);
         cell.put(b".");
         cell.digits(whole, 1);
-        self.cell(&mut cell, width, b' ');
+        self.cell(lead, &mut cell, width, b' ');
     }
 
-    /// A name for the table: printable ASCII as is, anything else as `?`, cut to and
-    /// padded to `NAME_LEN` columns; `(no name)` if empty.
+    /// A name for the table (as [`name_of`] gives it, or a label): printable ASCII
+    /// as is, anything else as `?`, cut to and padded to `NAME_LEN` columns;
+    /// `(no name)` if empty.
     #[inline(never)]
     pub(super) fn name_cell(&mut self, name: &[u8]) {
-        let name = trim(name);
         let name: &[u8] = if name.is_empty() { b"(no name)" } else { name };
         let name = name.get(..NAME_LEN).unwrap_or(name);
         let mut cell = [b' '; NAME_LEN];

@@ -217,14 +217,27 @@ struct Fake {
 }
 
 impl Source for Fake {
-    fn line(&mut self, at: usize) -> Result<Line, Changed> {
+    fn line(&mut self, at: usize, line: &mut Line) -> Result<(), Changed> {
         self.reads += 1;
         if Some(self.reads) == self.change_at {
             return Err(Changed);
         }
-        Ok(self.lines[at])
+        *line = self.lines[at];
+        Ok(())
+    }
+
+    fn load_avg(&mut self) -> Result<[Smoothed; 3], Changed> {
+        self.reads += 1;
+        if Some(self.reads) == self.change_at {
+            return Err(Changed);
+        }
+        Ok(LOAD_AVG)
     }
 }
+
+/// The smoothed loads of every report here.
+const LOAD_AVG: [Smoothed; 3] =
+    [Smoothed { busy: 7_712 << 16, len: 10_000 << 16 }, Smoothed { busy: 76, len: 100 }, Smoothed { busy: 0, len: 0 }];
 
 /// A header whose window had `overflow_tasks` tasks in the shared bucket, one more
 /// than it has now (so that a report mixing the two shows it).
@@ -237,11 +250,6 @@ fn header(length: u64, overflow_tasks: u32, idle: u16) -> Header {
         overflow_tasks,
         overflow_now: overflow_tasks.saturating_sub(1),
         idle,
-        load_avg: [
-            Smoothed { busy: 7_712 << 16, len: 10_000 << 16 },
-            Smoothed { busy: 76, len: 100 },
-            Smoothed { busy: 0, len: 0 },
-        ],
     }
 }
 
@@ -266,7 +274,7 @@ fn sample() -> (Header, Vec<Line>) {
 fn render_with(opts: Options, header: &Header, lines: &[Line]) -> String {
     let mut out = Text(Vec::new());
     let mut src = Fake { lines: lines.to_vec(), reads: 0, change_at: None };
-    write_report(&mut out, opts, ClockInfo { hz: 100_000, name: "test" }, header, &mut src).unwrap();
+    write_report(&mut out, &opts, ClockInfo { hz: 100_000, name: "test" }, header, &mut src).unwrap();
     String::from_utf8(out.0).unwrap()
 }
 
@@ -513,7 +521,7 @@ fn figures_that_change_while_read_are_refused() {
     for change_at in 1..(3 * LINES) {
         let mut out = Text(Vec::new());
         let mut src = Fake { lines: lines.clone(), reads: 0, change_at: Some(change_at) };
-        let done = write_report(&mut out, flags("s"), ClockInfo { hz: 100_000, name: "test" }, &header, &mut src);
+        let done = write_report(&mut out, &flags("s"), ClockInfo { hz: 100_000, name: "test" }, &header, &mut src);
         // Every read is checked: a change at any of them stops the report.
         assert_eq!(done.is_err(), change_at <= src.reads, "change at read {change_at} of {}", src.reads);
     }

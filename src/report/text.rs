@@ -11,6 +11,12 @@
 //! piece (`out.rs`). The table is written by `text/table.rs`, the JSON by
 //! `text/json.rs`, from the walks here.
 //!
+//! A report runs on its caller's stack (the shell task's), so it keeps little there:
+//! one line at a time, read in place; the lines after the tasks (idle, interrupts,
+//! sleep, other) and the smoothed loads read again when printed, not kept from the
+//! walk; and each part (the walks before the tasks, the tasks, what follows them)
+//! in a frame of its own, so that no part's locals lie under another's calls.
+//!
 //! Shares are handed out in the engine's order of lines, whatever the order printed
 //! ([`Shares`]): so a task reads the same in every report of a window (sorted or not,
 //! text or JSON, or `cpu_usage_snapshot`), every line is within a hundredth of its
@@ -26,7 +32,7 @@ use table::cells;
 use super::out::{name_of, Out, Sink};
 use super::{counts_to_us, pct_of, Options};
 use crate::engine::arith::{ShareWalk, Shares};
-use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats};
+use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats, Smoothed};
 use crate::settings::{ApiEngine, MAX_TASKS};
 
 /// The figures changed while a report read them (a window completed, or a task was
@@ -37,9 +43,14 @@ pub struct Changed;
 
 /// Where a report's lines come from: the engine, one line per critical section.
 pub trait Source {
-    /// The line at position `at` (see `Engine::LINES`), if the figures are still
-    /// those of the report's header.
-    fn line(&mut self, at: usize) -> Result<Line, Changed>;
+    /// Reads the line at position `at` (see `Engine::LINES`) into `line`, if the
+    /// figures are still those of the report's header. (Into the reader's place: a
+    /// line returned would be copied on the way, on the reader's stack.)
+    fn line(&mut self, at: usize, line: &mut Line) -> Result<(), Changed>;
+
+    /// The smoothed loads (`Engine::load_avg`), if the figures are still those of
+    /// the report's header. (Read when printed, last: not kept with the header.)
+    fn load_avg(&mut self) -> Result<[Smoothed; 3], Changed>;
 }
 
 /// The clock the figures were counted with.
@@ -114,7 +125,9 @@ impl Sum {
     }
 }
 
-/// What the first walk found.
+/// What the first walk found. The lines printed after the tasks (idle, interrupts,
+/// sleep, other) are read again then, so only the counts before each are kept, for
+/// their shares.
 #[derive(Default)]
 struct Survey {
     slots: SlotStats,
@@ -122,30 +135,26 @@ struct Survey {
     tasks: Sum,
     /// The lines summed as deleted tasks.
     deleted: Sum,
-    /// The idle task's position (0: none) and figures.
+    /// The idle task's position (0: none) and the counts before its line.
     idle_at: usize,
-    idle: Sum,
-    /// Interrupts, sleep, other.
-    summary: [Sum; 3],
+    idle_before: u64,
+    /// The counts before the interrupts' line (sleep and "other" follow it).
+    summary_before: u64,
 }
 
 impl Survey {
-    /// Nothing counted yet, but the tasks whose IDs new tasks took: they come first.
-    fn new(header: &Header, shares: Shares) -> Survey {
-        let mut s = Survey {
-            slots: SlotStats {
-                capacity: MAX_TASKS as u32,
-                overflow_tasks: header.overflow_now,
-                ..SlotStats::default()
-            },
-            ..Survey::default()
-        };
-        s.deleted.time(header.retired, shares.of(0, header.retired));
-        s
+    /// Starts again: nothing counted yet, but the tasks whose IDs new tasks took
+    /// (they come first). (In place: a survey built and copied would be on the
+    /// walk's stack twice.)
+    fn start(&mut self, header: &Header, shares: Shares) {
+        *self = Survey::default();
+        self.slots.capacity = MAX_TASKS as u32;
+        self.slots.overflow_tasks = header.overflow_now;
+        self.deleted.time(header.retired, shares.of(0, header.retired));
     }
 
-    /// Counts the line at `at`, of `share`.
-    fn count(&mut self, at: usize, line: &Line, share: u16, opts: &Options) {
+    /// Counts the line at `at`, after `before` counts, of `share`.
+    fn count(&mut self, at: usize, line: &Line, before: u64, share: u16, opts: &Options) {
         match line.seat {
             Seat::None => {}
             Seat::Free => self.slots.free += 1,
@@ -156,15 +165,15 @@ impl Survey {
         match part(line, opts) {
             Part::Task => self.tasks.add(counts, share),
             Part::Idle => {
-                self.idle.add(counts, share);
                 self.idle_at = at;
+                self.idle_before = before;
             }
             // (A line not shown is no task of the report, only its time.)
             Part::Deleted if !line.shown => self.deleted.time(counts, share),
             Part::Deleted => self.deleted.add(counts, share),
             Part::Summary => {
-                if let Some(sum) = self.summary.get_mut(at.wrapping_sub(ApiEngine::INTERRUPTS_AT)) {
-                    sum.add(counts, share);
+                if at == ApiEngine::INTERRUPTS_AT {
+                    self.summary_before = before;
                 }
             }
         }
@@ -175,23 +184,26 @@ impl Survey {
 struct Report<'s> {
     out: Out<'s>,
     src: &'s mut dyn Source,
-    opts: Options,
+    opts: &'s Options,
     clock: ClockInfo<'s>,
     header: &'s Header,
-    /// The counts covered (since start: summed from the lines).
+    /// The counts covered (since start: summed from the lines), which the shares
+    /// are of ([`Report::shares`]).
     length: u64,
-    shares: Shares,
+    /// The task lines printed (once `tasks` has run): kept here, not handed on, so
+    /// that it is not copied into the frames after it.
+    printed: Sum,
     /// What a walk found (see `Report::walk`), once `surveyed`.
     survey: Survey,
     surveyed: bool,
 }
 
-/// A task picked for a sorted report: its counts, the counts before it in the
-/// engine's order (for its share), and its position.
+/// A task picked for a sorted report: its counts, its share (handed out in the
+/// engine's order by the walk that picked it) and its position.
 #[derive(Clone, Copy)]
 struct Pick {
     counts: u64,
-    before: u64,
+    share: u16,
     at: u16,
 }
 
@@ -203,23 +215,43 @@ impl Pick {
 }
 
 impl Report<'_> {
+    /// The walks a report needs before its tasks: since start, the length, which is
+    /// what the lines add up to; sorted, the sums (in ID order they are taken on the
+    /// way).
+    #[inline(never)]
+    fn before_tasks(&mut self) -> Result<(), Changed> {
+        if self.opts.cumulative {
+            let mut length = self.header.retired;
+            self.walk(false, |_, _, line, _, _| length = length.wrapping_add(line.row.counts))?;
+            self.length = length;
+        }
+        if self.opts.sort || self.opts.top.is_some() {
+            self.walk(true, |_, _, _, _, _| {})?;
+        }
+        Ok(())
+    }
+
     /// Reads every line in the engine's order, with the counts before it and its
     /// share; `survey`: and takes the survey on the way (which starts anew).
-    #[inline(never)]
+    /// (Inlined into each caller, with `each`: a frame and a call less under every
+    /// line printed, for a few hundred bytes of flash.)
+    #[inline(always)]
     fn walk(
         &mut self,
         survey: bool,
-        each: &mut dyn FnMut(&mut Out<'_>, usize, &Line, u64, u16),
+        mut each: impl FnMut(&mut Out<'_>, usize, &Line, u64, u16),
     ) -> Result<(), Changed> {
-        let mut lines = ShareWalk::new(self.shares, self.header.retired);
+        let shares = self.shares();
+        let mut lines = ShareWalk::new(shares, self.header.retired);
         if survey {
-            self.survey = Survey::new(self.header, self.shares);
+            self.survey.start(self.header, shares);
         }
+        let mut line = Line::EMPTY;
         for at in 0..ApiEngine::LINES {
-            let line = self.src.line(at)?;
+            self.src.line(at, &mut line)?;
             let (before, share) = lines.next(line.row.counts);
             if survey {
-                self.survey.count(at, &line, share, &self.opts);
+                self.survey.count(at, &line, before, share, self.opts);
             }
             each(&mut self.out, at, &line, before, share);
         }
@@ -229,23 +261,29 @@ impl Report<'_> {
 
     /// Prints every task line, in ID order or sorted, up to `-n`; returns what it
     /// printed.
-    #[inline(never)]
+    #[inline(always)]
     fn tasks(&mut self) -> Result<Sum, Changed> {
+        if !self.opts.sort && self.opts.top.is_none() {
+            return self.in_order();
+        }
+        self.sorted(true)
+    }
+
+    /// Every task line in ID order, the survey taken on the way (unless a walk of
+    /// its own took it).
+    #[inline(never)]
+    fn in_order(&mut self) -> Result<Sum, Changed> {
         let mut printed = Sum::default();
         let (opts, clock, header) = (self.opts, self.clock, self.header);
         let mut first = true;
-        if !opts.sort && opts.top.is_none() {
-            // The survey is taken on the way, unless a walk of its own took it.
-            self.walk(!self.surveyed, &mut |out, _, line, _, share| {
-                if part(line, &opts) == Part::Task {
-                    task(out, &opts, clock, header, &line.row, share, first);
-                    first = false;
-                    printed.add(line.row.counts, share);
-                }
-            })?;
-            return Ok(printed);
-        }
-        self.sorted(first)
+        self.walk(!self.surveyed, |out, _, line, _, share| {
+            if part(line, opts) == Part::Task {
+                task(out, opts, clock, header, &line.row, share, first);
+                first = false;
+                printed.add(line.row.counts, share);
+            }
+        })?;
+        Ok(printed)
     }
 
     /// The task lines busiest first, up to `-n`: each walk picks the next [`BATCH`]
@@ -254,76 +292,126 @@ impl Report<'_> {
     #[inline(never)]
     fn sorted(&mut self, mut first: bool) -> Result<Sum, Changed> {
         let mut printed = Sum::default();
-        let (shares, opts, clock, header) = (self.shares, self.opts, self.clock, self.header);
-        let limit = opts.top.map_or(u32::MAX, u32::from);
+        let limit = self.opts.top.map_or(u32::MAX, u32::from);
         let mut after: Option<Pick> = None;
+        let mut batch = [Pick { counts: 0, share: 0, at: 0 }; BATCH];
         while printed.lines < limit {
-            // The next busiest tasks after those printed.
-            let mut batch = [Pick { counts: 0, before: 0, at: 0 }; BATCH];
-            let mut n = 0;
-            self.walk(false, &mut |_, at, line, before, _| {
-                let pick = Pick { counts: line.row.counts, before, at: at as u16 };
-                if part(line, &opts) != Part::Task || after.is_some_and(|a| !a.before(&pick)) {
-                    return;
-                }
-                // Insertion in order; the last falls out when the batch is full.
-                let mut i = n;
-                while i > 0 && batch.get(i - 1).is_some_and(|b| pick.before(b)) {
-                    i -= 1;
-                }
-                if i >= BATCH {
-                    return;
-                }
-                let mut j = n.min(BATCH - 1);
-                while j > i {
-                    if let Some(moved) = batch.get(j - 1).copied() {
-                        if let Some(slot) = batch.get_mut(j) {
-                            *slot = moved;
-                        }
-                    }
-                    j -= 1;
-                }
-                if let Some(slot) = batch.get_mut(i) {
-                    *slot = pick;
-                }
-                n = (n + 1).min(BATCH);
-            })?;
+            let n = self.pick(after, &mut batch)?;
             if n == 0 {
                 break;
             }
-            for pick in batch.iter().take(n) {
-                if printed.lines >= limit {
-                    break;
-                }
-                let line = self.src.line(usize::from(pick.at))?;
-                let share = shares.of(pick.before, pick.counts);
-                task(&mut self.out, &opts, clock, header, &line.row, share, first);
-                first = false;
-                printed.add(pick.counts, share);
-                after = Some(*pick);
-            }
+            let picked = batch.get(..n).unwrap_or(&[]);
+            self.print_picks(picked, limit, &mut printed, &mut first, &mut after)?;
         }
         Ok(printed)
     }
 
-    /// A line of interrupts, sleep or other, read again for its runs.
-    fn summary_line(&mut self, which: usize) -> Result<(Row, Sum), Changed> {
-        let line = self.src.line(ApiEngine::INTERRUPTS_AT + which)?;
-        Ok((line.row, self.survey.summary.get(which).copied().unwrap_or_default()))
+    /// Puts the busiest tasks after `after` (all, if `None`) into `batch`, busiest
+    /// first, and says how many. (Apart from `sorted`, so that its walk's line is on
+    /// the stack only while it walks, not while the batch is printed.)
+    #[inline(never)]
+    fn pick(&mut self, after: Option<Pick>, batch: &mut [Pick; BATCH]) -> Result<usize, Changed> {
+        let opts = self.opts;
+        let mut n = 0;
+        self.walk(false, |_, at, line, _, share| {
+            let pick = Pick { counts: line.row.counts, share, at: at as u16 };
+            if part(line, opts) != Part::Task || after.is_some_and(|a| !a.before(&pick)) {
+                return;
+            }
+            // Insertion in order; the last falls out when the batch is full. (Only
+            // the first `n` are read: what the batch held before does not matter.)
+            let mut i = n;
+            while i > 0 && batch.get(i - 1).is_some_and(|b| pick.before(b)) {
+                i -= 1;
+            }
+            if i >= BATCH {
+                return;
+            }
+            let mut j = n.min(BATCH - 1);
+            while j > i {
+                if let Some(moved) = batch.get(j - 1).copied() {
+                    if let Some(slot) = batch.get_mut(j) {
+                        *slot = moved;
+                    }
+                }
+                j -= 1;
+            }
+            if let Some(slot) = batch.get_mut(i) {
+                *slot = pick;
+            }
+            n = (n + 1).min(BATCH);
+        })?;
+        Ok(n)
     }
 
-    /// The idle task's line, if it has one.
-    fn idle(&mut self) -> Result<Option<Row>, Changed> {
-        match self.survey.idle_at {
-            0 => Ok(None),
-            at => Ok(Some(self.src.line(at)?.row)),
+    /// Prints the tasks `picked` (up to `limit` in all), reading each line again;
+    /// `after` becomes the last printed. (Apart from `sorted`, so that its line is
+    /// on the stack only while it prints, not under the walks.)
+    #[inline(never)]
+    fn print_picks(
+        &mut self,
+        picked: &[Pick],
+        limit: u32,
+        printed: &mut Sum,
+        first: &mut bool,
+        after: &mut Option<Pick>,
+    ) -> Result<(), Changed> {
+        let mut line = Line::EMPTY;
+        for pick in picked {
+            if printed.lines >= limit {
+                break;
+            }
+            self.src.line(usize::from(pick.at), &mut line)?;
+            let share = pick.share;
+            task(&mut self.out, self.opts, self.clock, self.header, &line.row, share, *first);
+            *first = false;
+            printed.add(pick.counts, share);
+            *after = Some(*pick);
         }
+        Ok(())
+    }
+
+    /// Reads the idle task's line again into `line`, and gives its counts and
+    /// share; `None` without an idle task.
+    #[inline(always)]
+    fn idle(&mut self, line: &mut Line) -> Result<Option<Sum>, Changed> {
+        let at = self.survey.idle_at;
+        if at == 0 {
+            return Ok(None);
+        }
+        self.src.line(at, line)?;
+        let counts = line.row.counts;
+        let mut idle = Sum::default();
+        idle.add(counts, ShareWalk::new(self.shares(), self.survey.idle_before).next(counts).1);
+        Ok(Some(idle))
+    }
+
+    /// Shares of the lines after the tasks: interrupts, sleep, other, in this order
+    /// ([`Report::summary`]).
+    fn summaries(&self) -> ShareWalk {
+        ShareWalk::new(self.shares(), self.survey.summary_before)
+    }
+
+    /// Reads the line of interrupts, sleep or other (`which` 0, 1, 2, in this order
+    /// on `walk`) again into `line`, and gives its counts and share.
+    #[inline(always)]
+    fn summary(&mut self, walk: &mut ShareWalk, which: usize, line: &mut Line) -> Result<Sum, Changed> {
+        self.src.line(ApiEngine::INTERRUPTS_AT + which, line)?;
+        let counts = line.row.counts;
+        let mut sum = Sum::default();
+        sum.add(counts, walk.next(counts).1);
+        Ok(sum)
+    }
+
+    /// The shares of the report's length. (Worked out again where needed, a shift:
+    /// kept, they would sit in every frame under the report's.)
+    fn shares(&self) -> Shares {
+        Shares::of_total(self.length)
     }
 
     /// "load": 100% - idle - sleep, from the shares shown, so that the line says
     /// exactly that; a share of something only if anything else ran.
-    fn load(&self) -> (u16, bool) {
-        let (idle, sleep) = (self.survey.idle, self.survey.summary[1]);
+    fn load(&self, idle: Sum, sleep: Sum) -> (u16, bool) {
         let busy = self.length.wrapping_sub(idle.counts).wrapping_sub(sleep.counts);
         if busy == 0 {
             return (0, false);
@@ -351,8 +439,7 @@ fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header
         task_tail(out, opts.cumulative, clock, row);
         return;
     }
-    out.num(u64::from(row.id), 4, b' ');
-    out.put(b"  ");
+    out.num_in(b"", u64::from(row.id), 4, b' ', b"  ");
     out.name_cell(name_of(row));
     cells(out, opts, clock, row, share);
     if row.deleted {
@@ -372,10 +459,12 @@ fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header
 
 /// Writes a report of `header` and the lines `src` gives. `Err(Changed)` when the
 /// figures changed while it was written: what it wrote is then to be dropped or
-/// followed by the report again.
+/// followed by the report again. (Inlined into its callers, which hold the header:
+/// one frame for both under the report.)
+#[inline(always)]
 pub fn write_report(
     sink: &mut dyn Sink,
-    opts: Options,
+    opts: &Options,
     clock: ClockInfo<'_>,
     header: &Header,
     src: &mut dyn Source,
@@ -387,24 +476,22 @@ pub fn write_report(
         clock,
         header,
         length: header.length,
-        shares: Shares::of_total(header.length),
+        printed: Sum::default(),
         survey: Survey::default(),
         surveyed: false,
     };
-    if opts.cumulative {
-        // Since start, the length is what the lines add up to.
-        let mut length = header.retired;
-        r.walk(false, &mut |_, _, line, _, _| length = length.wrapping_add(line.row.counts))?;
-        (r.length, r.shares) = (length, Shares::of_total(length));
-    }
-    // A sorted report needs the sums before its tasks; in ID order they are taken on
-    // the way.
-    if opts.sort || opts.top.is_some() {
-        r.walk(true, &mut |_, _, _, _, _| {})?;
-    }
+    r.before_tasks()?;
+    // Each part apart, so that no part's locals are on the stack under another's
+    // calls.
     if opts.json {
-        r.json()
+        r.json_head();
     } else {
-        r.table()
+        r.table_head();
+    }
+    r.printed = r.tasks()?;
+    if opts.json {
+        r.json_tail()
+    } else {
+        r.table_tail()
     }
 }

@@ -3,8 +3,9 @@
 use super::*;
 
 impl Report<'_> {
+    /// The head, before the tasks.
     #[inline(never)]
-    pub(super) fn json(&mut self) -> Result<(), Changed> {
+    pub(super) fn json_head(&mut self) {
         let (h, clock, cumulative) = (self.header, self.clock, self.opts.cumulative);
         let out = &mut self.out;
         if cumulative {
@@ -22,7 +23,12 @@ impl Report<'_> {
         out.json_str(clock.name.as_bytes());
         out.key_int(b"clock_hz", u64::from(clock.hz));
         out.put(b",\"tasks\":[");
-        let printed = self.tasks()?;
+    }
+
+    /// Everything after the tasks.
+    #[inline(never)]
+    pub(super) fn json_tail(&mut self) -> Result<(), Changed> {
+        let (clock, cumulative) = (self.clock, self.opts.cumulative);
         let out = &mut self.out;
         out.put(b"]");
         // (After the tasks: the walk that prints them counts the IDs.)
@@ -34,7 +40,7 @@ impl Report<'_> {
         out.key_int(b"free", u64::from(slots.free));
         out.key_int(b"overflow_tasks", u64::from(slots.overflow_tasks));
         out.put(b"}");
-        let more = self.survey.tasks.less(printed);
+        let more = self.survey.tasks.less(self.printed);
         if more.lines != 0 {
             out.put(b",\"more_tasks\":{\"count\":");
             out.int(u64::from(more.lines));
@@ -48,37 +54,47 @@ impl Report<'_> {
         }
         out.key_int(b"deleted_counts", deleted.counts);
         out.key_pct(b"deleted_pct", deleted.share());
-        match self.idle()? {
-            Some(row) => {
-                let out = &mut self.out;
+        // One line read at a time into `line`, in the engine's order.
+        let mut line = Line::EMPTY;
+        let idle = match self.idle(&mut line)? {
+            Some(idle) => {
+                let (out, row) = (&mut self.out, &line.row);
                 out.put(b",\"idle\":{\"id\":");
                 out.int(u64::from(row.id));
                 out.key(b"name");
-                out.json_str(name_of(&row));
+                out.json_str(name_of(row));
                 out.key_int(b"counts", row.counts);
-                task_tail(out, cumulative, clock, &row);
+                task_tail(out, cumulative, clock, row);
+                idle
             }
-            None => self.out.put(b",\"idle\":null"),
-        }
-        let (isr, isr_sum) = self.summary_line(0)?;
-        let (sleep, sleep_sum) = self.summary_line(1)?;
-        let (_, other) = self.summary_line(2)?;
-        let (load, _) = self.load();
-        let idle = self.survey.idle.share();
+            None => {
+                self.out.put(b",\"idle\":null");
+                Sum::default()
+            }
+        };
+        let mut shares = self.summaries();
+        let isr = self.summary(&mut shares, 0, &mut line)?;
         let out = &mut self.out;
         out.key_int(b"interrupts_counts", isr.counts);
-        out.key_pct(b"interrupts_pct", isr_sum.share());
-        out.key_int(b"interrupts", isr.runs);
-        out.key_int(b"longest_interrupt_us", counts_to_us(u64::from(isr.longest), clock.hz));
+        out.key_pct(b"interrupts_pct", isr.share());
+        out.key_int(b"interrupts", line.row.runs);
+        out.key_int(b"longest_interrupt_us", counts_to_us(u64::from(line.row.longest), clock.hz));
+        let sleep = self.summary(&mut shares, 1, &mut line)?;
+        let out = &mut self.out;
         out.key_int(b"sleep_counts", sleep.counts);
-        out.key_pct(b"sleep_pct", sleep_sum.share());
-        out.key_int(b"sleeps", sleep.runs);
+        out.key_pct(b"sleep_pct", sleep.share());
+        out.key_int(b"sleeps", line.row.runs);
+        let other = self.summary(&mut shares, 2, &mut line)?;
+        let (load, _) = self.load(idle, sleep);
+        let out = &mut self.out;
         out.key_int(b"other_counts", other.counts);
         out.key_pct(b"other_pct", other.share());
-        out.key_pct(b"idle_pct", idle);
+        out.key_pct(b"idle_pct", idle.share());
         out.key_pct(b"load_pct", load);
+        let load_avg = self.src.load_avg()?;
+        let out = &mut self.out;
         out.put(b",\"load_avg_pct\":");
-        for (i, a) in h.load_avg.iter().enumerate() {
+        for (i, a) in load_avg.iter().enumerate() {
             out.put(if i == 0 { b"[" } else { b"," });
             if a.len == 0 {
                 out.put(b"null");

@@ -7,14 +7,15 @@ use crate::engine::NAME_LEN;
 const LONG_COLUMNS: usize = 23;
 
 impl Report<'_> {
+    /// The head, before the tasks.
     #[inline(never)]
-    pub(super) fn table(&mut self) -> Result<(), Changed> {
+    pub(super) fn table_head(&mut self) {
         let (h, clock, opts) = (self.header, self.clock, self.opts);
         let out = &mut self.out;
         let us = counts_to_us(self.length, clock.hz);
         if opts.cumulative {
             out.put(b"CPU usage since start: ");
-            out.duration(us, 0);
+            out.duration(b"", us, 0);
             out.put(b" (");
             out.int(u64::from(h.window));
             out.put(b" windows)");
@@ -22,7 +23,7 @@ impl Report<'_> {
             out.put(b"CPU usage, window #");
             out.int(u64::from(h.window));
             out.put(b": ");
-            out.duration(us, 0);
+            out.duration(b"", us, 0);
         }
         out.put(b", clock ");
         out.put(clock.name.as_bytes());
@@ -31,8 +32,14 @@ impl Report<'_> {
         out.put(b" Hz\n  ID  ");
         out.name_cell(b"TASK");
         out.put(if opts.long { b"   USAGE      RUNS      LONGEST\n" } else { b"   USAGE\n" });
-        let printed = self.tasks()?;
-        let more = self.survey.tasks.less(printed);
+    }
+
+    /// The lines after the tasks: the others summed, the deleted, idle, interrupts,
+    /// sleep, other, load and the ID pool.
+    #[inline(never)]
+    pub(super) fn table_tail(&mut self) -> Result<(), Changed> {
+        let (clock, opts) = (self.clock, self.opts);
+        let more = self.survey.tasks.less(self.printed);
         let deleted = self.survey.deleted;
         let out = &mut self.out;
         if more.lines != 0 {
@@ -42,8 +49,7 @@ impl Report<'_> {
             out.put(label);
             // Not cut to the name column, unlike a name: the count must show.
             out.fill(b' ', NAME_LEN.saturating_sub(1 + digits + label.len()));
-            out.byte(b' ');
-            out.share(more.share(), more.counts != 0, 7);
+            out.share(b" ", more.share(), more.counts != 0, 7);
             out.byte(b'\n');
         }
         if opts.cumulative || deleted.lines != 0 {
@@ -57,55 +63,56 @@ impl Report<'_> {
             let label: &[u8] = if opts.cumulative { b"deleted tasks)" } else { b"deleted)" };
             out.put(label);
             out.fill(b' ', NAME_LEN.saturating_sub(columns + label.len()));
-            out.byte(b' ');
-            out.share(deleted.share(), deleted.counts != 0, 7);
+            out.share(b" ", deleted.share(), deleted.counts != 0, 7);
             out.byte(b'\n');
         }
         out.put(b"  ");
         out.fill(b'-', NAME_LEN + 14 + if opts.long { LONG_COLUMNS } else { 0 });
         out.byte(b'\n');
-        match self.idle()? {
-            Some(row) => {
-                let share = self.survey.idle.share();
-                let out = &mut self.out;
-                out.num(u64::from(row.id), 4, b' ');
-                out.put(b"  ");
-                out.name_cell(name_of(&row));
-                cells(out, &opts, clock, &row, share);
+        // One line read at a time into `line`, in the engine's order.
+        let mut line = Line::EMPTY;
+        let idle = match self.idle(&mut line)? {
+            Some(idle) => {
+                let (out, row) = (&mut self.out, &line.row);
+                out.num_in(b"", u64::from(row.id), 4, b' ', b"  ");
+                out.name_cell(name_of(row));
+                cells(out, opts, clock, row, idle.share());
                 out.put(b"  idle\n");
+                idle
             }
-            None => self.out.put(b"      idle: not known until the scheduler starts\n"),
-        }
-        let (isr, isr_sum) = self.summary_line(0)?;
-        let (_, sleep) = self.summary_line(1)?;
-        let (_, other) = self.summary_line(2)?;
-        let (load, busy) = self.load();
+            None => {
+                self.out.put(b"      idle: not known until the scheduler starts\n");
+                Sum::default()
+            }
+        };
+        let mut shares = self.summaries();
+        let isr = self.summary(&mut shares, 0, &mut line)?;
         let out = &mut self.out;
-        let summary: [(&[u8], Sum, &[u8]); 3] = [
-            (b"interrupts", isr_sum, b""),
-            (b"sleep", sleep, b"  asleep in tickless idle\n"),
-            (b"other", other, b"  kernel and unattributed\n"),
-        ];
-        for (name, sum, text) in summary {
-            out.put(b"      ");
-            out.name_cell(name);
-            out.byte(b' ');
-            out.share(sum.share(), sum.counts != 0, 7);
-            out.put(text);
-            if name == b"interrupts" {
-                out.put(b"  ");
-                out.int(isr.runs);
-                out.put(b" interrupts, longest ");
-                longest(out, clock, &isr, 0);
-                out.byte(b'\n');
-            }
-        }
+        summary_share(out, b"interrupts", isr, b"  ");
+        out.int(line.row.runs);
+        out.put(b" interrupts, longest ");
+        longest(out, b"", clock, &line.row, 0);
+        out.byte(b'\n');
+        let sleep = self.summary(&mut shares, 1, &mut line)?;
+        summary_share(&mut self.out, b"sleep", sleep, b"  asleep in tickless idle\n");
+        let other = self.summary(&mut shares, 2, &mut line)?;
+        summary_share(&mut self.out, b"other", other, b"  kernel and unattributed\n");
+        let (load, busy) = self.load(idle, sleep);
+        let out = &mut self.out;
         out.put(b"      ");
         out.name_cell(b"load");
-        out.byte(b' ');
-        out.share(load, busy, 7);
+        out.share(b" ", load, busy, 7);
         out.put(b"  100% - idle - sleep\n");
-        for (i, a) in h.load_avg.iter().enumerate() {
+        self.table_load_avg()
+    }
+
+    /// The smoothed loads and the ID pool: the last lines. (Apart, so that the loads
+    /// are not on the stack while the lines above are read.)
+    #[inline(never)]
+    fn table_load_avg(&mut self) -> Result<(), Changed> {
+        let load_avg = self.src.load_avg()?;
+        let out = &mut self.out;
+        for (i, a) in load_avg.iter().enumerate() {
             out.put(match i {
                 0 => b"load avg   1 s ",
                 1 => b"  10 s ",
@@ -114,7 +121,7 @@ impl Report<'_> {
             if a.len == 0 {
                 out.byte(b'-');
             } else {
-                out.share(pct_of(a.busy, a.len), a.busy != 0, 6);
+                out.share(b"", pct_of(a.busy, a.len), a.busy != 0, 6);
             }
         }
         // The pool as it is now (the figures above are of the window or since start).
@@ -134,13 +141,22 @@ impl Report<'_> {
     }
 }
 
-/// A longest run: `0` for none, a duration otherwise (`0.000 ms` for a run too
-/// short for a microsecond), right-aligned in `width`.
-fn longest(out: &mut Out<'_>, clock: ClockInfo<'_>, row: &Row, width: usize) {
+/// The start of a line of interrupts, sleep or other: its name and share, then
+/// `text`.
+fn summary_share(out: &mut Out<'_>, name: &[u8], sum: Sum, text: &[u8]) {
+    out.put(b"      ");
+    out.name_cell(name);
+    out.share(b" ", sum.share(), sum.counts != 0, 7);
+    out.put(text);
+}
+/// `lead`, then a longest run: `0` for none, a duration otherwise (`0.000 ms` for a
+/// run too short for a microsecond), right-aligned in `width`.
+#[inline(always)]
+fn longest(out: &mut Out<'_>, lead: &[u8], clock: ClockInfo<'_>, row: &Row, width: usize) {
     if row.longest == 0 {
-        out.num(0, width, b' ');
+        out.num_in(lead, 0, width, b' ', b"");
     } else {
-        out.duration(counts_to_us(u64::from(row.longest), clock.hz), width);
+        out.duration(lead, counts_to_us(u64::from(row.longest), clock.hz), width);
     }
 }
 
@@ -148,15 +164,12 @@ fn longest(out: &mut Out<'_>, clock: ClockInfo<'_>, row: &Row, width: usize) {
 /// (since start, with that run's window and the task's busiest window).
 #[inline(never)]
 pub(super) fn cells(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, row: &Row, share: u16) {
-    out.byte(b' ');
-    out.share(share, row.counts != 0, 7);
+    out.share(b" ", share, row.counts != 0, 7);
     if !opts.long {
         return;
     }
-    out.put(b"  ");
-    out.num(row.runs, 8, b' ');
-    out.put(b"  ");
-    longest(out, clock, row, 11);
+    out.num_in(b"  ", row.runs, 8, b' ', b"");
+    longest(out, b"  ", clock, row, 11);
     if opts.cumulative {
         if row.longest != 0 {
             out.put(b" in #");
@@ -164,7 +177,7 @@ pub(super) fn cells(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, row
         }
         if row.peak_len != 0 {
             out.put(b"  peak ");
-            out.share(pct_of(u64::from(row.peak), u64::from(row.peak_len)), row.peak != 0, 0);
+            out.share(b"", pct_of(u64::from(row.peak), u64::from(row.peak_len)), row.peak != 0, 0);
             out.put(b" in #");
             out.int(u64::from(row.peak_window));
         }
