@@ -10,6 +10,12 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// Task `id` is being switched in (`traceTASK_SWITCHED_IN`): the task running
     /// until now is charged up to `now`, and its run ends. An ID that is not a live
     /// task's (corrupted, or set by `vTaskSetTaskNumber`) is charged to ID 0.
+    ///
+    /// The common case checks only that `id` is within the task IDs, not that its
+    /// task lives: a slot whose task is dead or was never created has no time in the
+    /// window under way (`DIED` covers the window its task died in), so whatever
+    /// charges it next fails its fast path, and every slow path first moves the
+    /// charge of such a slot to ID 0 (`forget_dead`), as if it had been checked here.
     #[inline]
     pub fn switch_in(&mut self, now: u32, id: u32) {
         // The common case: nothing but a task was running, the window runs on, and
@@ -21,19 +27,36 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
                     a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
                     a.runs = a.runs.wrapping_add(1);
                     if run > a.longest {
-                        a.longest = run;
-                        if run > !self.watch.slice_inv {
-                            self.slice_over(usize::from(self.charged), run);
-                        }
+                        // (Last, so that it is a jump: nothing of this path needs
+                        // keeping across a call.)
+                        self.switch_in_longest(now, id, run);
+                        return;
                     }
                     self.last = now;
                     self.run_start = now;
-                    self.charged = self.slot_of(id);
+                    self.charged = Self::slot_in_range(id);
                     return;
                 }
             }
         }
         self.switch_in_slow(now, id);
+    }
+
+    /// The end of a common switch whose ending run is the slot's longest in the
+    /// window so far.
+    #[cold]
+    #[inline(never)]
+    fn switch_in_longest(&mut self, now: u32, id: u32, run: u32) {
+        let slot = usize::from(self.charged);
+        if let Some(a) = self.acct.get_mut(slot) {
+            a.longest = run;
+        }
+        if run > !self.watch.slice_inv {
+            self.slice_over(slot, run);
+        }
+        self.last = now;
+        self.run_start = now;
+        self.charged = Self::slot_in_range(id);
     }
 
     /// A tick (`traceTASK_INCREMENT_TICK`): keeps readings less than a counter wrap
@@ -55,7 +78,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // The common case: a task was running (not asleep, not in a handler) and was
         // already charged in this window, which runs on. (Its run may have begun
         // windows ago, as the idle task's does in an idle system: `LONG`.)
-        if self.flags & !LONG == 0 && self.charge_fast(now) {
+        if self.flags & !(LONG | DIED) == 0 && self.charge_fast(now) {
             self.isr_below = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
             self.task = self.charged;
             self.charged = Self::ISR as u16;
@@ -70,6 +93,12 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[cold]
     #[inline(never)]
     fn isr_enter_slow(&mut self, now: u32) {
+        // (Before accounting starts nothing is counted; the fast path cannot be
+        // taken then, or if it was, after a window was set and before the start,
+        // `restart` discards what it did.)
+        if !self.is_started() {
+            return;
+        }
         if self.isr_depth == 0 {
             self.advance(now);
             // (The carry stays, and with it `LONG`: the exit must resume the run
@@ -94,7 +123,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     pub fn isr_exit(&mut self, now: u32) {
         // The common case: the outermost handler of a task (not of a sleep) ends,
         // in the window it began in.
-        if self.flags & !LONG == IN_ISR && self.isr_depth == 1 && self.isr_carry == 0 && self.charge_fast(now) {
+        if self.flags & !(LONG | DIED) == IN_ISR && self.isr_depth == 1 && self.isr_carry == 0 && self.charge_fast(now) {
             let run = now.wrapping_sub(self.isr_start);
             if let Some(a) = self.acct.get_mut(Self::ISR) {
                 a.runs = a.runs.wrapping_add(1);
@@ -115,6 +144,9 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[cold]
     #[inline(never)]
     fn isr_exit_slow(&mut self, now: u32) {
+        if !self.is_started() {
+            return;
+        }
         match self.isr_depth {
             0 => return,
             1 => {}
@@ -219,6 +251,31 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
     }
 
+    /// Task `id`'s slot if `id` is one of the task IDs, live or not, else ID 0's: the
+    /// common switch's check (see [`Engine::switch_in`]).
+    #[inline(always)]
+    fn slot_in_range(id: u32) -> u16 {
+        if (id as usize).wrapping_sub(1) < IDS {
+            id as u16
+        } else {
+            Self::OVERFLOW as u16
+        }
+    }
+
+    /// Charges to ID 0 what a common switch put on a task slot without checking that
+    /// its task lives (the slot's task is dead, or was never created): the start of
+    /// every slow path, before anything is charged, so no such slot is ever charged.
+    #[inline(always)]
+    pub(super) fn forget_dead(&mut self) {
+        let live = |m: Option<&Meta>| m.is_none_or(|m| matches!(m.state, TaskState::Alive | TaskState::Dying));
+        if !live(self.meta.get(usize::from(self.charged).wrapping_sub(1))) {
+            self.charged = Self::OVERFLOW as u16;
+        }
+        if !live(self.meta.get(usize::from(self.task).wrapping_sub(1))) {
+            self.task = Self::OVERFLOW as u16;
+        }
+    }
+
     /// A switch that closes a window, charges a slot for the first time in one,
     /// follows a task that deleted itself, or happens inside an interrupt handler.
     #[cold]
@@ -268,6 +325,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[cold]
     #[inline(never)]
     pub(super) fn advance(&mut self, now: u32) {
+        self.forget_dead();
         if now.wrapping_sub(self.win_start) >= self.win_len {
             self.roll_over(now);
         }
@@ -360,6 +418,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.overflow_in_window = [self.overflow_tasks, self.overflow_in_window[0]];
         self.win_start = end;
         self.window = self.window.wrapping_add(1);
+        // No slot has time in the new window yet, a dead task's neither.
+        self.flags &= !DIED;
         self.refresh_one();
     }
 
@@ -469,9 +529,15 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
     }
 
-    /// Puts a dead task's ID in quarantine, stamped with the window it died in.
+    /// Puts a dead task's ID in quarantine, stamped with the window it died in. If
+    /// the task has time in the window under way, a common switch could charge its
+    /// slot again (it checks only the range of the ID): `DIED` sends switches down
+    /// the slow path, which checks liveness, until the window closes.
     pub(super) fn release(&mut self, slot: usize) {
         let window = self.window;
+        if self.acct.get(slot).is_some_and(|a| a.window == window) {
+            self.flags |= DIED;
+        }
         let Some(m) = self.meta.get_mut(slot.wrapping_sub(1)) else { return };
         m.short_lived = m.mark == window;
         m.mark = window;

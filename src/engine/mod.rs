@@ -388,6 +388,9 @@ const PENDING: u8 = 8;
 /// A run going on began before the window under way: its counts before that are in
 /// `*_carry`, which the fast paths do not add.
 const LONG: u8 = 16;
+/// A task with time in the window under way died in it: until the window closes,
+/// switches check the liveness of the task switched in (see `Engine::switch_in`).
+const DIED: u8 = 32;
 
 /// The whole accounting state, for `IDS` task IDs (`SLOTS` and `WORDS` follow from
 /// it: name the type with `engine_for!`). The C API keeps one instance in a static
@@ -396,6 +399,9 @@ const LONG: u8 = 16;
 #[repr(C)] // fields in this order: what the hooks touch first, at small offsets
 pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     last: u32,
+    /// Start of the running task's run, moved on by the interrupts and sleep inside
+    /// it so that `now - run_start` is the task's own time.
+    run_start: u32,
     win_start: u32,
     win_len: u32,
     /// Number of the window under way, from 0 at (re)start; `window - 1` is published.
@@ -409,9 +415,6 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     /// `STARTED`: accounting has started; `SCHEDULING`: so has the scheduler, and
     /// the IDs kept for its own tasks are for all.
     phase: u8,
-    /// Start of the running task's run, moved on by the interrupts and sleep inside
-    /// it so that `now - run_start` is the task's own time.
-    run_start: u32,
     /// Counts of a run before its start field (saturated), set when a window closes
     /// during the run: lengths are measured from the window's start at most, so
     /// they never wrap. Non-zero only with `LONG`.
