@@ -79,11 +79,12 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // already charged in this window, which runs on. (Its run may have begun
         // windows ago, as the idle task's does in an idle system: `LONG`.)
         if self.flags & !(LONG | DIED) == 0 && self.charge_fast(now) {
-            self.isr_below = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
+            // (What the task ran before the handler, `isr_below`, is left for a slow
+            // path to work out, if one comes before the exit: `LAZY`.)
             self.task = self.charged;
             self.charged = Self::ISR as u16;
             self.isr_start = now;
-            self.flags |= IN_ISR;
+            self.flags |= IN_ISR | LAZY;
             self.isr_depth = 1;
             return;
         }
@@ -99,6 +100,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         if !self.is_started() {
             return;
         }
+        self.settle_below();
         if self.isr_depth == 0 {
             self.advance(now);
             // (The carry stays, and with it `LONG`: the exit must resume the run
@@ -122,8 +124,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[inline]
     pub fn isr_exit(&mut self, now: u32) {
         // The common case: the outermost handler of a task (not of a sleep) ends,
-        // in the window it began in.
-        if self.flags & !(LONG | DIED) == IN_ISR && self.isr_depth == 1 && self.isr_carry == 0 && self.charge_fast(now) {
+        // entered on the fast path with no slow path since (`LAZY`: so in this
+        // window, not nested, nothing carried), and the window runs on. The task's
+        // run goes on from where it was: its start moves on by the handler's time.
+        if self.flags & !(LONG | DIED) == IN_ISR | LAZY && self.charge_isr_fast(now) {
             let run = now.wrapping_sub(self.isr_start);
             if let Some(a) = self.acct.get_mut(Self::ISR) {
                 a.runs = a.runs.wrapping_add(1);
@@ -131,11 +135,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
                     a.longest = run;
                 }
             }
+            self.run_start = self.run_start.wrapping_add(run);
             self.isr_depth = 0;
-            self.flags &= !IN_ISR;
+            self.flags &= !(IN_ISR | LAZY);
             self.charged = self.task;
-            (self.run_start, self.run_carry) = self.resumed(now, self.isr_below);
-            self.sync_long();
             return;
         }
         self.isr_exit_slow(now);
@@ -242,6 +245,36 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
     }
 
+    /// `charge_fast` for the interrupt slot, which is the one charged while a handler
+    /// runs (`IN_ISR`).
+    #[inline(always)]
+    fn charge_isr_fast(&mut self, now: u32) -> bool {
+        if now.wrapping_sub(self.win_start) >= self.win_len {
+            return false;
+        }
+        let window = self.window;
+        let last = self.last;
+        match self.acct.get_mut(Self::ISR) {
+            Some(a) if a.window == window => {
+                a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
+                self.last = now;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Stores `isr_below` if the fast path of the interrupt under way left it to
+    /// work out (`LAZY`): the task's run up to the handler, from the run's start and
+    /// carry, which nothing but that handler's exit changes meanwhile.
+    #[inline(always)]
+    fn settle_below(&mut self) {
+        if self.flags & LAZY != 0 {
+            self.isr_below = self.run_carry.saturating_add(self.isr_start.wrapping_sub(self.run_start));
+            self.flags &= !LAZY;
+        }
+    }
+
     /// Where task `id` is charged: its own slot if it is a live task's ID, else ID 0.
     #[inline(always)]
     fn slot_of(&self, id: u32) -> u16 {
@@ -325,6 +358,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[cold]
     #[inline(never)]
     pub(super) fn advance(&mut self, now: u32) {
+        self.settle_below();
         self.forget_dead();
         if now.wrapping_sub(self.win_start) >= self.win_len {
             self.roll_over(now);

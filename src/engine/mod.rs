@@ -391,6 +391,10 @@ const LONG: u8 = 16;
 /// A task with time in the window under way died in it: until the window closes,
 /// switches check the liveness of the task switched in (see `Engine::switch_in`).
 const DIED: u8 = 32;
+/// An interrupt entered on the fast path, with no slow path since: `isr_below` is
+/// not stored yet (it is `run_carry` plus `isr_start - run_start`; see
+/// `Engine::isr_enter`).
+const LAZY: u8 = 64;
 
 /// The whole accounting state, for `IDS` task IDs (`SLOTS` and `WORDS` follow from
 /// it: name the type with `engine_for!`). The C API keeps one instance in a static
