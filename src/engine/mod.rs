@@ -123,16 +123,17 @@ impl Sum64 {
 
 /// One slot's figures: the last two windows it was charged in, and since start.
 #[derive(Clone, Copy)]
+#[repr(C)] // what a switch updates side by side, for paired loads and stores
 struct Acct {
     /// Window of the last charge: `counts`, `runs` and `longest` are its figures,
     /// the `prev_*` ones those of the window before it.
     window: u32,
     counts: u32,
-    prev_counts: u32,
     runs: u32,
-    prev_runs: u32,
     /// Longest run.
     longest: u32,
+    prev_counts: u32,
+    prev_runs: u32,
     prev_longest: u32,
     /// Since start, every window before `window` (`fold` adds its figures when
     /// the slot moves on to a new window). Only the shell reads them (`-c`): the
