@@ -85,7 +85,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             self.charged = Self::ISR as u16;
             self.isr_start = now;
             self.flags |= IN_ISR | LAZY;
-            self.isr_depth = 1;
             return;
         }
         self.isr_enter_slow(now);
@@ -101,7 +100,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             return;
         }
         self.settle_below();
-        if self.isr_depth == 0 {
+        if self.flags & IN_ISR != 0 {
+            // A nested handler: its time is the outermost one's.
+            self.isr_depth = self.isr_depth.saturating_add(1);
+        } else {
             self.advance(now);
             // (The carry stays, and with it `LONG`: the exit must resume the run
             // through `resumed`.)
@@ -117,7 +119,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             self.isr_start = now;
             self.flags |= IN_ISR;
         }
-        self.isr_depth = self.isr_depth.saturating_add(1);
     }
 
     /// An interrupt handler ends (an exit with no handler under way is ignored).
@@ -127,19 +128,23 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // entered on the fast path with no slow path since (`LAZY`: so in this
         // window, not nested, nothing carried), and the window runs on. The task's
         // run goes on from where it was: its start moves on by the handler's time.
-        if self.flags & !(LONG | DIED) == IN_ISR | LAZY && self.charge_isr_fast(now) {
-            let run = now.wrapping_sub(self.isr_start);
+        if self.flags & !(LONG | DIED) == IN_ISR | LAZY && now.wrapping_sub(self.win_start) < self.win_len {
+            let (window, last, run) = (self.window, self.last, now.wrapping_sub(self.isr_start));
+            // (The interrupt slot is the one charged while a handler runs.)
             if let Some(a) = self.acct.get_mut(Self::ISR) {
-                a.runs = a.runs.wrapping_add(1);
-                if run > a.longest {
-                    a.longest = run;
+                if a.window == window {
+                    a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
+                    a.runs = a.runs.wrapping_add(1);
+                    if run > a.longest {
+                        a.longest = run;
+                    }
+                    self.last = now;
+                    self.run_start = self.run_start.wrapping_add(run);
+                    self.flags &= !(IN_ISR | LAZY);
+                    self.charged = self.task;
+                    return;
                 }
             }
-            self.run_start = self.run_start.wrapping_add(run);
-            self.isr_depth = 0;
-            self.flags &= !(IN_ISR | LAZY);
-            self.charged = self.task;
-            return;
         }
         self.isr_exit_slow(now);
     }
@@ -150,15 +155,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         if !self.is_started() {
             return;
         }
-        match self.isr_depth {
-            0 => return,
-            1 => {}
-            _ => {
-                self.isr_depth -= 1;
-                return;
-            }
+        if self.flags & IN_ISR == 0 {
+            return;
         }
-        self.isr_depth = 0;
+        if self.isr_depth != 0 {
+            self.isr_depth -= 1;
+            return;
+        }
         self.advance(now);
         self.note_run(Self::ISR, self.isr_carry.saturating_add(now.wrapping_sub(self.isr_start)));
         self.isr_carry = 0;
@@ -236,25 +239,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         let window = self.window;
         let last = self.last;
         match self.acct.get_mut(usize::from(self.charged)) {
-            Some(a) if a.window == window => {
-                a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
-                self.last = now;
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// `charge_fast` for the interrupt slot, which is the one charged while a handler
-    /// runs (`IN_ISR`).
-    #[inline(always)]
-    fn charge_isr_fast(&mut self, now: u32) -> bool {
-        if now.wrapping_sub(self.win_start) >= self.win_len {
-            return false;
-        }
-        let window = self.window;
-        let last = self.last;
-        match self.acct.get_mut(Self::ISR) {
             Some(a) if a.window == window => {
                 a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
                 self.last = now;

@@ -428,7 +428,8 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     sleep_carry: u32,
     /// The task switched in, while `charged` is not it.
     task: u16,
-    /// Interrupt nesting depth.
+    /// Interrupt handlers nested in the one that `IN_ISR` says runs (0 while at most
+    /// one runs).
     isr_depth: u16,
     isr_start: u32,
     /// Own time of the run below the outermost interrupt (the task's, or the
