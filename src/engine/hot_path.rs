@@ -39,7 +39,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
                 }
             }
         }
-        self.switch_in_slow(now, id);
+        Self::switch_in_slow(now, id, self);
     }
 
     /// The end of a common switch whose ending run is the slot's longest in the
@@ -65,9 +65,18 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[inline]
     pub fn tick(&mut self, now: u32) -> bool {
         if !self.charge_fast(now) {
-            self.advance(now);
+            Self::advance_at(now, self);
         }
         self.watch.pending != 0
+    }
+
+    /// `advance`, with the reading first: the hooks' common paths then keep it in
+    /// the register the clock returned it in. (So do the other slow paths the
+    /// hooks' common paths end in.)
+    #[cold]
+    #[inline(never)]
+    fn advance_at(now: u32, e: &mut Self) {
+        e.advance(now);
     }
 
     /// An interrupt handler starts. Only the outermost of nested ones counts: its
@@ -87,12 +96,18 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             self.flags |= IN_ISR | LAZY;
             return;
         }
-        self.isr_enter_slow(now);
+        Self::isr_enter_slow(now, self);
     }
 
     #[cold]
     #[inline(never)]
-    fn isr_enter_slow(&mut self, now: u32) {
+    fn isr_enter_slow(now: u32, e: &mut Self) {
+        e.isr_enter_rare(now);
+    }
+
+    /// The body of `isr_enter_slow`.
+    #[inline(always)]
+    fn isr_enter_rare(&mut self, now: u32) {
         // (Before accounting starts nothing is counted; the fast path cannot be
         // taken then, or if it was, after a window was set and before the start,
         // `restart` discards what it did.)
@@ -146,12 +161,18 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
                 }
             }
         }
-        self.isr_exit_slow(now);
+        Self::isr_exit_slow(now, self);
     }
 
     #[cold]
     #[inline(never)]
-    fn isr_exit_slow(&mut self, now: u32) {
+    fn isr_exit_slow(now: u32, e: &mut Self) {
+        e.isr_exit_rare(now);
+    }
+
+    /// The body of `isr_exit_slow`.
+    #[inline(always)]
+    fn isr_exit_rare(&mut self, now: u32) {
         if !self.is_started() {
             return;
         }
@@ -297,7 +318,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// follows a task that deleted itself, or happens inside an interrupt handler.
     #[cold]
     #[inline(never)]
-    fn switch_in_slow(&mut self, now: u32, id: u32) {
+    fn switch_in_slow(now: u32, id: u32, e: &mut Self) {
+        e.switch_in_rare(now, id);
+    }
+
+    /// The body of `switch_in_slow`.
+    #[inline(always)]
+    fn switch_in_rare(&mut self, now: u32, id: u32) {
         self.advance(now);
         let paused = self.flags & (IN_ISR | ASLEEP) != 0;
         let out = usize::from(if paused { self.task } else { self.charged });
