@@ -29,7 +29,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
                     if run > a.longest {
                         // (Last, so that it is a jump: nothing of this path needs
                         // keeping across a call.)
-                        self.switch_in_longest(now, id, run);
+                        Self::switch_in_longest(now, id, run, self);
                         return;
                     }
                     self.last = now;
@@ -46,7 +46,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// window so far.
     #[cold]
     #[inline(never)]
-    fn switch_in_longest(&mut self, now: u32, id: u32, run: u32) {
+    fn switch_in_longest(now: u32, id: u32, run: u32, e: &mut Self) {
+        e.switch_in_longest_rest(now, id, run);
+    }
+
+    /// The body of `switch_in_longest`.
+    #[inline(always)]
+    fn switch_in_longest_rest(&mut self, now: u32, id: u32, run: u32) {
         let slot = usize::from(self.charged);
         if let Some(a) = self.acct.get_mut(slot) {
             a.longest = run;

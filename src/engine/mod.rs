@@ -125,13 +125,13 @@ impl Sum64 {
 #[derive(Clone, Copy)]
 #[repr(C)] // what a switch updates side by side, for paired loads and stores
 struct Acct {
-    /// Window of the last charge: `counts`, `runs` and `longest` are its figures,
-    /// the `prev_*` ones those of the window before it.
-    window: u32,
     counts: u32,
     runs: u32,
     /// Longest run.
     longest: u32,
+    /// Window of the last charge: `counts`, `runs` and `longest` are its figures,
+    /// the `prev_*` ones those of the window before it.
+    window: u32,
     prev_counts: u32,
     prev_runs: u32,
     prev_longest: u32,
