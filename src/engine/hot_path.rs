@@ -18,20 +18,16 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// charge of such a slot to ID 0 (`forget_dead`), as if it had been checked here.
     #[inline]
     pub fn switch_in(&mut self, now: u32, id: u32) {
-        // The common case: nothing but a task was running, the window runs on, and
-        // the task was already charged in it.
+        // The common case: nothing but a task was running, the window runs on, the
+        // task was already charged in it, and its run is not its longest in it (a
+        // new longest, which may be a slice the watchdog reports, takes the slow
+        // path: a few times per task and window).
         if self.flags == 0 && now.wrapping_sub(self.win_start) < self.win_len {
             let (window, last, run) = (self.window, self.last, now.wrapping_sub(self.run_start));
             if let Some(a) = self.acct.get_mut(usize::from(self.charged)) {
-                if a.window == window {
+                if a.window == window && run <= a.longest {
                     a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
                     a.runs = a.runs.wrapping_add(1);
-                    if run > a.longest {
-                        // (Last, so that it is a jump: nothing of this path needs
-                        // keeping across a call.)
-                        Self::switch_in_longest(now, id, run, self);
-                        return;
-                    }
                     self.last = now;
                     self.run_start = now;
                     self.charged = Self::slot_in_range(id);
@@ -40,29 +36,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             }
         }
         Self::switch_in_slow(now, id, self);
-    }
-
-    /// The end of a common switch whose ending run is the slot's longest in the
-    /// window so far.
-    #[cold]
-    #[inline(never)]
-    fn switch_in_longest(now: u32, id: u32, run: u32, e: &mut Self) {
-        e.switch_in_longest_rest(now, id, run);
-    }
-
-    /// The body of `switch_in_longest`.
-    #[inline(always)]
-    fn switch_in_longest_rest(&mut self, now: u32, id: u32, run: u32) {
-        let slot = usize::from(self.charged);
-        if let Some(a) = self.acct.get_mut(slot) {
-            a.longest = run;
-        }
-        if run > !self.watch.slice_inv {
-            self.slice_over(slot, run);
-        }
-        self.last = now;
-        self.run_start = now;
-        self.charged = Self::slot_in_range(id);
     }
 
     /// A tick (`traceTASK_INCREMENT_TICK`): keeps readings less than a counter wrap
@@ -82,7 +55,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[cold]
     #[inline(never)]
     fn advance_at(now: u32, e: &mut Self) {
-        e.advance(now);
+        e.advance_rare(now);
     }
 
     /// An interrupt handler starts. Only the outermost of nested ones counts: its
@@ -114,15 +87,12 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// The body of `isr_enter_slow`.
     #[inline(always)]
     fn isr_enter_rare(&mut self, now: u32) {
-        // (Before accounting starts nothing is counted; the fast path cannot be
-        // taken then, or if it was, after a window was set and before the start,
-        // `restart` discards what it did.)
-        if !self.is_started() {
-            return;
-        }
-        self.settle_below();
+        // (Before accounting starts, what this does is discarded by `restart`, which
+        // starts it.)
         if self.flags & IN_ISR != 0 {
-            // A nested handler: its time is the outermost one's.
+            // A nested handler: its time is the outermost one's, whose exit is no
+            // longer the common one (no `LAZY`).
+            self.settle_below();
             self.isr_depth = self.isr_depth.saturating_add(1);
         } else {
             self.advance(now);
@@ -179,9 +149,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// The body of `isr_exit_slow`.
     #[inline(always)]
     fn isr_exit_rare(&mut self, now: u32) {
-        if !self.is_started() {
-            return;
-        }
+        // (Before accounting starts, what this does is discarded by `restart`.)
         if self.flags & IN_ISR == 0 {
             return;
         }
@@ -309,14 +277,12 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// Charges to ID 0 what a common switch put on a task slot without checking that
     /// its task lives (the slot's task is dead, or was never created): the start of
     /// every slow path, before anything is charged, so no such slot is ever charged.
-    #[inline(always)]
+    #[cold]
+    #[inline(never)]
     pub(super) fn forget_dead(&mut self) {
-        let live = |m: Option<&Meta>| m.is_none_or(|m| matches!(m.state, TaskState::Alive | TaskState::Dying));
-        if !live(self.meta.get(usize::from(self.charged).wrapping_sub(1))) {
+        // (`task` is only ever set from `charged` after this, or to a live task.)
+        if self.meta.get(usize::from(self.charged).wrapping_sub(1)).is_some_and(|m| !m.is_live()) {
             self.charged = Self::OVERFLOW as u16;
-        }
-        if !live(self.meta.get(usize::from(self.task).wrapping_sub(1))) {
-            self.task = Self::OVERFLOW as u16;
         }
     }
 
@@ -372,9 +338,14 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
 
     /// Charges the counts since the last reading to the current slot, closing the
     /// window first if it has elapsed.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     pub(super) fn advance(&mut self, now: u32) {
+        Self::advance_at(now, self);
+    }
+
+    /// The body of `advance`.
+    #[inline(always)]
+    fn advance_rare(&mut self, now: u32) {
         self.settle_below();
         self.forget_dead();
         if now.wrapping_sub(self.win_start) >= self.win_len {

@@ -272,6 +272,11 @@ pub(crate) struct Meta {
 impl Meta {
     pub(crate) const FREE: Meta =
         Meta { name: [0; NAME_LEN], mark: 0, state: TaskState::Free, short_lived: false, next: 0 };
+
+    /// Its task exists (a task that deleted itself runs until the next switch).
+    fn is_live(&self) -> bool {
+        matches!(self.state, TaskState::Alive | TaskState::Dying)
+    }
 }
 
 /// What a report line is about.
