@@ -47,6 +47,17 @@
 //! index is checked with `get`, every sum wraps. Rollover is a constant amount of work
 //! (multiplications included, no division) in whichever hook first sees the window
 //! elapsed.
+//!
+//! Each hook has a common path, a few dozen instructions, and a slow one (`#[cold]`,
+//! not inlined) for everything else. What keeps the common paths short: the common
+//! switch checks only that the ID switched in is in range, not that its task lives
+//! (a dead or unused slot has no time in the window under way, so nothing charges it
+//! on a common path, and every slow path first charges such a slot's time to ID 0:
+//! `forget_dead`; `DIED` covers the window a task with time in it died in); a run
+//! that is its slot's longest so far ends through the slow switch; an interrupt's
+//! common enter leaves the task's run before it to be worked out only if a slow path
+//! needs it (`LAZY`), and its common exit moves the task's run start on by the
+//! handler's time.
 
 pub mod arith;
 mod hot_path;

@@ -96,7 +96,8 @@ pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
     arch::on_isr_enter();
     // SAFETY: a hook.
     let st = unsafe { library() };
-    // (Before accounting starts the engine counts nothing: no check here.)
+    // (No check that accounting has started: what the engine does before, the
+    // start discards.)
     let now = st.now();
     st.engine.isr_enter(now);
 }
