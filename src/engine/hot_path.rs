@@ -347,7 +347,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[inline(always)]
     fn advance_rare(&mut self, now: u32) {
         self.settle_below();
-        self.forget_dead();
+        // A slot charged in the window under way is live (a switch checks liveness
+        // in the window a task with time in it died in: `DIED`), so only a slot not
+        // charged in it yet needs the check.
+        let window = self.window;
+        if self.acct.get(usize::from(self.charged)).is_none_or(|a| a.window != window) {
+            self.forget_dead();
+        }
         if now.wrapping_sub(self.win_start) >= self.win_len {
             self.roll_over(now);
         }
