@@ -21,7 +21,9 @@
 #   make size    what each build of the library costs a Cortex-M3 image; writes FOOTPRINT
 #   make soak    100,000 task creations through the ID pool, every window checked
 #   make bench   instruction counts (callgrind, QEMU) and the readers' stack: writes
-#                BENCHMARKS.md and bench/figures.txt (make bench-stack: the stack alone)
+#                BENCHMARKS.md and bench/figures.txt (make bench-stack: the stack alone;
+#                make bench-check: every budget on the committed figures;
+#                make bench-check-hot: the hot path's alone, which make test checks)
 #   make miri    the library's unit tests under Miri (needs a nightly toolchain)
 #   make fuzz    each fuzz target for FUZZ_SECONDS (default 180): fuzz/README.md
 #   make clean
@@ -129,6 +131,8 @@ test: setup
 	GCC_ARCH="$(microbit_ARCH)" scripts/check-no-panic.sh $(call RUST_LIB,thumbv6m-none-eabi) \
 		$(BUILD)/no-panic/exports-cm0.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	scripts/footprint.sh check $(BUILD)/mps2-an385/demo-notrace.elf $(BUILD)/mps2-an385/demo-nolib.elf $(FOOTPRINT)
+	@# The hot path's budgets on the committed figures, which must be of these sources.
+	@$(MAKE) --no-print-directory bench-check-hot
 
 soak: setup
 	CPU_USAGE_SOAK_CYCLES=100000 $(CARGO) test -p freertos-cpu-usage-tests --test soak

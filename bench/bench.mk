@@ -16,6 +16,10 @@
 #                budgets' verdicts, writes them to $(BUILD)/bench/stack-figures.txt;
 #                changes no committed file and fails only if the measuring does
 #   bench-check  check the budgets on the committed figures (no building, no timing)
+#   bench-check-hot  the hot path's budgets alone (switch, interrupt, tick), and that
+#                the figures were measured on the sources as they are: part of
+#                `make test`, so that a slower hot path, or one changed without
+#                `make bench`, fails it
 #
 # What is measured and how: BENCHMARKS.md (written by bench/run.sh). Needs valgrind
 # besides what scripts/setup.sh installs.
@@ -30,7 +34,7 @@ BENCH_LIB256 := $(BENCH_TARGET256)/release/libfreertos_cpu_usage.a
 BENCH_LIB256_CM3 := $(BENCH_TARGET256)/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
 BENCH_HDR256_DIR := $(BENCH_OUT)/max256
 
-.PHONY: bench bench-stack bench-check bench-lib256
+.PHONY: bench bench-stack bench-check bench-check-hot bench-lib256
 
 bench-lib256:
 	CPU_USAGE_MAX_TASKS=256 CARGO="$(CARGO)" scripts/generated-header.sh $(BENCH_HDR256_DIR)/freertos_cpu_usage.h \
@@ -157,3 +161,6 @@ bench-stack: $(BENCH_CM3_ELFS)
 
 bench-check:
 	bench/check.sh $(BENCH_FIGURES)
+
+bench-check-hot:
+	bench/check.sh --hot $(BENCH_FIGURES)

@@ -10,30 +10,32 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// Task `id` is being switched in (`traceTASK_SWITCHED_IN`): the task running
     /// until now is charged up to `now`, and its run ends. An ID that is not a live
     /// task's (corrupted, or set by `vTaskSetTaskNumber`) is charged to ID 0.
+    ///
+    /// The common case checks only that `id` is within the task IDs, not that its
+    /// task lives: a slot whose task is dead or was never created has no time in the
+    /// window under way (`DIED` covers the window its task died in), so whatever
+    /// charges it next fails its fast path, and every slow path first moves the
+    /// charge of such a slot to ID 0 (`forget_dead`), as if it had been checked here.
     #[inline]
     pub fn switch_in(&mut self, now: u32, id: u32) {
-        // The common case: nothing but a task was running, the window runs on, and
-        // the task was already charged in it.
+        // The common case: nothing but a task was running, the window runs on, the
+        // task was already charged in it, and its run is not its longest in it (a
+        // new longest, which may be a slice the watchdog reports, takes the slow
+        // path: a few times per task and window).
         if self.flags == 0 && now.wrapping_sub(self.win_start) < self.win_len {
             let (window, last, run) = (self.window, self.last, now.wrapping_sub(self.run_start));
             if let Some(a) = self.acct.get_mut(usize::from(self.charged)) {
-                if a.window == window {
+                if a.window == window && run <= a.longest {
                     a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
                     a.runs = a.runs.wrapping_add(1);
-                    if run > a.longest {
-                        a.longest = run;
-                        if run > !self.watch.slice_inv {
-                            self.slice_over(usize::from(self.charged), run);
-                        }
-                    }
                     self.last = now;
                     self.run_start = now;
-                    self.charged = self.slot_of(id);
+                    self.charged = Self::slot_in_range(id);
                     return;
                 }
             }
         }
-        self.switch_in_slow(now, id);
+        Self::switch_in_slow(now, id, self);
     }
 
     /// A tick (`traceTASK_INCREMENT_TICK`): keeps readings less than a counter wrap
@@ -42,9 +44,18 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[inline]
     pub fn tick(&mut self, now: u32) -> bool {
         if !self.charge_fast(now) {
-            self.advance(now);
+            Self::advance_at(now, self);
         }
         self.watch.pending != 0
+    }
+
+    /// `advance`, with the reading first: the hooks' common paths then keep it in
+    /// the register the clock returned it in. (So do the other slow paths the
+    /// hooks' common paths end in.)
+    #[cold]
+    #[inline(never)]
+    fn advance_at(now: u32, e: &mut Self) {
+        e.advance_rare(now);
     }
 
     /// An interrupt handler starts. Only the outermost of nested ones counts: its
@@ -55,22 +66,35 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // The common case: a task was running (not asleep, not in a handler) and was
         // already charged in this window, which runs on. (Its run may have begun
         // windows ago, as the idle task's does in an idle system: `LONG`.)
-        if self.flags & !LONG == 0 && self.charge_fast(now) {
-            self.isr_below = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
+        if self.flags & !(LONG | DIED) == 0 && self.charge_fast(now) {
+            // (What the task ran before the handler, `isr_below`, is left for a slow
+            // path to work out, if one comes before the exit: `LAZY`.)
             self.task = self.charged;
             self.charged = Self::ISR as u16;
             self.isr_start = now;
-            self.flags |= IN_ISR;
-            self.isr_depth = 1;
+            self.flags |= IN_ISR | LAZY;
             return;
         }
-        self.isr_enter_slow(now);
+        Self::isr_enter_slow(now, self);
     }
 
     #[cold]
     #[inline(never)]
-    fn isr_enter_slow(&mut self, now: u32) {
-        if self.isr_depth == 0 {
+    fn isr_enter_slow(now: u32, e: &mut Self) {
+        e.isr_enter_rare(now);
+    }
+
+    /// The body of `isr_enter_slow`.
+    #[inline(always)]
+    fn isr_enter_rare(&mut self, now: u32) {
+        // (Before accounting starts, what this does is discarded by `restart`, which
+        // starts it.)
+        if self.flags & IN_ISR != 0 {
+            // A nested handler: its time is the outermost one's, whose exit is no
+            // longer the common one (no `LAZY`).
+            self.settle_below();
+            self.isr_depth = self.isr_depth.saturating_add(1);
+        } else {
             self.advance(now);
             // (The carry stays, and with it `LONG`: the exit must resume the run
             // through `resumed`.)
@@ -86,44 +110,53 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             self.isr_start = now;
             self.flags |= IN_ISR;
         }
-        self.isr_depth = self.isr_depth.saturating_add(1);
     }
 
     /// An interrupt handler ends (an exit with no handler under way is ignored).
     #[inline]
     pub fn isr_exit(&mut self, now: u32) {
         // The common case: the outermost handler of a task (not of a sleep) ends,
-        // in the window it began in.
-        if self.flags & !LONG == IN_ISR && self.isr_depth == 1 && self.isr_carry == 0 && self.charge_fast(now) {
-            let run = now.wrapping_sub(self.isr_start);
+        // entered on the fast path with no slow path since (`LAZY`: so in this
+        // window, not nested, nothing carried), and the window runs on. The task's
+        // run goes on from where it was: its start moves on by the handler's time.
+        if self.flags & !(LONG | DIED) == IN_ISR | LAZY && now.wrapping_sub(self.win_start) < self.win_len {
+            let (window, last, run) = (self.window, self.last, now.wrapping_sub(self.isr_start));
+            // (The interrupt slot is the one charged while a handler runs.)
             if let Some(a) = self.acct.get_mut(Self::ISR) {
-                a.runs = a.runs.wrapping_add(1);
-                if run > a.longest {
-                    a.longest = run;
+                if a.window == window {
+                    a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
+                    a.runs = a.runs.wrapping_add(1);
+                    if run > a.longest {
+                        a.longest = run;
+                    }
+                    self.last = now;
+                    self.run_start = self.run_start.wrapping_add(run);
+                    self.flags &= !(IN_ISR | LAZY);
+                    self.charged = self.task;
+                    return;
                 }
             }
-            self.isr_depth = 0;
-            self.flags &= !IN_ISR;
-            self.charged = self.task;
-            (self.run_start, self.run_carry) = self.resumed(now, self.isr_below);
-            self.sync_long();
-            return;
         }
-        self.isr_exit_slow(now);
+        Self::isr_exit_slow(now, self);
     }
 
     #[cold]
     #[inline(never)]
-    fn isr_exit_slow(&mut self, now: u32) {
-        match self.isr_depth {
-            0 => return,
-            1 => {}
-            _ => {
-                self.isr_depth -= 1;
-                return;
-            }
+    fn isr_exit_slow(now: u32, e: &mut Self) {
+        e.isr_exit_rare(now);
+    }
+
+    /// The body of `isr_exit_slow`.
+    #[inline(always)]
+    fn isr_exit_rare(&mut self, now: u32) {
+        // (Before accounting starts, what this does is discarded by `restart`.)
+        if self.flags & IN_ISR == 0 {
+            return;
         }
-        self.isr_depth = 0;
+        if self.isr_depth != 0 {
+            self.isr_depth -= 1;
+            return;
+        }
         self.advance(now);
         self.note_run(Self::ISR, self.isr_carry.saturating_add(now.wrapping_sub(self.isr_start)));
         self.isr_carry = 0;
@@ -210,6 +243,17 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
     }
 
+    /// Stores `isr_below` if the fast path of the interrupt under way left it to
+    /// work out (`LAZY`): the task's run up to the handler, from the run's start and
+    /// carry, which nothing but that handler's exit changes meanwhile.
+    #[inline(always)]
+    fn settle_below(&mut self) {
+        if self.flags & LAZY != 0 {
+            self.isr_below = self.run_carry.saturating_add(self.isr_start.wrapping_sub(self.run_start));
+            self.flags &= !LAZY;
+        }
+    }
+
     /// Where task `id` is charged: its own slot if it is a live task's ID, else ID 0.
     #[inline(always)]
     fn slot_of(&self, id: u32) -> u16 {
@@ -219,11 +263,40 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
     }
 
+    /// Task `id`'s slot if `id` is one of the task IDs, live or not, else ID 0's: the
+    /// common switch's check (see [`Engine::switch_in`]).
+    #[inline(always)]
+    fn slot_in_range(id: u32) -> u16 {
+        if (id as usize).wrapping_sub(1) < IDS {
+            id as u16
+        } else {
+            Self::OVERFLOW as u16
+        }
+    }
+
+    /// Charges to ID 0 what a common switch put on a task slot without checking that
+    /// its task lives (the slot's task is dead, or was never created): the start of
+    /// every slow path, before anything is charged, so no such slot is ever charged.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn forget_dead(&mut self) {
+        // (`task` is only ever set from `charged` after this, or to a live task.)
+        if self.meta.get(usize::from(self.charged).wrapping_sub(1)).is_some_and(|m| !m.is_live()) {
+            self.charged = Self::OVERFLOW as u16;
+        }
+    }
+
     /// A switch that closes a window, charges a slot for the first time in one,
     /// follows a task that deleted itself, or happens inside an interrupt handler.
     #[cold]
     #[inline(never)]
-    fn switch_in_slow(&mut self, now: u32, id: u32) {
+    fn switch_in_slow(now: u32, id: u32, e: &mut Self) {
+        e.switch_in_rare(now, id);
+    }
+
+    /// The body of `switch_in_slow`.
+    #[inline(always)]
+    fn switch_in_rare(&mut self, now: u32, id: u32) {
         self.advance(now);
         let paused = self.flags & (IN_ISR | ASLEEP) != 0;
         let out = usize::from(if paused { self.task } else { self.charged });
@@ -265,9 +338,22 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
 
     /// Charges the counts since the last reading to the current slot, closing the
     /// window first if it has elapsed.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     pub(super) fn advance(&mut self, now: u32) {
+        Self::advance_at(now, self);
+    }
+
+    /// The body of `advance`.
+    #[inline(always)]
+    fn advance_rare(&mut self, now: u32) {
+        self.settle_below();
+        // A slot charged in the window under way is live (a switch checks liveness
+        // in the window a task with time in it died in: `DIED`), so only a slot not
+        // charged in it yet needs the check.
+        let window = self.window;
+        if self.acct.get(usize::from(self.charged)).is_none_or(|a| a.window != window) {
+            self.forget_dead();
+        }
         if now.wrapping_sub(self.win_start) >= self.win_len {
             self.roll_over(now);
         }
@@ -360,6 +446,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.overflow_in_window = [self.overflow_tasks, self.overflow_in_window[0]];
         self.win_start = end;
         self.window = self.window.wrapping_add(1);
+        // No slot has time in the new window yet, a dead task's neither.
+        self.flags &= !DIED;
         self.refresh_one();
     }
 
@@ -469,9 +557,15 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
     }
 
-    /// Puts a dead task's ID in quarantine, stamped with the window it died in.
+    /// Puts a dead task's ID in quarantine, stamped with the window it died in. If
+    /// the task has time in the window under way, a common switch could charge its
+    /// slot again (it checks only the range of the ID): `DIED` sends switches down
+    /// the slow path, which checks liveness, until the window closes.
     pub(super) fn release(&mut self, slot: usize) {
         let window = self.window;
+        if self.acct.get(slot).is_some_and(|a| a.window == window) {
+            self.flags |= DIED;
+        }
         let Some(m) = self.meta.get_mut(slot.wrapping_sub(1)) else { return };
         m.short_lived = m.mark == window;
         m.mark = window;

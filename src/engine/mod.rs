@@ -47,6 +47,17 @@
 //! index is checked with `get`, every sum wraps. Rollover is a constant amount of work
 //! (multiplications included, no division) in whichever hook first sees the window
 //! elapsed.
+//!
+//! Each hook has a common path, a few dozen instructions, and a slow one (`#[cold]`,
+//! not inlined) for everything else. What keeps the common paths short: the common
+//! switch checks only that the ID switched in is in range, not that its task lives
+//! (a dead or unused slot has no time in the window under way, so nothing charges it
+//! on a common path, and every slow path first charges such a slot's time to ID 0:
+//! `forget_dead`; `DIED` covers the window a task with time in it died in); a run
+//! that is its slot's longest so far ends through the slow switch; an interrupt's
+//! common enter leaves the task's run before it to be worked out only if a slow path
+//! needs it (`LAZY`), and its common exit moves the task's run start on by the
+//! handler's time.
 
 pub mod arith;
 mod hot_path;
@@ -123,16 +134,17 @@ impl Sum64 {
 
 /// One slot's figures: the last two windows it was charged in, and since start.
 #[derive(Clone, Copy)]
+#[repr(C)] // what a switch updates side by side, for paired loads and stores
 struct Acct {
+    counts: u32,
+    runs: u32,
+    /// Longest run.
+    longest: u32,
     /// Window of the last charge: `counts`, `runs` and `longest` are its figures,
     /// the `prev_*` ones those of the window before it.
     window: u32,
-    counts: u32,
     prev_counts: u32,
-    runs: u32,
     prev_runs: u32,
-    /// Longest run.
-    longest: u32,
     prev_longest: u32,
     /// Since start, every window before `window` (`fold` adds its figures when
     /// the slot moves on to a new window). Only the shell reads them (`-c`): the
@@ -271,6 +283,11 @@ pub(crate) struct Meta {
 impl Meta {
     pub(crate) const FREE: Meta =
         Meta { name: [0; NAME_LEN], mark: 0, state: TaskState::Free, short_lived: false, next: 0 };
+
+    /// Its task exists (a task that deleted itself runs until the next switch).
+    fn is_live(&self) -> bool {
+        matches!(self.state, TaskState::Alive | TaskState::Dying)
+    }
 }
 
 /// What a report line is about.
@@ -388,6 +405,13 @@ const PENDING: u8 = 8;
 /// A run going on began before the window under way: its counts before that are in
 /// `*_carry`, which the fast paths do not add.
 const LONG: u8 = 16;
+/// A task with time in the window under way died in it: until the window closes,
+/// switches check the liveness of the task switched in (see `Engine::switch_in`).
+const DIED: u8 = 32;
+/// An interrupt entered on the fast path, with no slow path since: `isr_below` is
+/// not stored yet (it is `run_carry` plus `isr_start - run_start`; see
+/// `Engine::isr_enter`).
+const LAZY: u8 = 64;
 
 /// The whole accounting state, for `IDS` task IDs (`SLOTS` and `WORDS` follow from
 /// it: name the type with `engine_for!`). The C API keeps one instance in a static
@@ -396,6 +420,9 @@ const LONG: u8 = 16;
 #[repr(C)] // fields in this order: what the hooks touch first, at small offsets
 pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     last: u32,
+    /// Start of the running task's run, moved on by the interrupts and sleep inside
+    /// it so that `now - run_start` is the task's own time.
+    run_start: u32,
     win_start: u32,
     win_len: u32,
     /// Number of the window under way, from 0 at (re)start; `window - 1` is published.
@@ -409,9 +436,6 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     /// `STARTED`: accounting has started; `SCHEDULING`: so has the scheduler, and
     /// the IDs kept for its own tasks are for all.
     phase: u8,
-    /// Start of the running task's run, moved on by the interrupts and sleep inside
-    /// it so that `now - run_start` is the task's own time.
-    run_start: u32,
     /// Counts of a run before its start field (saturated), set when a window closes
     /// during the run: lengths are measured from the window's start at most, so
     /// they never wrap. Non-zero only with `LONG`.
@@ -420,7 +444,8 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     sleep_carry: u32,
     /// The task switched in, while `charged` is not it.
     task: u16,
-    /// Interrupt nesting depth.
+    /// Interrupt handlers nested in the one that `IN_ISR` says runs (0 while at most
+    /// one runs).
     isr_depth: u16,
     isr_start: u32,
     /// Own time of the run below the outermost interrupt (the task's, or the

@@ -1297,3 +1297,64 @@ proptest! {
         sim.finish();
     }
 }
+
+/// The common switch checks only that an ID is in range (see `Engine::switch_in`):
+/// a deleted task's ID switched in again must still charge neither the dead task's
+/// line, in the window it died in (`run` counts) or a later one, nor the task that
+/// takes its slot afterwards; its time goes to ID 0, and every window adds up.
+fn stale_id_case(run: u32, later: bool, stale_len: u32) {
+    use super::support::{counts, started, window, LEN};
+    let mut e = started(0);
+    let a = e.task_create(1, b"a");
+    assert_eq!(a, 1, "the first task takes the first ID");
+    e.switch_in(10, a);
+    e.switch_in(10 + run, OVERFLOW_ID);
+    assert_eq!(e.task_delete(12 + run, a), Ok(()));
+    // The stale switch: in the window the task died in, or in the next one.
+    let at = if later { LEN + 10 } else { 14 + run };
+    if later {
+        // The next window runs, and the task running was charged in it: the stale
+        // switch takes the common path.
+        e.tick(LEN + 5);
+        e.switch_in(LEN + 7, OVERFLOW_ID);
+    }
+    e.switch_in(at, a);
+    e.switch_in(at + stale_len, OVERFLOW_ID);
+    e.tick(LEN + 450);
+    let (_, rows) = window(&e);
+    assert_eq!(counts(&rows, a), u64::from(run), "the dead task's line is its own run alone");
+    e.tick(2 * LEN + 5);
+    let (_, rows) = window(&e);
+    assert_eq!(counts(&rows, a), 0, "the window after the death charges the dead task nothing");
+    e.tick(3 * LEN + 5);
+    e.tick(4 * LEN + 5);
+    // The ID leaves quarantine and goes to a new task, while a stale switch-in of
+    // it is running: none of that time is the new task's.
+    let t = 5 * LEN + 10;
+    e.tick(t - 5);
+    e.switch_in(t - 3, OVERFLOW_ID);
+    e.switch_in(t, a);
+    let mut b = OVERFLOW_ID;
+    for _ in 0..=IDS {
+        b = e.task_create(t + stale_len / 2, b"b");
+        if b == a {
+            break;
+        }
+    }
+    assert_eq!(b, a, "the dead task's ID is reused");
+    e.switch_in(t + stale_len, OVERFLOW_ID);
+    e.tick(6 * LEN + 5);
+    let (_, rows) = window(&e);
+    assert_eq!(counts(&rows, b), 0, "the slot's new task never ran");
+}
+
+#[test]
+fn a_stale_id_charges_neither_the_dead_task_nor_the_next_holder_of_its_slot() {
+    for run in [1, 200, 480] {
+        for later in [false, true] {
+            for stale_len in [1, 100, 400] {
+                stale_id_case(run, later, stale_len);
+            }
+        }
+    }
+}

@@ -83,6 +83,9 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         {
             self.overflow_since_start = self.overflow_since_start.saturating_sub(1);
         }
+        // A common switch may have put a stale ID on this slot: its time is not the
+        // new task's (see `Engine::switch_in`). (A create does this in `advance`.)
+        self.forget_dead();
         let id = self.seat(i, name);
         if running {
             let slot = id as u16;

@@ -95,7 +95,11 @@ pub unsafe extern "C" fn cpu_usage_hook_tick() {
 pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
     arch::on_isr_enter();
     // SAFETY: a hook.
-    unsafe { once_started(ApiEngine::isr_enter) };
+    let st = unsafe { library() };
+    // (No check that accounting has started: what the engine does before, the
+    // start discards.)
+    let now = st.now();
+    st.engine.isr_enter(now);
 }
 
 /// An interrupt handler ends: `traceISR_EXIT`, `traceISR_EXIT_TO_SCHEDULER` and
@@ -106,7 +110,9 @@ pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_isr_exit() {
     // SAFETY: a hook.
-    unsafe { once_started(ApiEngine::isr_exit) };
+    let st = unsafe { library() };
+    let now = st.now();
+    st.engine.isr_exit(now);
 }
 
 /// `traceLOW_POWER_IDLE_BEGIN`: the idle task goes to sleep; until it wakes, time
