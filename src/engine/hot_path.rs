@@ -351,7 +351,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // in the window a task with time in it died in: `DIED`), so only a slot not
         // charged in it yet needs the check.
         let window = self.window;
-        if self.acct.get(usize::from(self.charged)).is_none_or(|a| a.window != window) {
+        if self.acct.get(usize::from(self.charged)).map_or(true, |a| a.window != window) {
             self.forget_dead();
         }
         if now.wrapping_sub(self.win_start) >= self.win_len {
