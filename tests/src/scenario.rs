@@ -584,7 +584,11 @@ pub fn run(console: &mut Console, judging: Judging) {
     let at = run.current_window();
     // The slice watchdog in the windows waited for: once window at + 1 is over, so is
     // work25's last burn at 25 %, and work40's are the only runs over the threshold.
-    let calm = run.wait_window(at + 1);
+    // (Waited for with the short report: the watchdog judges the shell's run under
+    // way when it is armed, which on a loaded host may have gone on from printing the
+    // report before, when the next command was in before the shell waited for it. A
+    // whole report keeps the shell busy over the threshold: see `api::SHORT_REPORT`.)
+    let calm = run.wait_window_with(api::SHORT_REPORT, at + 1);
     // (From here, window at + 2 under way, the host's share is measured for it.)
     let host = HostShare::start(run.console);
     api::check_slice_alert(&mut run, calm.index);
