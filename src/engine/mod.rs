@@ -427,15 +427,13 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     win_len: u32,
     /// Number of the window under way, from 0 at (re)start; `window - 1` is published.
     window: u32,
-    /// Slot being charged now.
-    charged: u16,
-    /// `DYING`: the running task deleted itself (release its ID at the next switch);
-    /// `IN_ISR`, `ASLEEP`: `charged` is the interrupt or sleep slot, and `task` the
-    /// task switched in.
-    flags: u8,
-    /// `STARTED`: accounting has started; `SCHEDULING`: so has the scheduler, and
-    /// the IDs kept for its own tasks are for all.
-    phase: u8,
+    /// The slot being charged now (`charged()`, low 16 bits) and the flags
+    /// (`flags()`, the bits above): `DYING`, the running task deleted itself (release
+    /// its ID at the next switch); `IN_ISR`, `ASLEEP`, `charged()` is the interrupt
+    /// or sleep slot, and `task` the task switched in; and the others above. One
+    /// word, so that the common switch checks both with one compare: below `SLOTS`,
+    /// no flag is set and the slot is one of the slots.
+    charged_flags: u32,
     /// Counts of a run before its start field (saturated), set when a window closes
     /// during the run: lengths are measured from the window's start at most, so
     /// they never wrap. Non-zero only with `LONG`.
@@ -445,8 +443,11 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     /// The task switched in, while `charged` is not it.
     task: u16,
     /// Interrupt handlers nested in the one that `IN_ISR` says runs (0 while at most
-    /// one runs).
-    isr_depth: u16,
+    /// one runs; at most 255, deeper than interrupt priorities let handlers nest).
+    isr_depth: u8,
+    /// `STARTED`: accounting has started; `SCHEDULING`: so has the scheduler, and
+    /// the IDs kept for its own tasks are for all.
+    phase: u8,
     isr_start: u32,
     /// Own time of the run below the outermost interrupt (the task's, or the
     /// sleep's), when the interrupt began.
@@ -519,8 +520,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             acct: [Acct::ZERO; SLOTS],
             meta: [Meta::FREE; IDS],
             pool: IdPool::EMPTY,
-            charged: OTHER as u16,
-            flags: 0,
+            charged_flags: OTHER as u32,
             phase: 0,
             last: 0,
             win_start: 0,
@@ -593,17 +593,17 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.win_start = now;
         self.run_start = now;
         (self.run_carry, self.isr_carry, self.sleep_carry) = (0, 0, 0);
-        self.flags &= !LONG;
+        self.set_flags(self.flags() & !LONG);
         self.isr_start = now;
         self.isr_below = 0;
         self.sleep_start = now;
         self.sleep_task_run = 0;
         // Whatever the hooks were in the middle of (a clock change comes from a task,
         // so no interrupt or sleep is under way for real), the task runs on.
-        if self.flags & (IN_ISR | ASLEEP) != 0 {
-            self.charged = self.task;
+        if self.flags() & (IN_ISR | ASLEEP) != 0 {
+            self.set_charged(self.task);
         }
-        self.flags &= DYING;
+        self.set_flags(self.flags() & DYING);
         self.isr_depth = 0;
         self.load_avg = [Smoothed::default(); 3];
         self.watch = Watch {
