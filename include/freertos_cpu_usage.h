@@ -219,6 +219,14 @@ extern "C" {
 #endif // __cplusplus
 
 /**
+ * The clock every hook reads: the target's default until the scheduler starts, or
+ * the one `cpu_usage_set_clock()` set. The switch hook's macro reads it itself and
+ * passes the reading in, so that the hook calls nothing. Not for the application
+ * to set: `cpu_usage_set_clock()` sets it together with its frequency.
+ */
+extern uint32_t (*cpu_usage_clock_read)(void);
+
+/**
  * The host's precompiled `core` is built for unwinding and names this symbol in its
  * unwind tables. With `panic = "abort"` nothing ever unwinds, so nothing calls it; it
  * only has to exist for the C linker. (Bare-metal targets' `core` does not need it.)
@@ -320,13 +328,15 @@ uint32_t cpu_usage_hook_task_create(void *tcb, const char *name);
 int32_t cpu_usage_hook_task_delete(void *tcb, uint32_t id);
 
 /**
- * `traceTASK_SWITCHED_IN`: the task with this ID runs from now on; the one that ran
- * until now is charged up to here.
+ * `traceTASK_SWITCHED_IN`: the task with this ID runs from `now` on; the one that ran
+ * until now is charged up to `now`, a reading of `cpu_usage_clock_read()` the
+ * hooks header takes just before (so that the commonest hook calls nothing: it
+ * saves no registers around a call).
  *
  * # Safety
  * Called by the hooks header from inside the kernel.
  */
-void cpu_usage_hook_task_switched_in(void *tcb, uint32_t id);
+void cpu_usage_hook_task_switched_in(uint32_t now, uint32_t id);
 
 /**
  * `traceTASK_INCREMENT_TICK`: reads the clock at least once per tick.

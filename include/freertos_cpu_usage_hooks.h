@@ -154,7 +154,7 @@
     #endif
     uint32_t cpu_usage_hook_task_create_traced( void * tcb, const char * name );
     int32_t cpu_usage_hook_task_delete_traced( void * tcb, uint32_t id );
-    void cpu_usage_hook_task_switched_in_traced( void * tcb, uint32_t id );
+    void cpu_usage_hook_task_switched_in_traced( uint32_t now, uint32_t id );
     void cpu_usage_hook_tick_traced( void );
     void cpu_usage_hook_isr_enter_traced( void );
     void cpu_usage_hook_isr_exit_traced( void );
@@ -203,9 +203,12 @@
                                                                 CPU_USAGE_ID_OF_( pxTaskToDelete ) ); \
     } while( 0 )
 
+/* The clock is read here and the reading passed in: the hook then calls nothing, so
+ * the commonest hook saves no registers around a call. */
 #define CPU_USAGE_TRACE_TASK_SWITCHED_IN()                                                  \
     do {                                                                                    \
-        CPU_USAGE_HOOK_( cpu_usage_hook_task_switched_in )( ( void * ) pxCurrentTCB,        \
+        uint32_t ulCpuUsageNow_ = cpu_usage_clock_read();                                   \
+        CPU_USAGE_HOOK_( cpu_usage_hook_task_switched_in )( ulCpuUsageNow_,                 \
                                                             CPU_USAGE_ID_OF_( pxCurrentTCB ) ); \
     } while( 0 )
 

@@ -14,7 +14,7 @@
 
 /* The traced switch hook: declared by freertos_cpu_usage_hooks.h, which only a
  * FreeRTOSConfig.h can include. */
-void cpu_usage_hook_task_switched_in_traced( void * tcb, uint32_t id );
+void cpu_usage_hook_task_switched_in_traced( uint32_t now, uint32_t id );
 
 #define CPU_HZ           25000000u /* mps2-an385, as configCPU_CLOCK_HZ in its FreeRTOSConfig.h */
 #define TICK_HZ          1000u
@@ -35,6 +35,7 @@ void cpu_usage_hook_task_switched_in_traced( void * tcb, uint32_t id );
 
 extern volatile uint32_t bench_now;
 uint32_t bench_clock_load1( void );
+uint32_t bench_switch_site_clock( void );
 void bench_begin( void );
 void bench_end( void );
 

@@ -217,7 +217,7 @@ impl Model {
                 Op::SwitchIn(id) => {
                     let id = self.id(*id);
                     self.hook();
-                    cpu_usage_hook_task_switched_in(tcb(id), id);
+                    cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), id);
                     // A task that deleted itself has had its last slice.
                     self.dying = None;
                     self.running = self.alive.contains_key(&id).then_some(id);
@@ -358,7 +358,7 @@ impl Model {
         // SAFETY: hooks, as above.
         unsafe {
             self.hook();
-            cpu_usage_hook_task_switched_in(tcb(0), 0);
+            cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), 0);
             self.dying = None;
             self.running = None;
             for id in std::mem::take(&mut self.alive).into_keys() {

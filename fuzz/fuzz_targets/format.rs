@@ -65,7 +65,7 @@ fuzz_target!(|input: Input| {
         windows.restart();
         for (t, &id) in input.tasks.iter().zip(&ids) {
             windows.hook();
-            cpu_usage_hook_task_switched_in(tcb(id), id);
+            cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), id);
             advance(u32::from(t.runs) + 1000 * u32::from(t.kilo));
             windows.hook();
             cpu_usage_hook_tick();

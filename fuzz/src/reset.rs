@@ -34,7 +34,7 @@ pub fn reset(start: u32) {
         // Ends the last slice of a task that deleted itself, if one runs. ID 0 is no
         // live task's: from here on time runs on the shared bucket until the next
         // switch-in, the same after every reset.
-        cpu_usage_hook_task_switched_in(tcb(0), 0);
+        cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), 0);
         for id in 1..=MAX_TASKS as u32 {
             let _ = cpu_usage_hook_task_delete(tcb(id), id);
         }

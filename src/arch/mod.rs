@@ -29,6 +29,22 @@ pub struct Clock {
     pub name: ClockName,
 }
 
+impl Clock {
+    /// What the library keeps of the clock beside the function it reads.
+    pub const fn rate(&self) -> ClockRate {
+        ClockRate { hz: self.hz, name: self.name }
+    }
+}
+
+/// A clock's frequency and name (its function is `cpu_usage_clock_read`).
+#[derive(Clone, Copy)]
+pub struct ClockRate {
+    /// Counts per second.
+    pub hz: u32,
+    /// What the report calls it.
+    pub name: ClockName,
+}
+
 /// The clocks the report can name; one byte in RAM instead of a string reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]

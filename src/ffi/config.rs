@@ -30,7 +30,7 @@ pub extern "C" fn cpu_usage_set_clock(read: Option<unsafe extern "C" fn() -> u32
         let Some(counts) = arith::window_counts(st.config.window_ms, hz) else {
             return St::CPU_USAGE_ERR_WINDOW.code();
         };
-        st.config.clock = Clock { read, hz, name: ClockName::Custom };
+        st.install_clock(Clock { read, hz, name: ClockName::Custom });
         st.set_window(counts, st.config.window_ms);
         let now = st.now();
         st.engine.restart(now);

@@ -54,18 +54,17 @@ pub unsafe extern "C" fn cpu_usage_hook_task_delete(tcb: *mut c_void, id: u32) -
     }
 }
 
-/// `traceTASK_SWITCHED_IN`: the task with this ID runs from now on; the one that ran
-/// until now is charged up to here.
+/// `traceTASK_SWITCHED_IN`: the task with this ID runs from `now` on; the one that ran
+/// until now is charged up to `now`, a reading of `cpu_usage_clock_read()` the
+/// hooks header takes just before (so that the commonest hook calls nothing: it
+/// saves no registers around a call).
 ///
 /// # Safety
 /// Called by the hooks header from inside the kernel.
 #[no_mangle]
-pub unsafe extern "C" fn cpu_usage_hook_task_switched_in(tcb: *mut c_void, id: u32) {
-    // The ID alone identifies the task; the TCB is in the signature for future hooks.
-    let _ = tcb;
+pub unsafe extern "C" fn cpu_usage_hook_task_switched_in(now: u32, id: u32) {
     // SAFETY: a hook.
     let st = unsafe { library() };
-    let now = st.now();
     st.engine.switch_in(now, id);
 }
 
@@ -222,7 +221,7 @@ pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u3
     if st.config.clock.name != ClockName::Custom {
         let clock = arch::clock_at_scheduler_start(cpu_hz, port_setting);
         if let Some(counts) = arith::window_counts(st.config.window_ms, clock.hz) {
-            st.config.clock = clock;
+            st.install_clock(clock);
             st.set_window(counts, st.config.window_ms);
         }
     }
@@ -274,7 +273,7 @@ macro_rules! traced_hooks {
 traced_hooks! {
     cpu_usage_hook_task_create => cpu_usage_hook_task_create_traced(tcb: *mut c_void, name: *const c_char) -> u32;
     cpu_usage_hook_task_delete => cpu_usage_hook_task_delete_traced(tcb: *mut c_void, id: u32) -> i32;
-    cpu_usage_hook_task_switched_in => cpu_usage_hook_task_switched_in_traced(tcb: *mut c_void, id: u32);
+    cpu_usage_hook_task_switched_in => cpu_usage_hook_task_switched_in_traced(now: u32, id: u32);
     cpu_usage_hook_tick => cpu_usage_hook_tick_traced(), before crate::trace::tick_seen;
     cpu_usage_hook_isr_enter => cpu_usage_hook_isr_enter_traced();
     cpu_usage_hook_isr_exit => cpu_usage_hook_isr_exit_traced();

@@ -35,14 +35,14 @@ fn the_minimal_build_accounts_every_count_of_a_window() {
         cpu_usage_hook_scheduler_start(ids[3], 0, 0);
         // Each worker runs 10,000 counts per place in line, with an interrupt of 333.
         for (i, (&tcb, &id)) in tcbs.iter().zip(ids.iter()).take(3).enumerate() {
-            cpu_usage_hook_task_switched_in(tcb, id);
+            cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), id);
             advance(10_000 * (i as u32 + 1));
             cpu_usage_hook_isr_enter();
             advance(333);
             cpu_usage_hook_isr_exit();
         }
         // Then the idle task, past the window's end; ticks close it.
-        cpu_usage_hook_task_switched_in(tcbs[3], ids[3]);
+        cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), ids[3]);
         for _ in 0..100 {
             advance(1000);
             cpu_usage_hook_tick();

@@ -37,7 +37,7 @@
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
 
-use crate::arch::{self, Clock};
+use crate::arch::{self, Clock, ClockRate};
 use crate::engine::arith::{self, DEFAULT_WINDOW_MS};
 use crate::engine::{Line, Stamp, MAX_WINDOW_COUNTS};
 use crate::settings::ApiEngine;
@@ -83,7 +83,8 @@ struct Library<'a> {
 
 /// What the application chose; small, so its non-zero defaults cost little flash.
 struct Config {
-    clock: Clock,
+    /// The rate and name of `cpu_usage_clock_read`.
+    clock: ClockRate,
     window_ms: u32,
     #[cfg(feature = "shell")]
     output: Option<config::OutputFn>,
@@ -108,7 +109,7 @@ unsafe impl<T> Sync for Shared<T> {}
 static ENGINE: Shared<ApiEngine> = Shared(UnsafeCell::new(ApiEngine::new(0)));
 
 static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
-    clock: arch::DEFAULT_CLOCK,
+    clock: arch::DEFAULT_CLOCK.rate(),
     window_ms: DEFAULT_WINDOW_MS,
     #[cfg(feature = "shell")]
     output: None,
@@ -118,6 +119,13 @@ static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
     #[cfg(feature = "shell")]
     follow_wait: None,
 }));
+
+/// The clock every hook reads: the target's default until the scheduler starts, or
+/// the one `cpu_usage_set_clock()` set. The switch hook's macro reads it itself and
+/// passes the reading in, so that the hook calls nothing. Not for the application
+/// to set: `cpu_usage_set_clock()` sets it together with its frequency.
+#[no_mangle]
+pub static mut cpu_usage_clock_read: unsafe extern "C" fn() -> u32 = arch::DEFAULT_CLOCK.read;
 
 /// The library's statics.
 ///
@@ -166,8 +174,15 @@ fn read_line(at: usize, since_start: bool, stamp: Stamp, line: &mut Line) -> boo
 impl Library<'_> {
     fn now(&self) -> u32 {
         // SAFETY: a clock function given by the port or checked non-NULL by
-        // cpu_usage_set_clock.
-        unsafe { (self.config.clock.read)() }
+        // cpu_usage_set_clock, changed only with the library held (as `self` is).
+        unsafe { cpu_usage_clock_read() }
+    }
+
+    /// Reads `clock` from now on.
+    fn install_clock(&mut self, clock: Clock) {
+        // SAFETY: with the library held, no hook runs.
+        unsafe { cpu_usage_clock_read = clock.read };
+        self.config.clock = clock.rate();
     }
 
     /// Starts accounting on first use, with the window in force.

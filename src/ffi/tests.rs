@@ -72,10 +72,10 @@ fn a_report_of_hooked_tasks() {
     unsafe {
         let id = cpu_usage_hook_task_create(tcb, name.as_ptr());
         let idle = cpu_usage_hook_task_create(0x2000 as *mut c_void, c"IDLE".as_ptr());
-        cpu_usage_hook_task_switched_in(tcb, id);
+        cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), id);
         cpu_usage_hook_scheduler_start(idle, 0, 0);
         advance(250_000);
-        cpu_usage_hook_task_switched_in(0x2000 as *mut c_void, idle);
+        cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), idle);
         for _ in 0..750 {
             advance(1000);
             cpu_usage_hook_tick();
@@ -212,14 +212,14 @@ fn interrupts_and_sleep_window() -> (u32, u32) {
     unsafe {
         let worker = cpu_usage_hook_task_create(worker_tcb, c"worker2".as_ptr());
         let idle = cpu_usage_hook_task_create(idle_tcb, c"IDLE".as_ptr());
-        cpu_usage_hook_task_switched_in(worker_tcb, worker);
+        cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), worker);
         cpu_usage_hook_scheduler_start(idle, 0, 0);
         advance(100_000);
         cpu_usage_hook_isr_enter();
         advance(50_000);
         cpu_usage_hook_isr_exit();
         advance(150_000);
-        cpu_usage_hook_task_switched_in(idle_tcb, idle);
+        cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), idle);
         advance(100_000);
         cpu_usage_hook_sleep_begin();
         advance(200_000);
@@ -424,9 +424,9 @@ fn watchdogs_call_back_once_per_crossing() {
     // SAFETY: hooks, one at a time. A second window like the first: the task ran
     // 250 ms again, so the load is 31% again.
     unsafe {
-        cpu_usage_hook_task_switched_in(0x3000 as *mut c_void, worker);
+        cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), worker);
         advance(310_000);
-        cpu_usage_hook_task_switched_in(0x4000 as *mut c_void, idle);
+        cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), idle);
         for _ in 0..690 {
             advance(1000);
             cpu_usage_hook_tick();

@@ -408,13 +408,14 @@ static void check_lifecycle(uint32_t *ids, size_t *n_ids, uint32_t idle_id)
     CHECK_INT(cpu_usage_hook_task_create(&tcbs[CPU_USAGE_MAX_TASKS + 6], "over3"), 0,
               "a deleted task's ID is not reused at once");
 
-    /* Switches with IDs the library never gave out are charged to ID 0, not trusted. */
+    /* Switches with IDs the library never gave out are charged to ID 0, not trusted.
+     * (Each passes the clock's reading, as the hooks header does.) */
     current = "switches with bogus IDs";
-    cpu_usage_hook_task_switched_in(NULL, CPU_USAGE_MAX_TASKS + 1);
+    cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), CPU_USAGE_MAX_TASKS + 1);
     fake_now += 10;
-    cpu_usage_hook_task_switched_in(&tcbs[0], UINT32_MAX);
+    cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), UINT32_MAX);
     fake_now += 10;
-    cpu_usage_hook_task_switched_in(&tcbs[0], victim);
+    cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), victim);
     fake_now += 10;
 }
 
@@ -424,12 +425,12 @@ static void run_two_windows(const uint32_t *ids, uint32_t idle_id)
 {
     current = "running two windows";
     for (int window = 0; window < 2; window++) {
-        cpu_usage_hook_task_switched_in(&tcbs[1], ids[0]);
+        cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), ids[0]);
         for (int ms = 0; ms < 300; ms++) {
             fake_now++;
             cpu_usage_hook_tick();
         }
-        cpu_usage_hook_task_switched_in(&tcbs[0], idle_id);
+        cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), idle_id);
         for (int ms = 0; ms < 700; ms++) {
             fake_now++;
             cpu_usage_hook_tick();
