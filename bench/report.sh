@@ -118,7 +118,8 @@ EOF
 
 Where the overhead goes, per switch: the clock reads (the clock function with
 \`clock_gettime\` and the conversion around it) and, for the library, its switch-in
-hook (inclusive, clock included; its switch-out hook is empty). The library's own
+hook (inclusive; the hooks header reads the clock in \`vTaskSwitchContext()\` and
+passes the reading in, so the hook calls nothing; its switch-out hook is empty). The library's own
 clock computes what \`ulBenchClock()\` does; the compilers make different code of it
 (the library's size-optimised Rust keeps the timespec's address in a saved register).
 
@@ -146,8 +147,10 @@ per switch.
 
 Instructions executed by the hooks of one context switch: \`traceTASK_SWITCHED_OUT\`
 is empty, so that is \`cpu_usage_hook_task_switched_in()\`, from its first
-instruction to its return, with everything they call (the clock read included); not the kernel's side
-of the calls. The thumbv7m-none-eabi archive, linked into a bare-metal image
+instruction to its return, with everything they call, and the clock read its call
+site makes (the hooks header reads the clock in \`vTaskSwitchContext()\` and passes
+the reading in: the three instructions GCC makes of that there, then the clock
+function); not the rest of the kernel's side of the calls (loading the ID, the call). The thumbv7m-none-eabi archive, linked into a bare-metal image
 (bench/cm3/harness.c) that creates N tasks through the create hook (the first stands
 for the idle task; with 32 IDs, at 200 tasks 168 share ID 0), calls the
 scheduler-start hook, lets every task run twice, then calls the switch hooks

@@ -266,10 +266,11 @@ posix_run() { # variant tasks
         ;;
     lib*)
         # lib32 and lib256 read the kernel stats' clock; libdefault, the library's own.
+        # The hooks header reads it in vTaskSwitchContext and passes the reading in.
         local clock_fn='^ulBenchClock$'
         [ "$v" != libdefault ] || clock_fn='monotonic_64ns$'
-        read -r c i < <(edge "$base.calls" cpu_usage_hook_task_switched_in "$clock_fn")
-        [ "$c" -gt 0 ] || fail "$v/$n: the switch-in hook made no call to $clock_fn (see $base.calls)"
+        read -r c i < <(edge "$base.calls" vTaskSwitchContext "$clock_fn")
+        [ "$c" -gt 0 ] || fail "$v/$n: the switch made no call to $clock_fn (see $base.calls)"
         local ci ii
         read -r ci ii < <(edge "$base.calls" vTaskSwitchContext '^cpu_usage_hook_task_switched_in$')
         put "posix.$v.n$n.hook_in" "$(div "$ii" "$ci")"

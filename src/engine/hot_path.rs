@@ -18,16 +18,17 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// charge of such a slot to ID 0 (`forget_dead`), as if it had been checked here.
     #[inline]
     pub fn switch_in(&mut self, now: u32, id: u32) {
-        // The common case: nothing but a task was running, the window runs on, the
-        // task was already charged in it, and its run is not its longest in it (a
-        // new longest, which may be a slice the watchdog reports, takes the slow
-        // path: a few times per task and window).
+        // The common case: nothing but a task was running, the window runs on, and
+        // the task was already charged in it. A new longest run of it is kept here
+        // unless the slice watchdog may have to report it (over its limit: the slow
+        // path).
         // (`charged_flags` below `SLOTS`: no flag set, and a slot's index.)
         let charged = self.charged_flags as usize;
         if charged < SLOTS && now.wrapping_sub(self.win_start) < self.win_len {
             let (window, last, run) = (self.window, self.last, now.wrapping_sub(self.run_start));
+            let limit = !self.watch.slice_inv;
             if let Some(a) = self.acct.get_mut(charged) {
-                if a.window == window && run <= a.longest {
+                if a.window == window && (run <= a.longest || Self::keep_longest(a, run, limit)) {
                     a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
                     a.runs = a.runs.wrapping_add(1);
                     self.last = now;
@@ -39,6 +40,18 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             }
         }
         Self::switch_in_slow(now, id, self);
+    }
+
+    /// A common switch's new longest run: kept, unless the slice watchdog may have to
+    /// report it (then false, and the slow path does both).
+    #[cold]
+    #[inline(always)]
+    fn keep_longest(a: &mut Acct, run: u32, limit: u32) -> bool {
+        if run > limit {
+            return false;
+        }
+        a.longest = run;
+        true
     }
 
     /// A tick (`traceTASK_INCREMENT_TICK`): keeps readings less than a counter wrap
