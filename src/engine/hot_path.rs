@@ -18,39 +18,52 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// charge of such a slot to ID 0 (`forget_dead`), as if it had been checked here.
     #[inline]
     pub fn switch_in(&mut self, now: u32, id: u32) {
-        // The common case: nothing but a task was running, the window runs on, and
-        // the task was already charged in it. A new longest run of it is kept here
-        // unless the slice watchdog may have to report it (over its limit: the slow
-        // path).
+        // The common case: nothing but a task was running, the window runs on, the
+        // task was already charged in it, and its run is not its longest in it (a
+        // new longest is the slow path's first case: a few times per task and window).
         // (`charged_flags` below `SLOTS`: no flag set, and a slot's index.)
         let charged = self.charged_flags as usize;
         if charged < SLOTS && now.wrapping_sub(self.win_start) < self.win_len {
-            let (window, last, run) = (self.window, self.last, now.wrapping_sub(self.run_start));
-            let limit = !self.watch.slice_inv;
-            if let Some(a) = self.acct.get_mut(charged) {
-                if a.window == window && (run <= a.longest || Self::keep_longest(a, run, limit)) {
-                    a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
-                    a.runs = a.runs.wrapping_add(1);
-                    self.last = now;
-                    self.run_start = now;
-                    // (No flag was set, and none is.)
-                    self.charged_flags = u32::from(Self::slot_in_range(id));
-                    return;
-                }
+            let (window, run) = (self.window, now.wrapping_sub(self.run_start));
+            if self.acct.get(charged).is_some_and(|a| a.window == window && run <= a.longest) {
+                self.end_common_run(charged, now, id);
+                return;
             }
         }
         Self::switch_in_slow(now, id, self);
     }
 
-    /// A common switch's new longest run: kept, unless the slice watchdog may have to
-    /// report it (then false, and the slow path does both).
-    #[cold]
+    /// The end of a common switch: the run of slot `charged`, which was charged in
+    /// the window under way, is charged up to `now`, and task `id`'s begins.
     #[inline(always)]
-    fn keep_longest(a: &mut Acct, run: u32, limit: u32) -> bool {
-        if run > limit {
+    fn end_common_run(&mut self, charged: usize, now: u32, id: u32) {
+        let d = now.wrapping_sub(self.last);
+        if let Some(a) = self.acct.get_mut(charged) {
+            a.counts = a.counts.wrapping_add(d);
+            a.runs = a.runs.wrapping_add(1);
+        }
+        self.last = now;
+        self.run_start = now;
+        // (No flag was set, and none is.)
+        self.charged_flags = u32::from(Self::slot_in_range(id));
+    }
+
+    /// A common switch but for a new longest run of the task (see `switch_in`): it
+    /// is kept, unless the slice watchdog may have to report it. False if that, or
+    /// anything else, needs `switch_in_rare`.
+    #[inline(always)]
+    fn switch_in_longer(&mut self, now: u32, id: u32) -> bool {
+        let charged = self.charged_flags as usize;
+        let run = now.wrapping_sub(self.run_start);
+        if charged >= SLOTS || now.wrapping_sub(self.win_start) >= self.win_len || run > !self.watch.slice_inv {
             return false;
         }
-        a.longest = run;
+        let window = self.window;
+        match self.acct.get_mut(charged) {
+            Some(a) if a.window == window => a.longest = a.longest.max(run),
+            _ => return false,
+        }
+        self.end_common_run(charged, now, id);
         true
     }
 
@@ -330,7 +343,9 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[cold]
     #[inline(never)]
     fn switch_in_slow(now: u32, id: u32, e: &mut Self) {
-        e.switch_in_rare(now, id);
+        if !e.switch_in_longer(now, id) {
+            e.switch_in_rare(now, id);
+        }
     }
 
     /// The body of `switch_in_slow`.
