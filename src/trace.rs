@@ -73,12 +73,13 @@
 use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use crate::engine::{NAME_LEN, OTHER};
+use crate::engine::NAME_LEN;
 use crate::report::Sink;
 use crate::settings::{ApiEngine, MAX_TASKS, TRACE_EVENTS};
 
-/// The C API's engine's slots of the shared bucket, interrupts and sleep.
+/// The C API's engine's slots of the shared bucket, "other", interrupts and sleep.
 const OVERFLOW: usize = ApiEngine::OVERFLOW;
+const OTHER: usize = ApiEngine::OTHER;
 const ISR: usize = ApiEngine::ISR;
 const SLEEP: usize = ApiEngine::SLEEP;
 

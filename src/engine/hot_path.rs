@@ -11,8 +11,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// until now is charged up to `now`, and its run ends. An ID that is not a live
     /// task's (corrupted, or set by `vTaskSetTaskNumber`) is charged to ID 0.
     ///
-    /// The common case checks only that `id` is within the task IDs, not that its
-    /// task lives: a slot whose task is dead or was never created has no time in the
+    /// The common case checks only that `id` is at most `IDS` (so it is its slot's
+    /// index, see "Slots"), not that its task lives: a slot whose task is dead or was never created has no time in the
     /// window under way (`DIED` covers the window its task died in), so whatever
     /// charges it next fails its fast path, and every slow path first moves the
     /// charge of such a slot to ID 0 (`forget_dead`), as if it had been checked here.
@@ -23,7 +23,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // new longest is the slow path's first case: a few times per task and window).
         // (`charged_flags` below `SLOTS`: no flag set, and a slot's index.)
         let charged = self.charged_flags as usize;
-        if charged < SLOTS && now.wrapping_sub(self.win_start) < self.win_len {
+        if charged < SLOTS && id as usize <= IDS && now.wrapping_sub(self.win_start) < self.win_len {
             let (window, run) = (self.window, now.wrapping_sub(self.run_start));
             if self.acct.get(charged).is_some_and(|a| a.window == window && run <= a.longest) {
                 self.end_common_run(charged, now, id);
@@ -44,8 +44,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
         self.last = now;
         self.run_start = now;
-        // (No flag was set, and none is.)
-        self.charged_flags = u32::from(Self::slot_in_range(id));
+        // (No flag was set, and none is; `id` is at most `IDS`: its slot.)
+        self.charged_flags = id;
     }
 
     /// A common switch but for a new longest run of the task (see `switch_in`): it
@@ -55,7 +55,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     fn switch_in_longer(&mut self, now: u32, id: u32) -> bool {
         let charged = self.charged_flags as usize;
         let run = now.wrapping_sub(self.run_start);
-        if charged >= SLOTS || now.wrapping_sub(self.win_start) >= self.win_len || run > !self.watch.slice_inv {
+        let common = charged < SLOTS && id as usize <= IDS && now.wrapping_sub(self.win_start) < self.win_len;
+        if !common || run > !self.watch.slice_inv {
             return false;
         }
         let window = self.window;
@@ -315,17 +316,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.charged_flags = self.charged_flags & 0xFFFF | u32::from(flags) << 16;
     }
 
-    /// Task `id`'s slot if `id` is one of the task IDs, live or not, else ID 0's: the
-    /// common switch's check (see [`Engine::switch_in`]).
-    #[inline(always)]
-    fn slot_in_range(id: u32) -> u16 {
-        if (id as usize).wrapping_sub(1) < IDS {
-            id as u16
-        } else {
-            Self::OVERFLOW as u16
-        }
-    }
-
     /// Charges to ID 0 what a common switch put on a task slot without checking that
     /// its task lives (the slot's task is dead, or was never created): the start of
     /// every slow path, before anything is charged, so no such slot is ever charged.
@@ -464,7 +454,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[inline(never)]
     pub(super) fn slice_over(&mut self, slot: usize, run: u32) {
         // (Nor is the idle task's: it running long is an idle system.)
-        if slot == OTHER || slot > Self::OVERFLOW || slot == usize::from(self.idle) {
+        // (`idle` is 0, the shared bucket's, until the scheduler starts.)
+        if slot > IDS || (slot != Self::OVERFLOW && slot == usize::from(self.idle)) {
             return;
         }
         let w = &mut self.watch;
@@ -531,7 +522,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             (self.task, self.sleep_task_run)
         } else if in_isr {
             (self.task, self.isr_below)
-        } else if usize::from(self.charged()) != OTHER {
+        } else if usize::from(self.charged()) != Self::OTHER {
             let run = self.run_carry.saturating_add(end.wrapping_sub(self.run_start));
             (self.run_start, self.run_carry) = (end, run);
             (self.charged(), run)
@@ -540,7 +531,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         };
         self.sync_long();
         // A task switched in inside a handler has no run before the handler ends.
-        if self.phase & STARTED != 0 && usize::from(task) != OTHER && self.flags() & PENDING == 0 {
+        if self.phase & STARTED != 0 && usize::from(task) != Self::OTHER && self.flags() & PENDING == 0 {
             self.note_run(usize::from(task), run);
         }
     }

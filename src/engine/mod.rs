@@ -19,8 +19,10 @@
 //! readings neither loses nor doubles time.
 //!
 //! # Slots
-//! Index 0 is "other"; indices `1..=IDS` are task IDs; then the bucket shared
-//! (under ID 0) by tasks created when every ID is taken; then interrupts; then sleep.
+//! Index `i` in `0..=IDS` is ID `i`'s: 0 the bucket shared by tasks created when every
+//! ID is taken, `1..=IDS` the tasks'; then "other" (the time before the first task),
+//! interrupts and sleep. So a switch can store a task's ID as the slot it charges,
+//! once it has checked that the ID is at most `IDS`.
 //!
 //! # Runs
 //! A run is what a slot did in one go: a task from its switch-in to its switch-out
@@ -81,10 +83,6 @@ pub const MAX_IDS: usize = 1024;
 
 /// ID of the shared bucket for tasks beyond capacity.
 pub const OVERFLOW_ID: u32 = 0;
-/// Slot indices: "other" first, so that a zeroed engine charges it; then the task
-/// IDs, each at its own index; then the shared bucket, interrupts and sleep
-/// ([`Engine::OVERFLOW`] and the next two).
-pub(crate) const OTHER: usize = 0;
 /// Slots besides the task IDs': "other", the shared bucket, interrupts, sleep.
 pub const SLOTS_BESIDE_TASKS: usize = 4;
 
@@ -491,7 +489,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// The task IDs: `1..=IDS`.
     pub const IDS: usize = IDS;
     /// Slot of the bucket shared (under ID 0) by tasks beyond capacity.
-    pub(crate) const OVERFLOW: usize = IDS + 1;
+    pub(crate) const OVERFLOW: usize = OVERFLOW_ID as usize;
+    /// Slot of the time before the first task ("other"). (A zeroed engine charges
+    /// the shared bucket instead: `restart` moves that here.)
+    pub(crate) const OTHER: usize = IDS + 1;
     /// Slot of the time in interrupt handlers.
     pub(crate) const ISR: usize = IDS + 2;
     /// Slot of the time the idle task slept.
@@ -520,7 +521,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             acct: [Acct::ZERO; SLOTS],
             meta: [Meta::FREE; IDS],
             pool: IdPool::EMPTY,
-            charged_flags: OTHER as u32,
+            charged_flags: Self::OVERFLOW as u32,
             phase: 0,
             last: 0,
             win_start: 0,
@@ -531,7 +532,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             run_carry: 0,
             isr_carry: 0,
             sleep_carry: 0,
-            task: OTHER as u16,
+            task: Self::OVERFLOW as u16,
             isr_depth: 0,
             isr_start: 0,
             isr_below: 0,
@@ -602,6 +603,11 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // so no interrupt or sleep is under way for real), the task runs on.
         if self.flags() & (IN_ISR | ASLEEP) != 0 {
             self.set_charged(self.task);
+        }
+        // The shared bucket, when no task shares it, is the zeroed engine's: no task
+        // has run yet.
+        if usize::from(self.charged()) == Self::OVERFLOW && self.overflow_tasks == 0 {
+            self.set_charged(Self::OTHER as u16);
         }
         self.set_flags(self.flags() & DYING);
         self.isr_depth = 0;

@@ -14,7 +14,7 @@
 //! ([`Engine::LINES`] in all). Since start, the time of tasks whose IDs were taken by new tasks
 //! ([`Header::retired`]) comes before all of them.
 
-use super::{Acct, Engine, Row, RowKind, Smoothed, TaskState, OTHER};
+use super::{Acct, Engine, Row, RowKind, Smoothed, TaskState};
 
 /// What a reader read its header at: it changes when a window completes, accounting
 /// restarts, or a task is created or deleted.
@@ -160,7 +160,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         let (slot, kind) = match at.checked_sub(Self::INTERRUPTS_AT) {
             Some(0) => (Self::ISR, RowKind::Interrupts),
             Some(1) => (Self::SLEEP, RowKind::Sleep),
-            Some(_) => (OTHER, RowKind::Other),
+            Some(_) => (Self::OTHER, RowKind::Other),
             None if at == 0 => (Self::OVERFLOW, RowKind::Overflow),
             None if at == usize::from(self.idle) => (at, RowKind::Idle),
             None => (at, RowKind::Task),

@@ -105,7 +105,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.watch.slice_inv = !counts.unwrap_or(u32::MAX);
         self.watch.slice_over &= !SLICE_NOW;
         let Some(limit) = counts else { return };
-        for slot in 1..=Self::OVERFLOW {
+        for slot in 0..=IDS {
             let Some(&a) = self.acct.get(slot) else { continue };
             if a.window == self.window && a.longest > limit {
                 self.slice_over(slot, a.longest);
