@@ -19,8 +19,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[inline]
     pub fn switch_in(&mut self, now: u32, id: u32) {
         // The common case: nothing but a task was running, the window runs on, the
-        // task was already charged in it, and its run is not its longest in it (a
-        // new longest is the slow path's first case: a few times per task and window).
+        // task was already charged in it, and its run is not its longest in it (the
+        // last two are the slow path's first cases: `switch_in_less_common`).
         // (`charged_flags` below `SLOTS`: no flag set, and a slot's index.)
         let charged = self.charged_flags as usize;
         if charged < SLOTS && id as usize <= IDS && now.wrapping_sub(self.win_start) < self.win_len {
@@ -48,11 +48,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.charged_flags = id;
     }
 
-    /// A common switch but for a new longest run of the task (see `switch_in`): it
-    /// is kept, unless the slice watchdog may have to report it. False if that, or
-    /// anything else, needs `switch_in_rare`.
+    /// A common switch but for its two less common cases (see `switch_in`), each a few
+    /// times per task and window: the task's new longest run, kept unless the slice
+    /// watchdog may have to report it; the task's first charge in the window, its
+    /// slot moved on to it, unless it is a dead task's (which `forget_dead` charges
+    /// to ID 0). False if that, or anything else, needs `switch_in_rare`.
     #[inline(always)]
-    fn switch_in_longer(&mut self, now: u32, id: u32) -> bool {
+    fn switch_in_less_common(&mut self, now: u32, id: u32) -> bool {
         let charged = self.charged_flags as usize;
         let run = now.wrapping_sub(self.run_start);
         let common = charged < SLOTS && id as usize <= IDS && now.wrapping_sub(self.win_start) < self.win_len;
@@ -60,9 +62,14 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             return false;
         }
         let window = self.window;
-        match self.acct.get_mut(charged) {
-            Some(a) if a.window == window => a.longest = a.longest.max(run),
-            _ => return false,
+        if self.acct.get(charged).is_some_and(|a| a.window != window) {
+            if self.meta.get(charged.wrapping_sub(1)).is_some_and(|m| !m.is_live()) {
+                return false;
+            }
+            self.credit(charged, 0);
+        }
+        if let Some(a) = self.acct.get_mut(charged) {
+            a.longest = a.longest.max(run);
         }
         self.end_common_run(charged, now, id);
         true
@@ -333,7 +340,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[cold]
     #[inline(never)]
     fn switch_in_slow(now: u32, id: u32, e: &mut Self) {
-        if !e.switch_in_longer(now, id) {
+        if !e.switch_in_less_common(now, id) {
             e.switch_in_rare(now, id);
         }
     }
