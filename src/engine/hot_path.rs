@@ -19,18 +19,41 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[inline]
     pub fn switch_in(&mut self, now: u32, id: u32) {
         // The common case: nothing but a task was running, the window runs on, the
-        // task was already charged in it, and its run is not its longest in it (the
-        // last two are the slow path's first cases: `switch_in_less_common`).
+        // task was already charged in it, and its run is not its longest in it (a
+        // new longest is `switch_in_longer`'s; a first charge in the window, the slow
+        // path's first case: `switch_in_less_common`).
         // (`charged_flags` below `SLOTS`: no flag set, and a slot's index.)
         let charged = self.charged_flags as usize;
         if charged < SLOTS && id as usize <= IDS && now.wrapping_sub(self.win_start) < self.win_len {
             let (window, run) = (self.window, now.wrapping_sub(self.run_start));
-            if self.acct.get(charged).is_some_and(|a| a.window == window && run <= a.longest) {
-                self.end_common_run(charged, now, id);
-                return;
+            if let Some(a) = self.acct.get(charged) {
+                if a.window == window {
+                    if run <= a.longest {
+                        self.end_common_run(charged, now, id);
+                    } else {
+                        Self::switch_in_longer(now, id, run, self);
+                    }
+                    return;
+                }
             }
         }
         Self::switch_in_slow(now, id, self);
+    }
+
+    /// A common switch but for the run, the longest of the charged slot in the window
+    /// so far: kept, unless the slice watchdog may have to report it (the slow path).
+    #[cold]
+    #[inline(never)]
+    fn switch_in_longer(now: u32, id: u32, run: u32, e: &mut Self) {
+        // (No flag is set: the slot is `charged_flags`.)
+        let charged = e.charged_flags as usize;
+        if run > !e.watch.slice_inv {
+            return Self::switch_in_slow(now, id, e);
+        }
+        if let Some(a) = e.acct.get_mut(charged) {
+            a.longest = run;
+        }
+        e.end_common_run(charged, now, id);
     }
 
     /// The end of a common switch: the run of slot `charged`, which was charged in
@@ -48,11 +71,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.charged_flags = id;
     }
 
-    /// A common switch but for its two less common cases (see `switch_in`), each a few
-    /// times per task and window: the task's new longest run, kept unless the slice
-    /// watchdog may have to report it; the task's first charge in the window, its
-    /// slot moved on to it, unless it is a dead task's (which `forget_dead` charges
-    /// to ID 0). False if that, or anything else, needs `switch_in_rare`.
+    /// A common switch but for the task's first charge in the window (see
+    /// `switch_in`), once per task and window: its slot is moved on to the window,
+    /// unless it is a dead task's (which `forget_dead` charges to ID 0); its run may
+    /// be a new longest too. False if that, or anything else, needs `switch_in_rare`.
     #[inline(always)]
     fn switch_in_less_common(&mut self, now: u32, id: u32) -> bool {
         let charged = self.charged_flags as usize;
