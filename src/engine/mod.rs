@@ -55,11 +55,14 @@
 //! switch checks only that the ID switched in is in range, not that its task lives
 //! (a dead or unused slot has no time in the window under way, so nothing charges it
 //! on a common path, and every slow path first charges such a slot's time to ID 0:
-//! `forget_dead`; `DIED` covers the window a task with time in it died in); a run
-//! that is its slot's longest so far ends through the slow switch; an interrupt's
-//! common enter leaves the task's run before it to be worked out only if a slow path
-//! needs it (`LAZY`), and its common exit moves the task's run start on by the
-//! handler's time.
+//! `forget_dead`; `DIED` covers the window a task with time in it died in), and
+//! stores it as the slot to charge ("Slots"); the charged slot and the flags are one
+//! word, checked with one compare (`charged_flags`); a run that is its slot's longest
+//! so far, and a slot's first charge in a window, take short paths of their own
+//! (`switch_in_longer`, `switch_in_less_common`), and a run over the slice watchdog's
+//! limit the slow switch; an interrupt's common enter leaves the task's run before it
+//! to be worked out only if a slow path needs it (`LAZY`), and its common exit moves
+//! the task's run start on by the handler's time.
 
 pub mod arith;
 mod hot_path;
@@ -83,7 +86,7 @@ pub const MAX_IDS: usize = 1024;
 
 /// ID of the shared bucket for tasks beyond capacity.
 pub const OVERFLOW_ID: u32 = 0;
-/// Slots besides the task IDs': "other", the shared bucket, interrupts, sleep.
+/// Slots besides the task IDs': the shared bucket, "other", interrupts, sleep.
 pub const SLOTS_BESIDE_TASKS: usize = 4;
 
 /// The engine with `ids` task IDs: [`Engine`]`<ids, ids + 4, ids / 32 rounded up>`.
