@@ -713,7 +713,7 @@ mod tests {
         ring.push(ev(0x20, OVERFLOW as u16, SLEEP as u16));
         ring.push(ev(0x30, SLEEP as u16, OTHER as u16));
         ring.push(ev(0x40, MARK, 1));
-        ring.stop_at(0x40, 0);
+        ring.stop_at(0x40, OTHER as u16);
         let mut out = Text(Vec::new());
         write_dump(&mut out, &ring, 1_000_000, |id| (id == 1).then_some(*b"work\x01\0\0\0\0\0\0\0\0\0\0\0"));
         let m = MAX_TASKS;
