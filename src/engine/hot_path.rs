@@ -22,8 +22,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // task was already charged in it, and its run is not its longest in it (a
         // new longest is `switch_in_longer`'s; a first charge in the window, the slow
         // path's first case: `switch_in_less_common`).
-        // (`charged_flags` below `SLOTS`: no flag set, and a slot's index.)
-        let charged = self.charged_flags as usize;
+        let charged = self.charged_and_flags() as usize;
         if charged < SLOTS && id as usize <= IDS && now.wrapping_sub(self.win_start) < self.win_len {
             let (window, run) = (self.window, now.wrapping_sub(self.run_start));
             if let Some(a) = self.acct.get(charged) {
@@ -45,8 +44,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[cold]
     #[inline(never)]
     fn switch_in_longer(now: u32, id: u32, run: u32, e: &mut Self) {
-        // (No flag is set: the slot is `charged_flags`.)
-        let charged = e.charged_flags as usize;
+        // (No flag is set.)
+        let charged = usize::from(e.charged);
         if run > !e.watch.slice_inv {
             return Self::switch_in_slow(now, id, e);
         }
@@ -67,8 +66,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
         self.last = now;
         self.run_start = now;
-        // (No flag was set, and none is; `id` is at most `IDS`: its slot.)
-        self.charged_flags = id;
+        // (`id` is at most `IDS`: its slot.)
+        self.charged = id as u16;
     }
 
     /// A common switch but for the task's first charge in the window (see
@@ -77,7 +76,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// be a new longest too. False if that, or anything else, needs `switch_in_rare`.
     #[inline(always)]
     fn switch_in_less_common(&mut self, now: u32, id: u32) -> bool {
-        let charged = self.charged_flags as usize;
+        let charged = self.charged_and_flags() as usize;
         let run = now.wrapping_sub(self.run_start);
         let common = charged < SLOTS && id as usize <= IDS && now.wrapping_sub(self.win_start) < self.win_len;
         if !common || run > !self.watch.slice_inv {
@@ -125,13 +124,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // The common case: a task was running (not asleep, not in a handler) and was
         // already charged in this window, which runs on. (Its run may have begun
         // windows ago, as the idle task's does in an idle system: `LONG`.)
-        if self.flags() & !(LONG | DIED) == 0 && self.charge_fast(now) {
+        if self.flags & !(LONG | DIED) == 0 && self.charge_fast(now) {
             // (What the task ran before the handler, `isr_below`, is left for a slow
             // path to work out, if one comes before the exit: `LAZY`.)
-            self.task = self.charged();
-            self.set_charged(Self::ISR as u16);
+            self.task = self.charged;
+            self.charged = Self::ISR as u16;
             self.isr_start = now;
-            self.set_flags(self.flags() | (IN_ISR | LAZY));
+            self.flags |= IN_ISR | LAZY;
             return;
         }
         Self::isr_enter_slow(now, self);
@@ -148,7 +147,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     fn isr_enter_rare(&mut self, now: u32) {
         // (Before accounting starts, what this does is discarded by `restart`, which
         // starts it.)
-        if self.flags() & IN_ISR != 0 {
+        if self.flags & IN_ISR != 0 {
             // A nested handler: its time is the outermost one's, whose exit is no
             // longer the common one (no `LAZY`).
             self.settle_below();
@@ -157,17 +156,17 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             self.advance(now);
             // (The carry stays, and with it `LONG`: the exit must resume the run
             // through `resumed`.)
-            self.isr_below = if self.flags() & ASLEEP != 0 {
+            self.isr_below = if self.flags & ASLEEP != 0 {
                 self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start))
             } else {
                 self.run_carry.saturating_add(now.wrapping_sub(self.run_start))
             };
-            if self.flags() & ASLEEP == 0 {
-                self.task = self.charged();
+            if self.flags & ASLEEP == 0 {
+                self.task = self.charged;
             }
-            self.set_charged(Self::ISR as u16);
+            self.charged = Self::ISR as u16;
             self.isr_start = now;
-            self.set_flags(self.flags() | IN_ISR);
+            self.flags |= IN_ISR;
         }
     }
 
@@ -178,7 +177,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // entered on the fast path with no slow path since (`LAZY`: so in this
         // window, not nested, nothing carried), and the window runs on. The task's
         // run goes on from where it was: its start moves on by the handler's time.
-        if self.flags() & !(LONG | DIED) == IN_ISR | LAZY && now.wrapping_sub(self.win_start) < self.win_len {
+        if self.flags & !(LONG | DIED) == IN_ISR | LAZY && now.wrapping_sub(self.win_start) < self.win_len {
             let (window, last, run) = (self.window, self.last, now.wrapping_sub(self.isr_start));
             // (The interrupt slot is the one charged while a handler runs.)
             if let Some(a) = self.acct.get_mut(Self::ISR) {
@@ -190,8 +189,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
                     }
                     self.last = now;
                     self.run_start = self.run_start.wrapping_add(run);
-                    self.set_flags(self.flags() & !(IN_ISR | LAZY));
-                    self.set_charged(self.task);
+                    self.flags &= !(IN_ISR | LAZY);
+                    self.charged = self.task;
                     return;
                 }
             }
@@ -209,7 +208,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[inline(always)]
     fn isr_exit_rare(&mut self, now: u32) {
         // (Before accounting starts, what this does is discarded by `restart`.)
-        if self.flags() & IN_ISR == 0 {
+        if self.flags & IN_ISR == 0 {
             return;
         }
         if self.isr_depth != 0 {
@@ -219,15 +218,15 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.advance(now);
         self.note_run(Self::ISR, self.isr_carry.saturating_add(now.wrapping_sub(self.isr_start)));
         self.isr_carry = 0;
-        self.set_flags(self.flags() & !IN_ISR);
+        self.flags &= !IN_ISR;
         let (start, carry) = self.resumed(now, self.isr_below);
-        if self.flags() & ASLEEP != 0 {
-            self.set_charged(Self::SLEEP as u16);
+        if self.flags & ASLEEP != 0 {
+            self.charged = Self::SLEEP as u16;
             (self.sleep_start, self.sleep_carry) = (start, carry);
         } else {
-            self.set_charged(self.task);
+            self.charged = self.task;
             (self.run_start, self.run_carry) = (start, carry);
-            self.set_flags(self.flags() & !PENDING);
+            self.flags &= !PENDING;
         }
         self.sync_long();
     }
@@ -235,27 +234,27 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// The idle task goes to sleep (`traceLOW_POWER_IDLE_BEGIN`): the time until it
     /// wakes is sleep, not idle.
     pub fn sleep_begin(&mut self, now: u32) {
-        if self.flags() & (ASLEEP | IN_ISR) != 0 {
+        if self.flags & (ASLEEP | IN_ISR) != 0 {
             return;
         }
         self.advance(now);
-        self.task = self.charged();
+        self.task = self.charged;
         self.sleep_task_run = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
         self.sleep_start = now;
-        self.set_charged(Self::SLEEP as u16);
-        self.set_flags(self.flags() | ASLEEP);
+        self.charged = Self::SLEEP as u16;
+        self.flags |= ASLEEP;
     }
 
     /// The idle task woke up (`traceLOW_POWER_IDLE_END`).
     pub fn sleep_end(&mut self, now: u32) {
-        if self.flags() & (ASLEEP | IN_ISR) != ASLEEP {
+        if self.flags & (ASLEEP | IN_ISR) != ASLEEP {
             return;
         }
         self.advance(now);
         self.note_run(Self::SLEEP, self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start)));
         self.sleep_carry = 0;
-        self.set_flags(self.flags() & !(ASLEEP | PENDING));
-        self.set_charged(self.task);
+        self.flags &= !(ASLEEP | PENDING);
+        self.charged = self.task;
         (self.run_start, self.run_carry) = self.resumed(now, self.sleep_task_run);
         self.sync_long();
     }
@@ -275,9 +274,9 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// `LONG` is set exactly while a carry is not zero.
     fn sync_long(&mut self) {
         if self.run_carry | self.isr_carry | self.sleep_carry != 0 {
-            self.set_flags(self.flags() | LONG);
+            self.flags |= LONG;
         } else {
-            self.set_flags(self.flags() & !LONG);
+            self.flags &= !LONG;
         }
     }
 
@@ -292,7 +291,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
         let window = self.window;
         let last = self.last;
-        let charged = usize::from(self.charged());
+        let charged = usize::from(self.charged);
         match self.acct.get_mut(charged) {
             Some(a) if a.window == window => {
                 a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
@@ -308,9 +307,9 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// carry, which nothing but that handler's exit changes meanwhile.
     #[inline(always)]
     fn settle_below(&mut self) {
-        if self.flags() & LAZY != 0 {
+        if self.flags & LAZY != 0 {
             self.isr_below = self.run_carry.saturating_add(self.isr_start.wrapping_sub(self.run_start));
-            self.set_flags(self.flags() & !LAZY);
+            self.flags &= !LAZY;
         }
     }
 
@@ -323,26 +322,12 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
     }
 
-    /// The slot being charged now (see `Engine::charged_flags`).
+    /// The charged slot and the flags as one number (the flags in the high half), as
+    /// the common switch checks them: below `SLOTS`, no flag is set and it is the
+    /// slot's index. (Side by side in the engine, so this is one 32-bit load.)
     #[inline(always)]
-    pub(super) fn charged(&self) -> u16 {
-        self.charged_flags as u16
-    }
-
-    #[inline(always)]
-    pub(super) fn set_charged(&mut self, slot: u16) {
-        self.charged_flags = self.charged_flags & !0xFFFF | u32::from(slot);
-    }
-
-    /// `DYING`, `IN_ISR` and the other flags (see `Engine::charged_flags`).
-    #[inline(always)]
-    pub(super) fn flags(&self) -> u8 {
-        (self.charged_flags >> 16) as u8
-    }
-
-    #[inline(always)]
-    pub(super) fn set_flags(&mut self, flags: u8) {
-        self.charged_flags = self.charged_flags & 0xFFFF | u32::from(flags) << 16;
+    fn charged_and_flags(&self) -> u32 {
+        u32::from(self.charged) | u32::from(self.flags) << 16
     }
 
     /// Charges to ID 0 what a common switch put on a task slot without checking that
@@ -352,8 +337,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[inline(never)]
     pub(super) fn forget_dead(&mut self) {
         // (`task` is only ever set from `charged` after this, or to a live task.)
-        if self.meta.get(usize::from(self.charged()).wrapping_sub(1)).is_some_and(|m| !m.is_live()) {
-            self.set_charged(Self::OVERFLOW as u16);
+        if self.meta.get(usize::from(self.charged).wrapping_sub(1)).is_some_and(|m| !m.is_live()) {
+            self.charged = Self::OVERFLOW as u16;
         }
     }
 
@@ -371,10 +356,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[inline(always)]
     fn switch_in_rare(&mut self, now: u32, id: u32) {
         self.advance(now);
-        let paused = self.flags() & (IN_ISR | ASLEEP) != 0;
-        let out = usize::from(if paused { self.task } else { self.charged() });
+        let paused = self.flags & (IN_ISR | ASLEEP) != 0;
+        let out = usize::from(if paused { self.task } else { self.charged });
         // The task's own time: up to the interrupt (or sleep) it is paused in.
-        let run = if self.flags() & ASLEEP != 0 {
+        let run = if self.flags & ASLEEP != 0 {
             self.sleep_task_run
         } else if paused {
             self.isr_below
@@ -382,13 +367,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             self.run_carry.saturating_add(now.wrapping_sub(self.run_start))
         };
         // A task switched in inside a handler and out again before it ended never ran.
-        if self.flags() & PENDING == 0 {
+        if self.flags & PENDING == 0 {
             self.note_run(out, run);
         }
         self.run_carry = 0;
-        if self.flags() & DYING != 0 {
+        if self.flags & DYING != 0 {
             // The task switched out deleted itself: this was its last switch.
-            self.set_flags(self.flags() & !DYING);
+            self.flags &= !DYING;
             self.release(out);
         }
         let next = self.slot_of(id);
@@ -396,14 +381,14 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             // A port that switches inside the handler: the new task's run starts
             // when the handler (or sleep) ends.
             self.task = next;
-            if self.flags() & ASLEEP == 0 {
+            if self.flags & ASLEEP == 0 {
                 // (Asleep, it is the sleep's own time, and the sleep goes on.)
                 self.isr_below = 0;
             }
             self.sleep_task_run = 0;
-            self.set_flags(self.flags() | PENDING);
+            self.flags |= PENDING;
         } else {
-            self.set_charged(next);
+            self.charged = next;
             self.run_start = now;
         }
         self.sync_long();
@@ -424,7 +409,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // in the window a task with time in it died in: `DIED`), so only a slot not
         // charged in it yet needs the check.
         let window = self.window;
-        if self.acct.get(usize::from(self.charged())).map_or(true, |a| a.window != window) {
+        if self.acct.get(usize::from(self.charged)).map_or(true, |a| a.window != window) {
             self.forget_dead();
         }
         if now.wrapping_sub(self.win_start) >= self.win_len {
@@ -432,7 +417,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
         let d = now.wrapping_sub(self.last);
         self.last = now;
-        self.credit(usize::from(self.charged()), d);
+        self.credit(usize::from(self.charged), d);
     }
 
     /// Adds `d` counts to a slot in the window under way, moving the slot on to it
@@ -513,7 +498,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         let end = self.win_start.wrapping_add(len);
         let d = end.wrapping_sub(self.last);
         self.last = end;
-        self.credit(usize::from(self.charged()), d);
+        self.credit(usize::from(self.charged), d);
         self.note_runs_going_on(end);
         self.close_watch(len);
         self.pub_len = len;
@@ -521,7 +506,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.win_start = end;
         self.window = self.window.wrapping_add(1);
         // No slot has time in the new window yet, a dead task's neither.
-        self.set_flags(self.flags() & !DIED);
+        self.flags &= !DIED;
         self.refresh_one();
     }
 
@@ -529,8 +514,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// length so far: the task's, and the sleep's and interrupt's it is paused in.
     #[inline(always)] // (called by `roll_over` alone: one function, as it reads)
     fn note_runs_going_on(&mut self, end: u32) {
-        let in_isr = self.flags() & IN_ISR != 0;
-        let asleep = self.flags() & ASLEEP != 0;
+        let in_isr = self.flags & IN_ISR != 0;
+        let asleep = self.flags & ASLEEP != 0;
         // Each run going on is measured from `end` on, with its length so far carried.
         if in_isr {
             let run = self.isr_carry.saturating_add(end.wrapping_sub(self.isr_start));
@@ -551,16 +536,16 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             (self.task, self.sleep_task_run)
         } else if in_isr {
             (self.task, self.isr_below)
-        } else if usize::from(self.charged()) != Self::OTHER {
+        } else if usize::from(self.charged) != Self::OTHER {
             let run = self.run_carry.saturating_add(end.wrapping_sub(self.run_start));
             (self.run_start, self.run_carry) = (end, run);
-            (self.charged(), run)
+            (self.charged, run)
         } else {
-            (self.charged(), 0)
+            (self.charged, 0)
         };
         self.sync_long();
         // A task switched in inside a handler has no run before the handler ends.
-        if self.phase & STARTED != 0 && usize::from(task) != Self::OTHER && self.flags() & PENDING == 0 {
+        if self.phase & STARTED != 0 && usize::from(task) != Self::OTHER && self.flags & PENDING == 0 {
             self.note_run(usize::from(task), run);
         }
     }
@@ -638,7 +623,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     pub(super) fn release(&mut self, slot: usize) {
         let window = self.window;
         if self.acct.get(slot).is_some_and(|a| a.window == window) {
-            self.set_flags(self.flags() | DIED);
+            self.flags |= DIED;
         }
         let Some(m) = self.meta.get_mut(slot.wrapping_sub(1)) else { return };
         m.short_lived = m.mark == window;

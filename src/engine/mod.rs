@@ -56,13 +56,13 @@
 //! (a dead or unused slot has no time in the window under way, so nothing charges it
 //! on a common path, and every slow path first charges such a slot's time to ID 0:
 //! `forget_dead`; `DIED` covers the window a task with time in it died in), and
-//! stores it as the slot to charge ("Slots"); the charged slot and the flags are one
-//! word, checked with one compare (`charged_flags`); a run that is its slot's longest
-//! so far, and a slot's first charge in a window, take short paths of their own
-//! (`switch_in_longer`, `switch_in_less_common`), and a run over the slice watchdog's
-//! limit the slow switch; an interrupt's common enter leaves the task's run before it
-//! to be worked out only if a slow path needs it (`LAZY`), and its common exit moves
-//! the task's run start on by the handler's time.
+//! stores it as the slot to charge ("Slots"); the charged slot and the flags, side by
+//! side, are read as one word and checked with one compare (`charged_and_flags`); a
+//! run that is its slot's longest so far, and a slot's first charge in a window,
+//! take short paths of their own (`switch_in_longer`, `switch_in_less_common`), and
+//! a run over the slice watchdog's limit the slow switch; an interrupt's common enter
+//! leaves the task's run before it to be worked out only if a slow path needs it
+//! (`LAZY`), and its common exit moves the task's run start on by the handler's time.
 
 pub mod arith;
 mod hot_path;
@@ -398,21 +398,21 @@ const STARTED: u8 = 1;
 const SCHEDULING: u8 = 2;
 
 /// `Engine::flags`: anything set sends every hook down its slow path.
-const DYING: u8 = 1;
-const IN_ISR: u8 = 2;
-const ASLEEP: u8 = 4;
+const DYING: u16 = 1;
+const IN_ISR: u16 = 2;
+const ASLEEP: u16 = 4;
 /// A task switched in inside a handler (or a sleep) whose run has not begun yet.
-const PENDING: u8 = 8;
+const PENDING: u16 = 8;
 /// A run going on began before the window under way: its counts before that are in
 /// `*_carry`, which the fast paths do not add.
-const LONG: u8 = 16;
+const LONG: u16 = 16;
 /// A task with time in the window under way died in it: until the window closes,
 /// switches check the liveness of the task switched in (see `Engine::switch_in`).
-const DIED: u8 = 32;
+const DIED: u16 = 32;
 /// An interrupt entered on the fast path, with no slow path since: `isr_below` is
 /// not stored yet (it is `run_carry` plus `isr_start - run_start`; see
 /// `Engine::isr_enter`).
-const LAZY: u8 = 64;
+const LAZY: u16 = 64;
 
 /// The whole accounting state, for `IDS` task IDs (`SLOTS` and `WORDS` follow from
 /// it: name the type with `engine_for!`). The C API keeps one instance in a static
@@ -428,13 +428,14 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     win_len: u32,
     /// Number of the window under way, from 0 at (re)start; `window - 1` is published.
     window: u32,
-    /// The slot being charged now (`charged()`, low 16 bits) and the flags
-    /// (`flags()`, the bits above): `DYING`, the running task deleted itself (release
-    /// its ID at the next switch); `IN_ISR`, `ASLEEP`, `charged()` is the interrupt
-    /// or sleep slot, and `task` the task switched in; and the others above. One
-    /// word, so that the common switch checks both with one compare: below `SLOTS`,
-    /// no flag is set and the slot is one of the slots.
-    charged_flags: u32,
+    /// Slot being charged now.
+    charged: u16,
+    /// `DYING`: the running task deleted itself (release its ID at the next switch);
+    /// `IN_ISR`, `ASLEEP`: `charged` is the interrupt or sleep slot, and `task` the
+    /// task switched in; and the others above. Right after `charged`, which the
+    /// common switch reads together with it (`charged_and_flags`: one load, one
+    /// compare).
+    flags: u16,
     /// Counts of a run before its start field (saturated), set when a window closes
     /// during the run: lengths are measured from the window's start at most, so
     /// they never wrap. Non-zero only with `LONG`.
@@ -524,7 +525,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             acct: [Acct::ZERO; SLOTS],
             meta: [Meta::FREE; IDS],
             pool: IdPool::EMPTY,
-            charged_flags: Self::OVERFLOW as u32,
+            charged: Self::OVERFLOW as u16,
+            flags: 0,
             phase: 0,
             last: 0,
             win_start: 0,
@@ -597,22 +599,22 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.win_start = now;
         self.run_start = now;
         (self.run_carry, self.isr_carry, self.sleep_carry) = (0, 0, 0);
-        self.set_flags(self.flags() & !LONG);
+        self.flags &= !LONG;
         self.isr_start = now;
         self.isr_below = 0;
         self.sleep_start = now;
         self.sleep_task_run = 0;
         // Whatever the hooks were in the middle of (a clock change comes from a task,
         // so no interrupt or sleep is under way for real), the task runs on.
-        if self.flags() & (IN_ISR | ASLEEP) != 0 {
-            self.set_charged(self.task);
+        if self.flags & (IN_ISR | ASLEEP) != 0 {
+            self.charged = self.task;
         }
         // The shared bucket, when no task shares it, is the zeroed engine's: no task
         // has run yet.
-        if usize::from(self.charged()) == Self::OVERFLOW && self.overflow_tasks == 0 {
-            self.set_charged(Self::OTHER as u16);
+        if usize::from(self.charged) == Self::OVERFLOW && self.overflow_tasks == 0 {
+            self.charged = Self::OTHER as u16;
         }
-        self.set_flags(self.flags() & DYING);
+        self.flags &= DYING;
         self.isr_depth = 0;
         self.load_avg = [Smoothed::default(); 3];
         self.watch = Watch {

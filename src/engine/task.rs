@@ -89,10 +89,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         let id = self.seat(i, name);
         if running {
             let slot = id as u16;
-            if self.flags() & (IN_ISR | ASLEEP) != 0 {
+            if self.flags & (IN_ISR | ASLEEP) != 0 {
                 self.task = slot;
             } else {
-                self.set_charged(slot);
+                self.charged = slot;
             }
         }
         id
@@ -109,12 +109,12 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             return Ok(());
         }
         let slot = id as usize;
-        let running = if self.flags() & (IN_ISR | ASLEEP) != 0 { self.task } else { self.charged() };
+        let running = if self.flags & (IN_ISR | ASLEEP) != 0 { self.task } else { self.charged };
         match self.meta.get_mut(slot.wrapping_sub(1)) {
             Some(m) if m.state == TaskState::Alive => {
                 if usize::from(running) == slot {
                     m.state = TaskState::Dying;
-                    self.set_flags(self.flags() | DYING);
+                    self.flags |= DYING;
                 } else {
                     self.release(slot);
                 }
@@ -137,7 +137,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[cfg(feature = "trace")]
     #[inline(always)]
     pub(crate) fn charged_slot(&self) -> u16 {
-        self.charged()
+        self.charged
     }
 
     /// The window under way, its start, and the last clock reading: every hook that
