@@ -19,40 +19,22 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[inline]
     pub fn switch_in(&mut self, now: u32, id: u32) {
         // The common case: nothing but a task was running, the window runs on, the
-        // task was already charged in it, and its run is not its longest in it (a
-        // new longest is `switch_in_longer`'s; a first charge in the window, the slow
-        // path's first case: `switch_in_less_common`).
+        // task was already charged in it, and its run is not its longest in it (the
+        // last two are `switch_in_less_common`'s, each a few times per task and
+        // window).
         let charged = self.charged_and_flags() as usize;
         if charged < SLOTS && id as usize <= IDS && now.wrapping_sub(self.win_start) < self.win_len {
             let (window, run) = (self.window, now.wrapping_sub(self.run_start));
             if let Some(a) = self.acct.get(charged) {
-                if a.window == window {
-                    if run <= a.longest {
-                        self.end_common_run(charged, now, id);
-                    } else {
-                        Self::switch_in_longer(now, id, run, self);
-                    }
-                    return;
+                if a.window == window && run <= a.longest {
+                    self.end_common_run(charged, now, id);
+                } else {
+                    Self::switch_in_less_common(now, id, run, self);
                 }
+                return;
             }
         }
         Self::switch_in_slow(now, id, self);
-    }
-
-    /// A common switch but for the run, the longest of the charged slot in the window
-    /// so far: kept, unless the slice watchdog may have to report it (the slow path).
-    #[cold]
-    #[inline(never)]
-    fn switch_in_longer(now: u32, id: u32, run: u32, e: &mut Self) {
-        // (No flag is set.)
-        let charged = usize::from(e.charged);
-        if run > !e.watch.slice_inv {
-            return Self::switch_in_slow(now, id, e);
-        }
-        if let Some(a) = e.acct.get_mut(charged) {
-            a.longest = run;
-        }
-        e.end_common_run(charged, now, id);
     }
 
     /// The end of a common switch: the run of slot `charged`, which was charged in
@@ -70,30 +52,29 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.charged = id as u16;
     }
 
-    /// A common switch but for the task's first charge in the window (see
-    /// `switch_in`), once per task and window: its slot is moved on to the window,
-    /// unless it is a dead task's (which `forget_dead` charges to ID 0); its run may
-    /// be a new longest too. False if that, or anything else, needs `switch_in_rare`.
-    #[inline(always)]
-    fn switch_in_less_common(&mut self, now: u32, id: u32) -> bool {
-        let charged = self.charged_and_flags() as usize;
-        let run = now.wrapping_sub(self.run_start);
-        let common = charged < SLOTS && id as usize <= IDS && now.wrapping_sub(self.win_start) < self.win_len;
-        if !common || run > !self.watch.slice_inv {
-            return false;
+    /// A common switch (no flag set, the ID in range, the window running on) whose
+    /// run of `run` counts is its slot's longest in the window so far, or the slot's
+    /// first charge in the window: the slot is moved on to the window, unless it is
+    /// a dead task's (which `forget_dead` charges to ID 0), and the run kept, unless
+    /// the slice watchdog may have to report it. Those two go to the slow path.
+    #[cold]
+    #[inline(never)]
+    fn switch_in_less_common(now: u32, id: u32, run: u32, e: &mut Self) {
+        let charged = usize::from(e.charged);
+        if run > !e.watch.slice_inv {
+            return Self::switch_in_slow(now, id, e);
         }
-        let window = self.window;
-        if self.acct.get(charged).is_some_and(|a| a.window != window) {
-            if self.meta.get(charged.wrapping_sub(1)).is_some_and(|m| !m.is_live()) {
-                return false;
+        let window = e.window;
+        if e.acct.get(charged).is_some_and(|a| a.window != window) {
+            if e.meta.get(charged.wrapping_sub(1)).is_some_and(|m| !m.is_live()) {
+                return Self::switch_in_slow(now, id, e);
             }
-            self.credit(charged, 0);
+            e.credit(charged, 0);
         }
-        if let Some(a) = self.acct.get_mut(charged) {
+        if let Some(a) = e.acct.get_mut(charged) {
             a.longest = a.longest.max(run);
         }
-        self.end_common_run(charged, now, id);
-        true
+        e.end_common_run(charged, now, id);
     }
 
     /// A tick (`traceTASK_INCREMENT_TICK`): keeps readings less than a counter wrap
@@ -347,9 +328,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[cold]
     #[inline(never)]
     fn switch_in_slow(now: u32, id: u32, e: &mut Self) {
-        if !e.switch_in_less_common(now, id) {
-            e.switch_in_rare(now, id);
-        }
+        e.switch_in_rare(now, id);
     }
 
     /// The body of `switch_in_slow`.

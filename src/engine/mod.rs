@@ -59,7 +59,7 @@
 //! stores it as the slot to charge ("Slots"); the charged slot and the flags, side by
 //! side, are read as one word and checked with one compare (`charged_and_flags`); a
 //! run that is its slot's longest so far, and a slot's first charge in a window,
-//! take short paths of their own (`switch_in_longer`, `switch_in_less_common`), and
+//! take a short path of their own (`switch_in_less_common`), and
 //! a run over the slice watchdog's limit the slow switch; an interrupt's common enter
 //! leaves the task's run before it to be worked out only if a slow path needs it
 //! (`LAZY`), and its common exit moves the task's run start on by the handler's time.
