@@ -54,25 +54,36 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
 
     /// A common switch (no flag set, the ID in range, the window running on) whose
     /// run of `run` counts is its slot's longest in the window so far, or the slot's
-    /// first charge in the window: the slot is moved on to the window, unless it is
-    /// a dead task's (which `forget_dead` charges to ID 0), and the run kept, unless
-    /// the slice watchdog may have to report it. Those two go to the slow path.
+    /// first charge in the window (`switch_in_first`): the run is kept, unless the
+    /// slice watchdog may have to report it (the slow path).
     #[cold]
     #[inline(never)]
     fn switch_in_less_common(now: u32, id: u32, run: u32, e: &mut Self) {
-        let charged = usize::from(e.charged);
         if run > !e.watch.slice_inv {
             return Self::switch_in_slow(now, id, e);
         }
-        let window = e.window;
-        if e.acct.get(charged).is_some_and(|a| a.window != window) {
-            if e.meta.get(charged.wrapping_sub(1)).is_some_and(|m| !m.is_live()) {
-                return Self::switch_in_slow(now, id, e);
-            }
-            e.credit(charged, 0);
+        let (charged, window) = (usize::from(e.charged), e.window);
+        match e.acct.get_mut(charged) {
+            Some(a) if a.window == window => a.longest = run,
+            _ => return Self::switch_in_first(now, id, run, e),
         }
+        e.end_common_run(charged, now, id);
+    }
+
+    /// `switch_in_less_common` for a slot's first charge in the window: the slot is
+    /// moved on to the window, unless it is a dead task's (which `forget_dead`, on
+    /// the slow path, charges to ID 0).
+    #[cold]
+    #[inline(never)]
+    fn switch_in_first(now: u32, id: u32, run: u32, e: &mut Self) {
+        let charged = usize::from(e.charged);
+        if e.meta.get(charged.wrapping_sub(1)).is_some_and(|m| !m.is_live()) {
+            return Self::switch_in_slow(now, id, e);
+        }
+        // (A slot moved on has no run in the window yet: this one is its longest.)
+        e.credit(charged, 0);
         if let Some(a) = e.acct.get_mut(charged) {
-            a.longest = a.longest.max(run);
+            a.longest = run;
         }
         e.end_common_run(charged, now, id);
     }
