@@ -50,11 +50,12 @@ mkdir -p "$(dirname "$out")"
 
 symbols=$("$nm" -C "$out")
 for f in $exports; do
-    grep -q " T $f\$" <<<"$symbols" || { echo "no-panic: $f was not linked from $lib" >&2; exit 1; }
+    # (T: a function; D: cpu_usage_clock_read, the clock the hooks header calls through.)
+    grep -qE " [TD] $f\$" <<<"$symbols" || { echo "no-panic: $f was not linked from $lib" >&2; exit 1; }
 done
 if found=$(grep -E 'core::panicking|rust_begin_unwind|panic_fmt|panic_bounds_check|unwrap_failed|expect_failed' <<<"$symbols"); then
     echo "no-panic: a path from the C API can panic; the panic code linked:" >&2
     echo "$found" >&2
     exit 1
 fi
-echo "no-panic: $(wc -w <<<"$exports") C API functions, no panic code reachable ($machine)"
+echo "no-panic: $(wc -w <<<"$exports") C API symbols, no panic code reachable ($machine)"

@@ -116,7 +116,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // The common case: a task was running (not asleep, not in a handler) and was
         // already charged in this window, which runs on. (Its run may have begun
         // windows ago, as the idle task's does in an idle system: `LONG`.)
-        if self.flags & !(LONG | DIED) == 0 && self.charge_fast(now) {
+        if self.flags & BUT_LONG_DIED == 0 && self.charge_fast(now) {
             // (What the task ran before the handler, `isr_below`, is left for a slow
             // path to work out, if one comes before the exit: `LAZY`.)
             self.task = self.charged;
@@ -169,7 +169,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // entered on the fast path with no slow path since (`LAZY`: so in this
         // window, not nested, nothing carried), and the window runs on. The task's
         // run goes on from where it was: its start moves on by the handler's time.
-        if self.flags & !(LONG | DIED) == IN_ISR | LAZY && now.wrapping_sub(self.win_start) < self.win_len {
+        if self.flags & BUT_LONG_DIED == IN_ISR | LAZY && now.wrapping_sub(self.win_start) < self.win_len {
             let (window, last, run) = (self.window, self.last, now.wrapping_sub(self.isr_start));
             // (The interrupt slot is the one charged while a handler runs.)
             if let Some(a) = self.acct.get_mut(Self::ISR) {

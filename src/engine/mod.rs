@@ -413,6 +413,9 @@ const DIED: u16 = 32;
 /// not stored yet (it is `run_carry` plus `isr_start - run_start`; see
 /// `Engine::isr_enter`).
 const LAZY: u16 = 64;
+/// Every flag but `LONG` and `DIED`, which an interrupt's common paths go on with.
+/// (Listed, not `!(LONG | DIED)`: a mask that fits an instruction's immediate.)
+const BUT_LONG_DIED: u16 = DYING | IN_ISR | ASLEEP | PENDING | LAZY;
 
 /// The whole accounting state, for `IDS` task IDs (`SLOTS` and `WORDS` follow from
 /// it: name the type with `engine_for!`). The C API keeps one instance in a static
