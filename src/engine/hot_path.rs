@@ -12,10 +12,11 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// task's (corrupted, or set by `vTaskSetTaskNumber`) is charged to ID 0.
     ///
     /// The common case checks only that `id` is at most `IDS` (so it is its slot's
-    /// index, see "Slots"), not that its task lives: a slot whose task is dead or was never created has no time in the
-    /// window under way (`DIED` covers the window its task died in), so whatever
-    /// charges it next fails its fast path, and every slow path first moves the
-    /// charge of such a slot to ID 0 (`forget_dead`), as if it had been checked here.
+    /// index, see "Slots"), not that its task lives: a slot whose task is dead or was
+    /// never created has no time in the window under way (`DIED` covers the window
+    /// its task died in), so whatever charges it next fails its fast path, and every
+    /// slow path first moves the charge of such a slot to ID 0 (`forget_dead`), as if
+    /// it had been checked here.
     #[inline]
     pub fn switch_in(&mut self, now: u32, id: u32) {
         // The common case: nothing but a task was running, the window runs on, the
@@ -283,8 +284,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
         let window = self.window;
         let last = self.last;
-        let charged = usize::from(self.charged);
-        match self.acct.get_mut(charged) {
+        match self.acct.get_mut(usize::from(self.charged)) {
             Some(a) if a.window == window => {
                 a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
                 self.last = now;

@@ -59,10 +59,10 @@
 //! stores it as the slot to charge ("Slots"); the charged slot and the flags, side by
 //! side, are read as one word and checked with one compare (`charged_and_flags`); a
 //! run that is its slot's longest so far, and a slot's first charge in a window,
-//! take a short path of their own (`switch_in_less_common`), and
-//! a run over the slice watchdog's limit the slow switch; an interrupt's common enter
-//! leaves the task's run before it to be worked out only if a slow path needs it
-//! (`LAZY`), and its common exit moves the task's run start on by the handler's time.
+//! take a short path of their own (`switch_in_less_common`), and a run over the
+//! slice watchdog's limit the slow switch; an interrupt's common enter leaves the
+//! task's run before it to be worked out only if a slow path needs it (`LAZY`), and
+//! its common exit moves the task's run start on by the handler's time.
 
 pub mod arith;
 mod hot_path;
@@ -612,8 +612,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         if self.flags & (IN_ISR | ASLEEP) != 0 {
             self.charged = self.task;
         }
-        // The shared bucket, when no task shares it, is the zeroed engine's: no task
-        // has run yet.
+        // The shared bucket charged while no task shares it: nothing has run yet (the
+        // engine starts zeroed), or a stale ID was switched in. No task runs: "other".
         if usize::from(self.charged) == Self::OVERFLOW && self.overflow_tasks == 0 {
             self.charged = Self::OTHER as u16;
         }
