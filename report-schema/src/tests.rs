@@ -1,73 +1,18 @@
-//! The types and invariants on reports the library wrote: its own tests' exact
-//! expectations (src/report/tests.rs: a window and a since-start report of known
-//! figures) and a window the POSIX simulator printed; then each invariant broken in
-//! turn, by the smallest change to a good report.
+//! The types and invariants on reports the library wrote (`samples/`: a window, with
+//! and without `-d`, and a since-start report of known figures, which the library's
+//! own tests produce byte for byte; a window the POSIX simulator printed); then each
+//! invariant broken in turn, by the smallest change to a good report.
 
 use super::*;
 
-/// src/report/tests.rs, `window_json`, at 32 IDs.
-const WINDOW: &str = concat!(
-    "{\"mode\":\"window\",\"window\":41,\"window_us\":1000000,\"window_counts\":100000,",
-    "\"clock\":\"test\",\"clock_hz\":100000,",
-    "\"tasks\":[{\"id\":0,\"name\":\"(overflow)\",\"counts\":200,\"usage_pct\":0.20,\"deleted\":false,\"tasks\":3,",
-    "\"switches\":3,\"longest_slice_us\":1500},",
-    "{\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false,",
-    "\"switches\":12,\"longest_slice_us\":25000},",
-    "{\"id\":4,\"name\":\"\",\"counts\":45000,\"usage_pct\":45.00,\"deleted\":false,",
-    "\"switches\":7,\"longest_slice_us\":123450}],",
-    "\"slots\":{\"capacity\":32,\"used\":4,\"quarantined\":1,\"free\":27,\"overflow_tasks\":2},",
-    "\"deleted_tasks\":1,\"deleted_counts\":3,\"deleted_pct\":0.00,",
-    "\"idle\":{\"id\":2,\"name\":\"IDLE\",\"counts\":25000,\"switches\":20,\"longest_slice_us\":40000},",
-    "\"interrupts_counts\":1230,\"interrupts_pct\":1.23,\"interrupts\":456,\"longest_interrupt_us\":120,",
-    "\"sleep_counts\":5000,\"sleep_pct\":5.00,\"sleeps\":9,",
-    "\"other_counts\":13547,\"other_pct\":13.55,\"idle_pct\":25.00,\"load_pct\":70.00,",
-    "\"load_avg_pct\":[77.12,76.00,null]}\n"
-);
-
+// The library's reports of known figures at 32 IDs, which its own tests
+// (src/report/tests.rs) produce byte for byte, and a window the POSIX simulator
+// printed with `-m` during churn (the bucket in use, every ID taken).
+const WINDOW: &str = include_str!("../samples/window.json");
 /// The same window with `-d`: the deleted task listed, its name escaped.
-const WINDOW_D: &str = concat!(
-    "{\"mode\":\"window\",\"window\":41,\"window_us\":1000000,\"window_counts\":100000,",
-    "\"clock\":\"test\",\"clock_hz\":100000,",
-    "\"tasks\":[{\"id\":0,\"name\":\"(overflow)\",\"counts\":200,\"usage_pct\":0.20,\"deleted\":false,\"tasks\":3,",
-    "\"switches\":3,\"longest_slice_us\":1500},",
-    "{\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false,",
-    "\"switches\":12,\"longest_slice_us\":25000},",
-    "{\"id\":3,\"name\":\"churn-\\\"7\\\"\\u0001\",\"counts\":3,\"usage_pct\":0.00,\"deleted\":true,",
-    "\"switches\":1,\"longest_slice_us\":30},",
-    "{\"id\":4,\"name\":\"\",\"counts\":45000,\"usage_pct\":45.00,\"deleted\":false,",
-    "\"switches\":7,\"longest_slice_us\":123450}],",
-    "\"slots\":{\"capacity\":32,\"used\":4,\"quarantined\":1,\"free\":27,\"overflow_tasks\":2},",
-    "\"deleted_tasks\":0,\"deleted_counts\":0,\"deleted_pct\":0.00,",
-    "\"idle\":{\"id\":2,\"name\":\"IDLE\",\"counts\":25000,\"switches\":20,\"longest_slice_us\":40000},",
-    "\"interrupts_counts\":1230,\"interrupts_pct\":1.23,\"interrupts\":456,\"longest_interrupt_us\":120,",
-    "\"sleep_counts\":5000,\"sleep_pct\":5.00,\"sleeps\":9,",
-    "\"other_counts\":13547,\"other_pct\":13.55,\"idle_pct\":25.00,\"load_pct\":70.00,",
-    "\"load_avg_pct\":[77.12,76.00,null]}\n"
-);
-
-/// src/report/tests.rs, `cumulative_json`, at 32 IDs.
-const SINCE_START: &str = concat!(
-    "{\"mode\":\"cumulative\",\"windows\":41,\"uptime_us\":1000000,\"uptime_counts\":100000,",
-    "\"clock\":\"test\",\"clock_hz\":100000,",
-    "\"tasks\":[{\"id\":0,\"name\":\"(overflow)\",\"counts\":200,\"usage_pct\":0.20,\"deleted\":false,\"tasks\":3,",
-    "\"switches\":3,\"longest_slice_us\":1500,\"longest_slice_window\":17,\"peak_pct\":0.30,\"peak_window\":3},",
-    "{\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false,",
-    "\"switches\":12,\"longest_slice_us\":25000,\"longest_slice_window\":17,\"peak_pct\":45.00,\"peak_window\":3},",
-    "{\"id\":4,\"name\":\"\",\"counts\":45000,\"usage_pct\":45.00,\"deleted\":false,",
-    "\"switches\":7,\"longest_slice_us\":123450,\"longest_slice_window\":17,\"peak_pct\":99.99,\"peak_window\":3}],",
-    "\"slots\":{\"capacity\":32,\"used\":4,\"quarantined\":1,\"free\":27,\"overflow_tasks\":2},",
-    "\"deleted_counts\":10,\"deleted_pct\":0.01,",
-    "\"idle\":{\"id\":2,\"name\":\"IDLE\",\"counts\":25000,\"switches\":20,\"longest_slice_us\":40000,",
-    "\"longest_slice_window\":17,\"peak_pct\":90.00,\"peak_window\":3},",
-    "\"interrupts_counts\":1230,\"interrupts_pct\":1.23,\"interrupts\":456,\"longest_interrupt_us\":120,",
-    "\"sleep_counts\":5000,\"sleep_pct\":5.00,\"sleeps\":9,",
-    "\"other_counts\":13540,\"other_pct\":13.54,\"idle_pct\":25.00,\"load_pct\":70.00,",
-    "\"load_avg_pct\":[77.12,76.00,null]}\n"
-);
-
-/// A window the POSIX simulator printed with `-m` during churn (the bucket in use,
-/// every ID taken).
-const SIMULATOR: &str = r#"{"mode":"window","window":1,"window_us":1000000,"window_counts":15625000,"clock":"monotonic","clock_hz":15625000,"tasks":[{"id":0,"name":"(overflow)","counts":336789,"usage_pct":2.16,"deleted":false,"tasks":3,"switches":165,"longest_slice_us":1995},{"id":1,"name":"work10","counts":2039199,"usage_pct":13.05,"deleted":false,"switches":37,"longest_slice_us":17427},{"id":2,"name":"work25","counts":4695239,"usage_pct":30.05,"deleted":false,"switches":37,"longest_slice_us":22124},{"id":3,"name":"work40","counts":6666338,"usage_pct":42.67,"deleted":false,"switches":52,"longest_slice_us":23368},{"id":4,"name":"churn","counts":197170,"usage_pct":1.26,"deleted":false,"switches":11,"longest_slice_us":5127},{"id":5,"name":"tick30","counts":0,"usage_pct":0.00,"deleted":false,"switches":0,"longest_slice_us":0},{"id":6,"name":"shell","counts":871924,"usage_pct":5.58,"deleted":false,"switches":58,"longest_slice_us":41000}],"slots":{"capacity":32,"used":7,"quarantined":25,"free":0,"overflow_tasks":1},"deleted_tasks":0,"deleted_counts":0,"deleted_pct":0.00,"idle":{"id":7,"name":"IDLE","counts":367768,"switches":18,"longest_slice_us":4602},"interrupts_counts":0,"interrupts_pct":0.00,"interrupts":0,"longest_interrupt_us":0,"sleep_counts":450573,"sleep_pct":2.88,"sleeps":27,"other_counts":0,"other_pct":0.00,"idle_pct":2.35,"load_pct":94.77,"load_avg_pct":[91.93,89.76,89.54]}"#;
+const WINDOW_D: &str = include_str!("../samples/window-deleted-listed.json");
+const SINCE_START: &str = include_str!("../samples/since-start.json");
+const SIMULATOR: &str = include_str!("../samples/simulator-window.json");
 
 fn window(text: &str) -> Window {
     parse_exact(text).unwrap_or_else(|e| panic!("{e}\n{text}")).window().expect("a window")

@@ -336,35 +336,13 @@ IDs now: 4 used, 1 quarantined, 27 free of 32; tasks without one: 2
 
 #[test]
 fn window_json() {
-    let expected = concat!(
-        "{\"mode\":\"window\",\"window\":41,\"window_us\":1000000,\"window_counts\":100000,",
-        "\"clock\":\"test\",\"clock_hz\":100000,",
-        "\"tasks\":[{\"id\":0,\"name\":\"(overflow)\",\"counts\":200,\"usage_pct\":0.20,\"deleted\":false,\"tasks\":3,",
-        "\"switches\":3,\"longest_slice_us\":1500},",
-        "{\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false,",
-        "\"switches\":12,\"longest_slice_us\":25000},",
-        "{\"id\":4,\"name\":\"\",\"counts\":45000,\"usage_pct\":45.00,\"deleted\":false,",
-        "\"switches\":7,\"longest_slice_us\":123450}],",
-        "\"slots\":{\"capacity\":32,\"used\":4,\"quarantined\":1,\"free\":27,\"overflow_tasks\":2},",
-        "\"deleted_tasks\":1,\"deleted_counts\":3,\"deleted_pct\":0.00,",
-        "\"idle\":{\"id\":2,\"name\":\"IDLE\",\"counts\":25000,\"switches\":20,\"longest_slice_us\":40000},",
-        "\"interrupts_counts\":1230,\"interrupts_pct\":1.23,\"interrupts\":456,\"longest_interrupt_us\":120,",
-        "\"sleep_counts\":5000,\"sleep_pct\":5.00,\"sleeps\":9,",
-        "\"other_counts\":13547,\"other_pct\":13.55,\"idle_pct\":25.00,\"load_pct\":70.00,",
-        "\"load_avg_pct\":[77.12,76.00,null]}\n"
-    );
-    let expected = at_capacity(expected);
+    let expected = at_capacity(include_str!("../../report-schema/samples/window.json"));
     assert_eq!(render(flags("m")), expected);
     // -l changes nothing in JSON: the runs are always there.
     assert_eq!(render(flags("ml")), expected);
     // -d lists the deleted task among the others.
-    let listed = render(flags("md"));
-    assert!(listed.contains(concat!(
-        "\"switches\":12,\"longest_slice_us\":25000},",
-        "{\"id\":3,\"name\":\"churn-\\\"7\\\"\\u0001\",\"counts\":3,\"usage_pct\":0.00,\"deleted\":true,",
-        "\"switches\":1,\"longest_slice_us\":30},{\"id\":4,"
-    )));
-    assert!(listed.contains("\"deleted_tasks\":0,\"deleted_counts\":0,\"deleted_pct\":0.00,"), "{listed}");
+    let listed = at_capacity(include_str!("../../report-schema/samples/window-deleted-listed.json"));
+    assert_eq!(render(flags("md")), listed);
 }
 
 /// The sample as a since-start report: the deleted task is no longer shown, its time
@@ -411,24 +389,7 @@ IDs now: 4 used, 1 quarantined, 27 free of 32; tasks without one: 2
 
 #[test]
 fn cumulative_json() {
-    let expected = concat!(
-        "{\"mode\":\"cumulative\",\"windows\":41,\"uptime_us\":1000000,\"uptime_counts\":100000,",
-        "\"clock\":\"test\",\"clock_hz\":100000,",
-        "\"tasks\":[{\"id\":0,\"name\":\"(overflow)\",\"counts\":200,\"usage_pct\":0.20,\"deleted\":false,\"tasks\":3,",
-        "\"switches\":3,\"longest_slice_us\":1500,\"longest_slice_window\":17,\"peak_pct\":0.30,\"peak_window\":3},",
-        "{\"id\":1,\"name\":\"work10\",\"counts\":10020,\"usage_pct\":10.02,\"deleted\":false,",
-        "\"switches\":12,\"longest_slice_us\":25000,\"longest_slice_window\":17,\"peak_pct\":45.00,\"peak_window\":3},",
-        "{\"id\":4,\"name\":\"\",\"counts\":45000,\"usage_pct\":45.00,\"deleted\":false,",
-        "\"switches\":7,\"longest_slice_us\":123450,\"longest_slice_window\":17,\"peak_pct\":99.99,\"peak_window\":3}],",
-        "\"slots\":{\"capacity\":32,\"used\":4,\"quarantined\":1,\"free\":27,\"overflow_tasks\":2},",
-        "\"deleted_counts\":10,\"deleted_pct\":0.01,",
-        "\"idle\":{\"id\":2,\"name\":\"IDLE\",\"counts\":25000,\"switches\":20,\"longest_slice_us\":40000,",
-        "\"longest_slice_window\":17,\"peak_pct\":90.00,\"peak_window\":3},",
-        "\"interrupts_counts\":1230,\"interrupts_pct\":1.23,\"interrupts\":456,\"longest_interrupt_us\":120,",
-        "\"sleep_counts\":5000,\"sleep_pct\":5.00,\"sleeps\":9,",
-        "\"other_counts\":13540,\"other_pct\":13.54,\"idle_pct\":25.00,\"load_pct\":70.00,",
-        "\"load_avg_pct\":[77.12,76.00,null]}\n"
-    );
+    let expected = include_str!("../../report-schema/samples/since-start.json");
     let (header, lines) = since_start();
     assert_eq!(render_with(flags("cm"), &header, &lines), at_capacity(expected));
 }
