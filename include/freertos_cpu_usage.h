@@ -82,9 +82,10 @@ typedef enum {
    */
   CPU_USAGE_ERR_FOLLOW = -7009,
   /**
-   * The figures changed at every try while they were read (a window ended, or a
-   * task was created or deleted): a report takes longer to write than a window
-   * lasts (try a longer window, or fewer lines).
+   * The figures changed before a report of them was out: it took longer than the
+   * one more window a reader may hold its window open for (try a longer window,
+   * fewer lines or a faster console), or accounting restarted, or (since start) a
+   * new task took a deleted task's ID. The report is cut there, never repeated.
    */
   CPU_USAGE_ERR_CHANGED = -7010,
 } cpu_usage_status;
@@ -240,13 +241,13 @@ void rust_eh_personality(void);
  * as for `show_cpu_usage`. Writes at most `len - 1` bytes of the report and a NUL
  * into `out`, and returns 1 (`pdTRUE`) while more is to come: FreeRTOS+CLI then
  * calls again with the same line, and the report goes on where it stopped. Returns
- * 0 (`pdFALSE`) with the last piece. Every piece is of the same figures: each call
+ * 0 (`pdFALSE`) with the last piece. Every piece is of the same window, which is
+ * held open from the first piece to the last (see `show_cpu_usage`); each call
  * writes the report again from the engine up to its piece, without a copy, so give
- * it a buffer of a few hundred bytes rather than a few dozen. If a window ends (or
- * a task is created or deleted) before the last piece, a line says so and the
- * report follows again, of the new figures (at most three times, then a line says
- * it gave up). `len` must be at least 2. One task at a time: a second caller
- * meanwhile gets a line saying so. (The `shell` feature.)
+ * it a buffer of a few hundred bytes rather than a few dozen. If the figures
+ * change all the same before the last piece (`CPU_USAGE_ERR_CHANGED`), the report
+ * is cut there with a line saying so. `len` must be at least 2. One task at a
+ * time: a second caller meanwhile gets a line saying so. (The `shell` feature.)
  *
  * # Safety
  * `out` must be writable for `len` bytes; `cmdline`, if not NULL, a C string.
@@ -449,10 +450,11 @@ int cpu_usage_format(char *buf, size_t len, int argc, char **argv);
  * `summary`. Returns how many tasks it wrote (`summary->tasks` says how many there
  * were); or `CPU_USAGE_ERR_NULL` (`summary` NULL, or `tasks` NULL with
  * `max_tasks` not 0) or `CPU_USAGE_ERR_NO_WINDOW`, writing nothing; or
- * `CPU_USAGE_ERR_CHANGED` when a window ended (or a task was created or deleted)
- * at every try while it copied, which only a window far shorter than a copy can
- * make happen. Interrupts are masked for one task's copy at a time; the shares are
- * those `show_cpu_usage` shows.
+ * `CPU_USAGE_ERR_CHANGED` when the figures changed all the same while it copied
+ * (the window is held open while it copies, by at most one more window: only a
+ * copy preempted for that long, or a restart, does it), with `tasks` partly
+ * written and `summary` not. Interrupts are masked for one task's copy at a time;
+ * the shares are those `show_cpu_usage` shows.
  *
  * # Safety
  * `tasks` must be writable for `max_tasks` elements; `summary` for one.

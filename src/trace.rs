@@ -511,7 +511,7 @@ mod tests {
             self.0.extend_from_slice(bytes);
         }
 
-        fn restart(&mut self) {
+        fn void(&mut self) {
             self.0.clear();
         }
     }

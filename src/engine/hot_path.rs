@@ -24,11 +24,12 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // last two are `switch_in_less_common`'s, each a few times per task and
         // window).
         let charged = self.charged_and_flags() as usize;
-        if charged < SLOTS && id as usize <= IDS && now.wrapping_sub(self.win_start) < self.win_len {
+        let d = now.wrapping_sub(self.last);
+        if charged < SLOTS && id as usize <= IDS && d < self.win_end.wrapping_sub(self.last) {
             let (window, run) = (self.window, now.wrapping_sub(self.run_start));
             if let Some(a) = self.acct.get(charged) {
                 if a.window == window && run <= a.longest {
-                    self.end_common_run(charged, now, id);
+                    self.end_common_run(charged, now, d, id);
                 } else {
                     Self::switch_in_less_common(now, id, run, self);
                 }
@@ -39,10 +40,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     }
 
     /// The end of a common switch: the run of slot `charged`, which was charged in
-    /// the window under way, is charged up to `now`, and task `id`'s begins.
+    /// the window under way, is charged up to `now`, `d` counts after the last
+    /// reading, and task `id`'s begins.
     #[inline(always)]
-    fn end_common_run(&mut self, charged: usize, now: u32, id: u32) {
-        let d = now.wrapping_sub(self.last);
+    fn end_common_run(&mut self, charged: usize, now: u32, d: u32, id: u32) {
         if let Some(a) = self.acct.get_mut(charged) {
             a.counts = a.counts.wrapping_add(d);
             a.runs = a.runs.wrapping_add(1);
@@ -68,7 +69,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             Some(a) if a.window == window => a.longest = run,
             _ => return Self::switch_in_first(now, id, run, e),
         }
-        e.end_common_run(charged, now, id);
+        e.end_common_run(charged, now, now.wrapping_sub(e.last), id);
     }
 
     /// `switch_in_less_common` for a slot's first charge in the window: the slot is
@@ -86,7 +87,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         if let Some(a) = e.acct.get_mut(charged) {
             a.longest = run;
         }
-        e.end_common_run(charged, now, id);
+        e.end_common_run(charged, now, now.wrapping_sub(e.last), id);
     }
 
     /// A tick (`traceTASK_INCREMENT_TICK`): keeps readings less than a counter wrap
@@ -105,8 +106,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// hooks' common paths end in.)
     #[cold]
     #[inline(never)]
-    fn advance_at(now: u32, e: &mut Self) {
-        e.advance_rare(now);
+    fn advance_at(now: u32, e: &mut Self) -> u32 {
+        e.advance_rare(now)
     }
 
     /// An interrupt handler starts. Only the outermost of nested ones counts: its
@@ -146,7 +147,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             self.settle_below();
             self.isr_depth = self.isr_depth.saturating_add(1);
         } else {
-            self.advance(now);
+            let now = self.advance(now);
             // (The carry stays, and with it `LONG`: the exit must resume the run
             // through `resumed`.)
             self.isr_below = if self.flags & ASLEEP != 0 {
@@ -170,12 +171,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // entered on the fast path with no slow path since (`LAZY`: so in this
         // window, not nested, nothing carried), and the window runs on. The task's
         // run goes on from where it was: its start moves on by the handler's time.
-        if self.flags & BUT_LONG_DIED == IN_ISR | LAZY && now.wrapping_sub(self.win_start) < self.win_len {
-            let (window, last, run) = (self.window, self.last, now.wrapping_sub(self.isr_start));
+        let (last, d) = (self.last, now.wrapping_sub(self.last));
+        if self.flags & BUT_LONG_DIED == IN_ISR | LAZY && d < self.win_end.wrapping_sub(last) {
+            let (window, run) = (self.window, now.wrapping_sub(self.isr_start));
             // (The interrupt slot is the one charged while a handler runs.)
             if let Some(a) = self.acct.get_mut(Self::ISR) {
                 if a.window == window {
-                    a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
+                    a.counts = a.counts.wrapping_add(d);
                     a.runs = a.runs.wrapping_add(1);
                     if run > a.longest {
                         a.longest = run;
@@ -208,7 +210,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             self.isr_depth -= 1;
             return;
         }
-        self.advance(now);
+        let now = self.advance(now);
         self.note_run(Self::ISR, self.isr_carry.saturating_add(now.wrapping_sub(self.isr_start)));
         self.isr_carry = 0;
         self.flags &= !IN_ISR;
@@ -230,7 +232,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         if self.flags & (ASLEEP | IN_ISR) != 0 {
             return;
         }
-        self.advance(now);
+        let now = self.advance(now);
         self.task = self.charged;
         self.sleep_task_run = self.run_carry.saturating_add(now.wrapping_sub(self.run_start));
         self.sleep_start = now;
@@ -243,7 +245,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         if self.flags & (ASLEEP | IN_ISR) != ASLEEP {
             return;
         }
-        self.advance(now);
+        let now = self.advance(now);
         self.note_run(Self::SLEEP, self.sleep_carry.saturating_add(now.wrapping_sub(self.sleep_start)));
         self.sleep_carry = 0;
         self.flags &= !(ASLEEP | PENDING);
@@ -279,14 +281,14 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// full path (`advance`) is needed: at most twice per slot and window.
     #[inline(always)]
     fn charge_fast(&mut self, now: u32) -> bool {
-        if now.wrapping_sub(self.win_start) >= self.win_len {
+        let (last, d) = (self.last, now.wrapping_sub(self.last));
+        if d >= self.win_end.wrapping_sub(last) {
             return false;
         }
         let window = self.window;
-        let last = self.last;
         match self.acct.get_mut(usize::from(self.charged)) {
             Some(a) if a.window == window => {
-                a.counts = a.counts.wrapping_add(now.wrapping_sub(last));
+                a.counts = a.counts.wrapping_add(d);
                 self.last = now;
                 true
             }
@@ -345,7 +347,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// The body of `switch_in_slow`.
     #[inline(always)]
     fn switch_in_rare(&mut self, now: u32, id: u32) {
-        self.advance(now);
+        let now = self.advance(now);
         let paused = self.flags & (IN_ISR | ASLEEP) != 0;
         let out = usize::from(if paused { self.task } else { self.charged });
         // The task's own time: up to the interrupt (or sleep) it is paused in.
@@ -385,15 +387,32 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     }
 
     /// Charges the counts since the last reading to the current slot, closing the
-    /// window first if it has elapsed.
+    /// window first if it has elapsed (unless a reader holds it open). Returns the
+    /// reading taken: `now`, or the last one if `now` steps back from it (see
+    /// [`Engine::reading`]), which the caller goes on with.
     #[inline(always)]
-    pub(super) fn advance(&mut self, now: u32) {
-        Self::advance_at(now, self);
+    pub(super) fn advance(&mut self, now: u32) -> u32 {
+        Self::advance_at(now, self)
+    }
+
+    /// A clock reading as the engine takes it: one up to [`MAX_STEP_BACK`] counts
+    /// earlier than the last is the last (no time passed), so no difference of two
+    /// readings is ever negative. (Every slow path takes its reading through
+    /// `advance`, which calls this; the common paths check `now - last` against the
+    /// time left in the window, which a step back fails.)
+    #[inline(always)]
+    fn reading(&self, now: u32) -> u32 {
+        if self.last.wrapping_sub(now).wrapping_sub(1) < MAX_STEP_BACK {
+            self.last
+        } else {
+            now
+        }
     }
 
     /// The body of `advance`.
     #[inline(always)]
-    fn advance_rare(&mut self, now: u32) {
+    fn advance_rare(&mut self, now: u32) -> u32 {
+        let now = self.reading(now);
         self.settle_below();
         // A slot charged in the window under way is live (a switch checks liveness
         // in the window a task with time in it died in: `DIED`), so only a slot not
@@ -402,12 +421,27 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         if self.acct.get(usize::from(self.charged)).map_or(true, |a| a.window != window) {
             self.forget_dead();
         }
-        if now.wrapping_sub(self.win_start) >= self.win_len {
-            self.roll_over(now);
+        if now.wrapping_sub(self.last) >= self.win_end.wrapping_sub(self.last) {
+            if self.held_open(now) {
+                // The window goes on to here; each hook takes this path until the
+                // reader is done.
+                self.win_end = now;
+            } else {
+                self.roll_over(now);
+            }
         }
         let d = now.wrapping_sub(self.last);
         self.last = now;
         self.credit(usize::from(self.charged), d);
+        now
+    }
+
+    /// A reader holds the window under way open, and `now` is less than one more
+    /// window past its end (the bound: a reader that never lets go stretches one
+    /// window, by one window at most).
+    #[inline(always)]
+    fn held_open(&self, now: u32) -> bool {
+        self.hold != 0 && now.wrapping_sub(self.win_start).wrapping_sub(self.win_len) < self.win_len
     }
 
     /// Adds `d` counts to a slot in the window under way, moving the slot on to it
@@ -470,21 +504,22 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
     }
 
-    /// Closes the window under way. It ends exactly `win_len` after its start, and the
-    /// counts up to that point are charged to it; the rest go to the next window. If
-    /// no hook ran for more than a whole further window (interrupts masked that long),
-    /// the closing window takes the whole stall instead: no window is invented that
-    /// nobody saw, and the published length says how long it really was.
+    /// Closes the window under way. It ends at `win_end` (`win_len` after its start;
+    /// later if a reader held it open, or if a shorter window was set after the last
+    /// reading), and the counts up to that point are charged to it; the rest go to
+    /// the next window. If no hook ran for more than a whole further window
+    /// (interrupts masked that long), the closing window takes the whole stall
+    /// instead: no window is invented that nobody saw, and the published length says
+    /// how long it really was.
     #[cold]
     #[inline(never)]
     fn roll_over(&mut self, now: u32) {
         let elapsed = now.wrapping_sub(self.win_start);
-        let mut len = if elapsed.wrapping_sub(self.win_len) < self.win_len { self.win_len } else { elapsed };
-        // After a shorter window was set, the last reading may lie past the new end.
-        let since_last = self.last.wrapping_sub(self.win_start);
-        if since_last > len {
-            len = since_last;
-        }
+        let len = if elapsed.wrapping_sub(self.win_len) < self.win_len {
+            self.win_end.wrapping_sub(self.win_start)
+        } else {
+            elapsed
+        };
         let end = self.win_start.wrapping_add(len);
         let d = end.wrapping_sub(self.last);
         self.last = end;
@@ -494,6 +529,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.pub_len = len;
         self.overflow_in_window = [self.overflow_tasks, self.overflow_in_window[0]];
         self.win_start = end;
+        self.win_end = end.wrapping_add(self.win_len);
+        self.hold = 0;
         self.window = self.window.wrapping_add(1);
         // No slot has time in the new window yet, a dead task's neither.
         self.flags &= !DIED;

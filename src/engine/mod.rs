@@ -108,6 +108,13 @@ pub(crate) use engine_for;
 /// window must close before its start could be mistaken for a later time.
 pub const MAX_WINDOW_COUNTS: u32 = 1 << 31;
 
+/// The most counts a clock reading may lie before the last one and still be taken
+/// as a step back (no time passed) rather than as a jump forward of nearly 2^32
+/// counts: a SysTick-extended clock read racing its interrupt, or a timer read
+/// across a carry, steps back by up to a tick. A stall must then stay shorter than
+/// 2^32 - 2^24 counts to be measured (at 100 MHz: 42.78 s, not 42.95 s).
+pub const MAX_STEP_BACK: u32 = 1 << 24;
+
 /// Fixed-point one for the smoothing factors: they are 16-bit fractions.
 pub const SMOOTH_ONE: u32 = 1 << 16;
 
@@ -423,7 +430,14 @@ const BUT_LONG_DIED: u16 = DYING | IN_ISR | ASLEEP | PENDING | LAZY;
 /// zero, so that static costs RAM only.
 #[repr(C)] // fields in this order: what the hooks touch first, at small offsets
 pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
+    /// The last clock reading: the hooks never let it go back (see "Clocks that step
+    /// back").
     last: u32,
+    /// End of the window under way: `win_start + win_len`, or later while a reader
+    /// holds the window (see "Readers hold the rollover"). Beside `last`: the common
+    /// paths check `now - last < win_end - last` (one subtraction they need anyway,
+    /// and one more), which also fails for a reading earlier than `last`.
+    win_end: u32,
     /// Start of the running task's run, moved on by the interrupts and sleep inside
     /// it so that `now - run_start` is the task's own time.
     run_start: u32,
@@ -460,9 +474,9 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     sleep_start: u32,
     /// The idle task's own run time when it fell asleep.
     sleep_task_run: u32,
-    /// Tasks created and deleted, and restarts, so far (wrapping): with `window`, what
-    /// a reader's lines must be of (`Stamp`). (16 bits: a report lasts far fewer
-    /// than 65536 creates and deletes.)
+    /// Changes to the since-start figures besides a window's end (wrapping): with
+    /// `window` and `restarts`, what a since-start reader's lines must be of (see
+    /// `Stamp`). (16 bits: a report lasts far fewer than 65536 creates.)
     changes: u16,
     /// Next slot `refresh_one` visits.
     refresh: u16,
@@ -476,6 +490,11 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     /// its window, not about the moment it is read).
     overflow_tasks: u16,
     overflow_in_window: [u16; 2],
+    /// Readers holding the window under way open (see "Readers hold the rollover");
+    /// 0 again when it closes.
+    hold: u8,
+    /// Restarts so far (wrapping): with `window`, what a window's reader checks.
+    restarts: u8,
     /// Tasks that shared the bucket at any time since accounting (re)started.
     #[cfg(feature = "shell")]
     overflow_since_start: u16,
@@ -532,6 +551,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             flags: 0,
             phase: 0,
             last: 0,
+            win_end: 0,
             win_start: 0,
             win_len,
             pub_len: 0,
@@ -550,6 +570,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             idle: 0,
             overflow_tasks: 0,
             overflow_in_window: [0; 2],
+            hold: 0,
+            restarts: 0,
             #[cfg(feature = "shell")]
             overflow_since_start: 0,
             changes: 0,
@@ -588,6 +610,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
         self.window = 0;
         self.changes = self.changes.wrapping_add(1);
+        self.restarts = self.restarts.wrapping_add(1);
         #[cfg(feature = "shell")]
         {
             self.retired = Sum64::default();
@@ -600,6 +623,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
         self.last = now;
         self.win_start = now;
+        self.win_end = now.wrapping_add(self.win_len);
+        self.hold = 0;
         self.run_start = now;
         (self.run_carry, self.isr_carry, self.sleep_carry) = (0, 0, 0);
         self.flags &= !LONG;
@@ -634,6 +659,11 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// closes at the next hook.
     pub fn set_window(&mut self, len: u32) {
         self.win_len = len.clamp(1, MAX_WINDOW_COUNTS);
+        // (Not before the last reading: the common paths take `win_end - last` for
+        // the time left.)
+        let end = self.win_start.wrapping_add(self.win_len);
+        let past = self.last.wrapping_sub(self.win_start);
+        self.win_end = if past > self.win_len { self.last } else { end };
     }
 
     /// Sets the weights of the three smoothed loads: the share of the old value kept

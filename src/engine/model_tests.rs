@@ -17,7 +17,9 @@
 //   shortened), or at the hook's own reading if the hook came two or more lengths
 //   after the start (a stall: nobody saw the next window, so none is invented);
 // - a window shows every task that existed during it (born in or before it, not
-//   dead before it), marked deleted if it no longer exists;
+//   dead before it), marked deleted if it died in or before it (not after: a report
+//   is of the window's end); since start shows the tasks that existed at the end of
+//   the last completed window;
 // - a create first returns at most one ID to the free set: the longest-quarantined,
 //   if it died two or more windows ago; then it takes the lowest free ID, or 0;
 // - time inside the outermost interrupt handler is charged to interrupts (nested
@@ -90,6 +92,11 @@ struct Task {
 impl Task {
     fn existed_in(&self, window: usize) -> bool {
         self.born <= window && self.died.map_or(true, |d| d >= window)
+    }
+
+    /// It existed at the start of window `window` (the end of the one before).
+    fn existed_before_and_after(&self, window: usize) -> bool {
+        self.born < window && self.died.map_or(true, |d| d >= window)
     }
 }
 
@@ -305,9 +312,10 @@ impl Model {
     }
 
     /// The longest step from `base` to the next hook that keeps within the clock
-    /// contract.
+    /// contract: less than 2^32 counts from the window's start, and less than 2^32
+    /// minus `MAX_STEP_BACK` from the last reading (more reads as a step back).
     fn max_step(&self, base: u64) -> u64 {
-        WRAP - 1 - (base - self.win_start())
+        WRAP - 1 - u64::from(MAX_STEP_BACK) - (base - self.win_start())
     }
 
     /// Counts per `Who` between `from` and `to`.
@@ -366,7 +374,7 @@ impl Model {
     /// charge the time since the last hook.
     fn hook(&mut self, now: u64) {
         let w = self.win_start();
-        assert!(now >= self.last && now - w < WRAP, "test bug: clock contract broken");
+        assert!(now >= self.last && now - w < WRAP - u64::from(MAX_STEP_BACK), "test bug: clock contract broken");
         if now - w >= self.win_len {
             let end = if now - w < 2 * self.win_len { (w + self.win_len).max(self.last) } else { now };
             self.charge_until(end);
@@ -613,7 +621,11 @@ impl Model {
     /// A line of a window report or the since-start one, and the slot behind it.
     fn line(&self, who: Who, kind: RowKind, counts: u64, runs: Runs, longest_window: usize) -> (Line, Who) {
         let (id, name, deleted) = match who {
-            Who::Task(i) => (self.tasks[i].id as u16, self.tasks[i].name, self.tasks[i].life != Life::Alive),
+            // Deleted as of the last completed window's end: not a deletion after it.
+            Who::Task(i) => {
+                let t = &self.tasks[i];
+                (t.id as u16, t.name, t.life == Life::Dead && t.died.is_some_and(|d| d < self.window()))
+            }
             _ => (0, [0; NAME_LEN], false),
         };
         let (runs, longest, longest_window) = (runs.count, runs.longest as u32, longest_window as u32);
@@ -669,10 +681,13 @@ impl Model {
             if t.id == OVERFLOW_ID {
                 continue;
             }
-            if t.life == Life::Dead {
-                deleted += self.completed(Who::Task(i));
-            } else {
+            // Tasks that existed at the end of the last completed window: not one born
+            // after it, and one that died after it.
+            let k = self.window();
+            if t.existed_before_and_after(k) {
                 existing.push((t.id, i));
+            } else {
+                deleted += self.completed(Who::Task(i));
             }
         }
         existing.sort();
@@ -742,6 +757,9 @@ enum Step {
     /// To `delta` counts from the end of the window under way (`n` = 0), or from two
     /// lengths after its start (`n` = 1): the off-by-ones of rollover and stall.
     Boundary(u8, i8),
+    /// No time passes, but the clock reads this many counts (1 to `MAX_STEP_BACK`)
+    /// before the last reading: a clock that steps back.
+    Back(u32),
 }
 
 /// A task to switch in.
@@ -798,6 +816,7 @@ fn step() -> impl Strategy<Value = Step> {
         1 => (2u8..4, any::<u32>()).prop_map(|(n, f)| Step::Windows(n, f)),
         1 => any::<u32>().prop_map(Step::Huge),
         2 => (0u8..2, -1i8..=1).prop_map(|(n, d)| Step::Boundary(n, d)),
+        2 => prop_oneof![1u32..=64, Just(MAX_STEP_BACK), 1..=MAX_STEP_BACK].prop_map(Step::Back),
     ]
 }
 
@@ -881,6 +900,8 @@ struct Sim {
     /// The engine's published figures, summed over every window so far.
     window_sums: BTreeMap<Who, u64>,
     windows_read: usize,
+    /// The next hook's clock reads this many counts before its time (`Step::Back`).
+    back: std::cell::Cell<u32>,
 }
 
 impl Sim {
@@ -894,7 +915,7 @@ impl Sim {
         e.restart(setup.start);
         let m = Model::new(setup);
         let floor = m.start;
-        let mut sim = Sim { e, m, steady: setup.steady, floor, window_sums: BTreeMap::new(), windows_read: 0 };
+        let mut sim = Sim { e, m, steady: setup.steady, floor, window_sums: BTreeMap::new(), windows_read: 0, back: 0.into() };
         sim.check();
         for _ in 0..setup.before {
             sim.create_at(sim.m.last, b"early");
@@ -916,6 +937,11 @@ impl Sim {
     fn after(&self, step: Step) -> u64 {
         let len = self.m.win_len;
         let base = self.m.last.max(self.floor);
+        if let Step::Back(back) = step {
+            // The engine's last reading is the model's last hook's.
+            self.back.set(back);
+            return self.m.last;
+        }
         let raw = match step {
             Step::Small(n) => u64::from(n),
             Step::Windows(n, f) => u64::from(n) * len + u64::from(f) % len,
@@ -924,6 +950,7 @@ impl Sim {
                 let target = self.m.win_start() + (u64::from(n) + 1) * len;
                 target.saturating_add_signed(i64::from(delta)).saturating_sub(base)
             }
+            Step::Back(_) => 0,
         };
         let mut max = self.m.max_step(base);
         if self.steady {
@@ -931,6 +958,11 @@ impl Sim {
             max = max.min(self.m.win_start() + 2 * len - 1 - base);
         }
         base + raw.min(max)
+    }
+
+    /// The clock reading a hook at `now` gets: `now`, or earlier after `Step::Back`.
+    fn reading(&self, now: u64) -> u32 {
+        (now as u32).wrapping_sub(self.back.take())
     }
 
     /// After a hook: the alerts it tripped, and everything the engine shows.
@@ -950,19 +982,19 @@ impl Sim {
 
     /// A hook the engine must ignore: it changes nothing.
     fn ignored_at(&mut self, now: u64, hook: fn(&mut Engine, u32)) {
-        hook(&mut self.e, now as u32);
+        { let r = self.reading(now); hook(&mut self.e, r) };
         self.floor = now;
         self.hooked(None);
     }
 
     fn tick_at(&mut self, now: u64) {
-        let pending = self.e.tick(now as u32);
+        let pending = self.e.tick(self.reading(now));
         self.m.hook(now);
         self.hooked(Some(pending));
     }
 
     fn create_at(&mut self, now: u64, name: &[u8]) -> u32 {
-        let id = self.e.task_create(now as u32, name);
+        let id = self.e.task_create(self.reading(now), name);
         self.m.hook(now);
         let want = self.m.create(name);
         assert_eq!(id, want, "create returned the wrong ID");
@@ -972,7 +1004,7 @@ impl Sim {
 
     fn delete_at(&mut self, now: u64, i: usize) {
         let id = self.m.tasks[i].id;
-        assert_eq!(self.e.task_delete(now as u32, id), Ok(()));
+        assert_eq!(self.e.task_delete(self.reading(now), id), Ok(()));
         self.m.hook(now);
         let running = self.m.running.and_then(|r| r.1) == Some(i);
         if running && id != OVERFLOW_ID {
@@ -984,7 +1016,7 @@ impl Sim {
     }
 
     fn switch_in_at(&mut self, now: u64, id: u32, who: (Who, Option<usize>)) {
-        self.e.switch_in(now as u32, id);
+        self.e.switch_in(self.reading(now), id);
         self.m.hook(now);
         // A task that deleted itself has had its last switch.
         if let Some((_, Some(i))) = self.m.running {
@@ -999,13 +1031,13 @@ impl Sim {
     fn isr_enter_at(&mut self, now: u64) {
         if self.m.isr_depth > 0 {
             // Nested: only the depth changes.
-            self.e.isr_enter(now as u32);
+            self.e.isr_enter(self.reading(now));
             self.m.isr_depth += 1;
             self.floor = now;
             self.hooked(None);
             return;
         }
-        self.e.isr_enter(now as u32);
+        self.e.isr_enter(self.reading(now));
         self.m.hook(now);
         self.m.isr_begin();
         self.hooked(None);
@@ -1015,7 +1047,7 @@ impl Sim {
         match self.m.isr_depth {
             0 => self.ignored_at(now, Engine::isr_exit),
             1 => {
-                self.e.isr_exit(now as u32);
+                self.e.isr_exit(self.reading(now));
                 self.m.hook(now);
                 self.m.isr_end();
                 self.hooked(None);
@@ -1028,14 +1060,14 @@ impl Sim {
     }
 
     fn sleep_begin_at(&mut self, now: u64) {
-        self.e.sleep_begin(now as u32);
+        self.e.sleep_begin(self.reading(now));
         self.m.hook(now);
         self.m.sleep_begin();
         self.hooked(None);
     }
 
     fn sleep_end_at(&mut self, now: u64) {
-        self.e.sleep_end(now as u32);
+        self.e.sleep_end(self.reading(now));
         self.m.hook(now);
         self.m.sleep_end();
         self.hooked(None);
@@ -1090,7 +1122,7 @@ impl Sim {
                     // Given to a live task since: not unknown.
                     self.tick_at(now);
                 } else {
-                    assert_eq!(self.e.task_delete(now as u32, id), Err(HookError::UnknownId), "ID {id}");
+                    assert_eq!(self.e.task_delete(self.reading(now), id), Err(HookError::UnknownId), "ID {id}");
                     self.m.hook(now);
                     self.hooked(None);
                 }
@@ -1227,8 +1259,9 @@ impl Sim {
         let windows_and_now = |who| self.window_sums.get(&who).copied().unwrap_or(0);
         assert_eq!(s.other, windows_and_now(Who::Other));
         let mut dead = 0;
+        let k = m.window();
         for (i, t) in m.tasks.iter().enumerate().filter(|(_, t)| t.id != OVERFLOW_ID) {
-            if t.life == Life::Dead {
+            if !(t.existed_before_and_after(k)) {
                 dead += windows_and_now(Who::Task(i));
             }
         }

@@ -2,10 +2,22 @@
 //!
 //! A report never holds all of its lines: a reader takes the [`Header`], then each
 //! [`Line`] it needs by its position, each in a critical section of its own, and
-//! formats it outside. What it reads stays the same between two rollovers, as long
-//! as no task is created or deleted: the published window does not change, and the
-//! since-start figures run to the end of that window. Both are stamped
-//! ([`Stamp`]); a reader that sees another stamp than its header's starts again.
+//! formats it outside. What it reads stays the same between two rollovers: the
+//! published window does not change, and the since-start figures run to the end of
+//! that window. Creates and deletes after that end do not change it either: a line
+//! says whether its task existed, and was deleted, as of the window's end.
+//!
+//! # Readers hold the rollover
+//! So that a report is always of one window however long it takes to go out, a
+//! reader holds the window under way open from its header to its last line
+//! ([`Engine::hold`], [`Engine::let_go`]): the hook that would close it lets it run
+//! on instead, and the window closes at the first hook after the reader is done,
+//! that much longer (its length says by how much). A reader that never lets go holds
+//! one window, by at most one more window: then the window closes anyway, and the
+//! reader sees another [`Stamp`]. So does a reader of a window when accounting
+//! restarts, and a since-start reader when a new task takes an ID whose since-start
+//! figures were still shown (they move to [`Header::retired`]) or joins the shared
+//! bucket.
 //!
 //! # Positions
 //! Every report apportions its shares over the lines in this one order, whatever it
@@ -16,17 +28,25 @@
 
 use super::{Acct, Engine, Row, RowKind, Smoothed, TaskState};
 
-/// What a reader read its header at: it changes when a window completes, accounting
-/// restarts, or a task is created or deleted.
+/// What a reader read its header at: see "Readers hold the rollover".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Stamp {
     window: u32,
+    restarts: u8,
     changes: u16,
 }
 
 impl Stamp {
     /// No stamp read yet.
-    pub const ZERO: Stamp = Stamp { window: 0, changes: 0 };
+    pub const ZERO: Stamp = Stamp { window: 0, restarts: 0, changes: 0 };
+
+    /// A reader stamped `self` reads (of a window, or `since_start`) the same
+    /// figures as one stamped `other`.
+    pub fn matches(self, other: Stamp, since_start: bool) -> bool {
+        self.window == other.window
+            && self.restarts == other.restarts
+            && (!since_start || self.changes == other.changes)
+    }
 }
 
 /// A report's figures besides its lines.
@@ -102,7 +122,28 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
 
     /// What a header read now would be stamped with.
     pub fn stamp(&self) -> Stamp {
-        Stamp { window: self.window, changes: self.changes }
+        Stamp { window: self.window, restarts: self.restarts, changes: self.changes }
+    }
+
+    /// The figures a reader stamped `stamp` reads (of a window, or `since_start`)
+    /// are still those of its header.
+    pub fn still(&self, stamp: Stamp, since_start: bool) -> bool {
+        self.stamp().matches(stamp, since_start)
+    }
+
+    /// A reader holds the window under way open until [`Engine::let_go`] (see
+    /// "Readers hold the rollover"): returns the stamp to let go with.
+    pub fn hold(&mut self) -> Stamp {
+        self.hold = self.hold.saturating_add(1);
+        self.stamp()
+    }
+
+    /// The reader that held the window with `stamp` is done (nothing if that window
+    /// has closed since: its hold went with it).
+    pub fn let_go(&mut self, stamp: Stamp) {
+        if self.still(stamp, false) {
+            self.hold = self.hold.saturating_sub(1);
+        }
     }
 
     /// A number that changes each time a window completes (the windows completed
@@ -174,12 +215,16 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             line.seat = Seat::None;
             return;
         };
+        // Of the window's end, whatever happened after it: a task born after it is
+        // not in the report, one deleted after it is there and not deleted.
         let shown = match m.state {
             TaskState::Free => false,
             // A window shows a task that existed during it: born before it ended,
-            // and not dead before it began nor born and dead after it.
-            TaskState::Alive | TaskState::Dying => since_start || m.mark != window,
-            TaskState::Dead => !since_start && window.wrapping_sub(m.mark) <= 1 && !(m.short_lived && m.mark == window),
+            // and not dead before it began nor born and dead after it; since start,
+            // one that existed at its end.
+            TaskState::Alive | TaskState::Dying => m.mark != window,
+            TaskState::Dead if since_start => m.mark == window && !m.short_lived,
+            TaskState::Dead => window.wrapping_sub(m.mark) <= 1 && !(m.short_lived && m.mark == window),
         };
         // Quarantined IDs whose windows are gone are as good as free: they go back to
         // the bitmap at the next create.
@@ -191,7 +236,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         };
         row.name = m.name;
         row.id = at as u16;
-        row.deleted = m.state != TaskState::Alive;
+        // (A task that deleted itself is deleted at its last switch-out.)
+        row.deleted = m.state == TaskState::Dead && m.mark != window;
         (line.shown, line.seat) = (shown, seat);
     }
 

@@ -11,7 +11,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// the kernel creates last ([`Engine::kernel_task`]).
     pub fn task_create(&mut self, now: u32, name: &[u8]) -> u32 {
         self.advance(now);
-        self.changes = self.changes.wrapping_add(1);
         let window = self.window;
         // An ID whose last windows are gone leaves quarantine: at most one per create,
         // which is enough, because a create only ever needs one.
@@ -34,6 +33,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
                 #[cfg(feature = "shell")]
                 {
                     self.overflow_since_start = self.overflow_since_start.saturating_add(1);
+                    // (The since-start line of the bucket counts it: see `Stamp`.)
+                    self.changes = self.changes.wrapping_add(1);
                 }
                 OVERFLOW_ID
             }
@@ -47,8 +48,12 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         let slot = i + 1;
         #[cfg(feature = "shell")]
         if let Some(a) = self.acct.get(slot) {
-            let retired = self.retired.get().wrapping_add(a.total_with_current());
-            self.retired.set(retired);
+            let total = a.total_with_current();
+            if total != 0 {
+                self.retired.set(self.retired.get().wrapping_add(total));
+                // The since-start figures moved from a line to `retired`: see `Stamp`.
+                self.changes = self.changes.wrapping_add(1);
+            }
         }
         if let Some(a) = self.acct.get_mut(slot) {
             *a = Acct { window: window.wrapping_sub(2), ..Acct::ZERO };
@@ -103,7 +108,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// until the next switch, which is when its ID enters quarantine.
     pub fn task_delete(&mut self, now: u32, id: u32) -> Result<(), HookError> {
         self.advance(now);
-        self.changes = self.changes.wrapping_add(1);
         if id == OVERFLOW_ID {
             self.overflow_tasks = self.overflow_tasks.saturating_sub(1);
             return Ok(());

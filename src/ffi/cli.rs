@@ -5,17 +5,18 @@ use core::ffi::{c_char, c_long};
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use super::args::{self, MAX_CMDLINE};
-use super::shell::{header_into, options, Live, TRIES};
-use super::sink::{self, BufSink, AGAIN};
+use super::shell::{header_into, options, write_changed, Live};
+use super::sink::{self, BufSink};
 use super::status::cpu_usage_status as St;
-use super::Shared;
-use crate::engine::{Header, Stamp};
+use super::{let_go, Shared};
+use crate::engine::{Header, SlotStats, Stamp};
 use crate::report::{self, Options, Sink};
 
 /// A report being handed out by `cpu_usage_cli_command`, piece by piece: which line
 /// it answers, how far it has got, and which figures it is of. It keeps no copy of
-/// the figures: each call writes the report again from the engine up to its piece.
-/// (All zero to start with, so that the static is in `.bss` and costs no flash.)
+/// the figures: each call writes the report again from the engine up to its piece,
+/// its window held open from the first piece to the last. (All zero to start with,
+/// so that the static is in `.bss` and costs no flash.)
 struct CliReport {
     /// A report is under way: the next call with the same line goes on with it.
     under_way: bool,
@@ -25,27 +26,48 @@ struct CliReport {
     offset: usize,
     /// Its options were applied (`-w` sets the window once).
     applied: bool,
-    /// `stamp` holds the figures it is of.
+    /// `stamp` holds the figures it is of, whose window it holds open.
     read: bool,
     stamp: Stamp,
-    /// Times the figures changed under it: each time the report starts again after a
-    /// line saying so; at `TRIES` it gives up.
-    tries: u32,
+    /// The ID pool's figures of the first piece (they are of now, not of the
+    /// window): every piece prints them.
+    pool: Option<SlotStats>,
+    /// The figures changed before the last piece: the rest of the text is the line
+    /// saying so (`cut_line`: after the end of the line cut).
+    cut: bool,
+    cut_line: bool,
 }
 
 impl CliReport {
-    const NONE: CliReport =
-        CliReport { under_way: false, line: 0, offset: 0, applied: false, read: false, stamp: Stamp::ZERO, tries: 0 };
+    const NONE: CliReport = CliReport {
+        under_way: false,
+        line: 0,
+        offset: 0,
+        applied: false,
+        read: false,
+        stamp: Stamp::ZERO,
+        pool: None,
+        cut: false,
+        cut_line: false,
+    };
+
+    /// Lets go of the window it holds, if any.
+    fn let_go(&mut self) {
+        if self.read {
+            let_go(self.stamp);
+            self.read = false;
+        }
+    }
 }
 
 static CLI: Shared<CliReport> = Shared(UnsafeCell::new(CliReport::NONE));
 
-/// One try at the text that answers the line of `words` into `piece`: true when
+/// The text that answers the line of `words` into `piece`: true when
 /// it is written (the report, or what is wrong with the line), false when the
 /// figures are no longer those of the first piece. (Apart, so that the options and
 /// the header are on the stack only while it writes.)
 #[inline(never)]
-fn write_try<'a>(
+fn write_piece<'a>(
     piece: &mut BufSink<'_>,
     cli: &mut CliReport,
     words: &Result<impl Iterator<Item = &'a [u8]> + Clone, St>,
@@ -66,7 +88,7 @@ fn write_try<'a>(
         return true;
     }
     let mut head = Header::EMPTY;
-    let clock = match header_into(&opts, &mut head) {
+    let clock = match header_into(&opts, &mut head, !cli.read) {
         Ok(clock) => clock,
         Err(window_ms) => {
             report::write_no_window(piece, opts, window_ms);
@@ -76,8 +98,10 @@ fn write_try<'a>(
     if !cli.read {
         (cli.read, cli.stamp) = (true, head.stamp);
     }
+    piece.begin();
     let mut live = Live { since_start: opts.cumulative, stamp: cli.stamp };
-    head.stamp == cli.stamp && report::write_report(piece, &opts, clock, &head, &mut live).is_ok()
+    head.stamp.matches(cli.stamp, opts.cumulative)
+        && report::write_report(piece, &opts, clock, &head, &mut live, &mut cli.pool).is_ok()
 }
 
 /// FNV-1a: tells command lines apart.
@@ -94,13 +118,13 @@ static CLI_BUSY: AtomicBool = AtomicBool::new(false);
 /// as for `show_cpu_usage`. Writes at most `len - 1` bytes of the report and a NUL
 /// into `out`, and returns 1 (`pdTRUE`) while more is to come: FreeRTOS+CLI then
 /// calls again with the same line, and the report goes on where it stopped. Returns
-/// 0 (`pdFALSE`) with the last piece. Every piece is of the same figures: each call
+/// 0 (`pdFALSE`) with the last piece. Every piece is of the same window, which is
+/// held open from the first piece to the last (see `show_cpu_usage`); each call
 /// writes the report again from the engine up to its piece, without a copy, so give
-/// it a buffer of a few hundred bytes rather than a few dozen. If a window ends (or
-/// a task is created or deleted) before the last piece, a line says so and the
-/// report follows again, of the new figures (at most three times, then a line says
-/// it gave up). `len` must be at least 2. One task at a time: a second caller
-/// meanwhile gets a line saying so. (The `shell` feature.)
+/// it a buffer of a few hundred bytes rather than a few dozen. If the figures
+/// change all the same before the last piece (`CPU_USAGE_ERR_CHANGED`), the report
+/// is cut there with a line saying so. `len` must be at least 2. One task at a
+/// time: a second caller meanwhile gets a line saying so. (The `shell` feature.)
 ///
 /// # Safety
 /// `out` must be writable for `len` bytes; `cmdline`, if not NULL, a C string.
@@ -127,27 +151,23 @@ pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmd
     let words = if line.len() == MAX_CMDLINE { Err(St::CPU_USAGE_ERR_OPTION) } else { args::cmdline_words(line) };
     let hash = line_hash(line);
     if hash != cli.line || !cli.under_way {
+        // (A report left unfinished lets go of its window.)
+        cli.let_go();
         *cli = CliReport { line: hash, ..CliReport::NONE };
     }
-    loop {
-        piece.restart();
+    piece.skip = cli.offset;
+    if cli.cut || !write_piece(&mut piece, cli, &words) {
+        // The figures changed since the first piece: what is out stays, and the
+        // rest is a line saying so (after the end of the line cut, if any).
+        if !cli.cut {
+            (cli.cut, cli.cut_line, cli.offset) = (true, cli.offset != 0, 0);
+        }
+        piece.clear();
         piece.skip = cli.offset;
-        if cli.tries != 0 {
-            piece.put(AGAIN);
-        }
-        if cli.tries >= TRIES {
-            piece.put(b"show_cpu_usage: ");
-            piece.put(St::CPU_USAGE_ERR_CHANGED.message());
+        if cli.cut_line {
             piece.put(b"\n");
-            break;
         }
-        if write_try(&mut piece, cli, &words) {
-            break;
-        }
-        // The figures changed since the first piece: the report starts again.
-        cli.tries += 1;
-        cli.offset = 0;
-        cli.read = false;
+        write_changed(&mut piece);
     }
     let room = piece.buf.len() - 1;
     let given = piece.needed.saturating_sub(cli.offset).min(room);
@@ -155,6 +175,9 @@ pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmd
     piece.terminate(given);
     cli.offset += given;
     cli.under_way = more;
+    if !more {
+        cli.let_go();
+    }
     CLI_BUSY.store(false, Ordering::Release);
     c_long::from(more)
 }

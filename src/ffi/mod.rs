@@ -157,13 +157,18 @@ fn claim(flag: &core::sync::atomic::AtomicBool) -> bool {
     })
 }
 
+/// The reader that held its window with `stamp` (see `Engine::hold`) is done.
+fn let_go(stamp: Stamp) {
+    with_library(|st| st.engine.let_go(stamp));
+}
+
 /// Reads the line at position `at` (see `Engine::LINES`) into `line`, in a critical
 /// section of its own, if the figures are still those stamped `stamp`; says whether
 /// it did. (Into the caller's place, not returned: one copy of a line on the stack.)
 #[inline(never)]
 fn read_line(at: usize, since_start: bool, stamp: Stamp, line: &mut Line) -> bool {
     with_library(|st| {
-        let same = st.engine.stamp() == stamp;
+        let same = st.engine.still(stamp, since_start);
         if same {
             st.engine.read_line(at, since_start, line);
         }

@@ -7,15 +7,9 @@ use super::args::Argv;
 use super::config::{cpu_usage_set_window_ms, FollowWaitFn};
 use super::sink::{self, BufSink, LineSink};
 use super::status::cpu_usage_status as St;
-use super::{read_line, with_library};
+use super::{let_go, read_line, with_library};
 use crate::engine::{arith, Header, Line, Smoothed, Stamp};
 use crate::report::{self, BadArgs, Changed, ClockInfo, Options, Sink, Source};
-
-/// Times a reader starts again when the figures changed under it (a window ended,
-/// or a task was created or deleted) before it gives up: the first try may begin
-/// anywhere in a window, the next ones begin right after a change, so a report that
-/// takes less than a window to write is done by the second.
-pub(super) const TRIES: u32 = 3;
 
 /// The engine's lines, each read in a critical section of its own, while the
 /// figures are those of the header.
@@ -26,7 +20,7 @@ pub(super) struct Live {
 
 impl Source for Live {
     fn load_avg(&mut self) -> Result<[Smoothed; 3], Changed> {
-        with_library(|st| (st.engine.stamp() == self.stamp).then(|| st.engine.load_avg())).ok_or(Changed)
+        with_library(|st| st.engine.still(self.stamp, self.since_start).then(|| st.engine.load_avg())).ok_or(Changed)
     }
 
     fn line(&mut self, at: usize, line: &mut Line) -> Result<(), Changed> {
@@ -40,15 +34,20 @@ impl Source for Live {
 
 /// What a report needs besides its lines, read into `header` in one critical
 /// section, and the clock: `Err` with the window length in milliseconds before the
-/// first window has completed. (Apart, so that what it reads goes through its own
-/// frame, not the report's.)
+/// first window has completed. `hold`: and hold the window under way open until
+/// `let_go(header.stamp)` (see `Engine::hold`), in the same critical section, so
+/// that no window ends between the two. (Apart, so that what it reads goes through
+/// its own frame, not the report's.)
 #[inline(never)]
-pub(super) fn header_into(opts: &Options, header: &mut Header) -> Result<ClockInfo<'static>, u32> {
+pub(super) fn header_into(opts: &Options, header: &mut Header, hold: bool) -> Result<ClockInfo<'static>, u32> {
     with_library(|st| {
         let clock = ClockInfo { hz: st.config.clock.hz, name: st.config.clock.name.as_str() };
         match st.engine.header(opts.cumulative) {
             Some(read) => {
                 *header = read;
+                if hold {
+                    st.engine.hold();
+                }
                 Ok(clock)
             }
             None => Err(st.config.window_ms),
@@ -56,36 +55,40 @@ pub(super) fn header_into(opts: &Options, header: &mut Header) -> Result<ClockIn
     })
 }
 
-/// Writes the report `opts` asks for, starting again when the figures change under
-/// it (see [`TRIES`]). Returns 0, `CPU_USAGE_ERR_NO_WINDOW` or
-/// `CPU_USAGE_ERR_CHANGED`.
+/// Writes the report `opts` asks for, once: its window is held open while it goes
+/// out. Returns 0, `CPU_USAGE_ERR_NO_WINDOW`, or `CPU_USAGE_ERR_CHANGED` with the
+/// report cut and a line saying so.
 pub(super) fn report(out: &mut dyn Sink, opts: &Options) -> i32 {
-    for _ in 0..TRIES {
-        match report_once(out, opts) {
-            Ok(status) => return status,
-            Err(Changed) => out.restart(),
-        }
-    }
-    out.put(b"show_cpu_usage: ");
-    out.put(St::CPU_USAGE_ERR_CHANGED.message());
-    out.put(b"\n");
-    St::CPU_USAGE_ERR_CHANGED.code()
-}
-
-/// One try of [`report`]: its status, or `Changed`.
-#[inline(always)] // (in `report`'s loop: one frame for both)
-fn report_once(out: &mut dyn Sink, opts: &Options) -> Result<i32, Changed> {
     let mut header = Header::EMPTY;
-    let clock = match header_into(opts, &mut header) {
+    let clock = match header_into(opts, &mut header, true) {
         Ok(clock) => clock,
         Err(window_ms) => {
             report::write_no_window(out, *opts, window_ms);
-            return Ok(St::CPU_USAGE_ERR_NO_WINDOW.code());
+            return St::CPU_USAGE_ERR_NO_WINDOW.code();
         }
     };
+    out.begin();
     let mut live = Live { since_start: opts.cumulative, stamp: header.stamp };
-    report::write_report(out, opts, clock, &header, &mut live)?;
-    Ok(St::CPU_USAGE_OK.code())
+    let written = report::write_report(out, opts, clock, &header, &mut live, &mut None);
+    let_go(header.stamp);
+    if written.is_err() {
+        write_cut(out);
+        return St::CPU_USAGE_ERR_CHANGED.code();
+    }
+    St::CPU_USAGE_OK.code()
+}
+
+/// Voids the report under way (see `Sink::void`) and says why.
+fn write_cut(out: &mut dyn Sink) {
+    out.void();
+    write_changed(out);
+}
+
+/// The line that says why a report was cut.
+pub(super) fn write_changed(out: &mut dyn Sink) {
+    out.put(b"show_cpu_usage: ");
+    out.put(St::CPU_USAGE_ERR_CHANGED.message());
+    out.put(b"\n");
 }
 
 /// What the arguments ask for: `Ok` with the options of a report in `opts`; `Err`

@@ -12,10 +12,6 @@ use super::with_library;
 use crate::arch;
 use crate::report::Sink;
 
-/// The line after a report whose figures changed while it went out (then comes the
-/// report again, or, after the last try, why not).
-pub(super) const AGAIN: &[u8] = b"(the figures changed while printing)\n";
-
 /// Bytes of a line held before it goes out (a longer one goes out in pieces); a
 /// power of two. It is on the stack of the task that runs the command, for the
 /// whole command: 64 holds a table line (but `-c -l`'s) in one piece.
@@ -110,12 +106,11 @@ impl Sink for LineSink {
         }
     }
 
-    /// What went out cannot be taken back: a line says that it is void.
-    fn restart(&mut self) {
+    /// What went out cannot be taken back: a line partly out is ended.
+    fn void(&mut self) {
         if self.len != 0 || self.cut {
             self.put(b"\n");
         }
-        self.put(AGAIN);
     }
 }
 
@@ -126,6 +121,8 @@ pub(super) struct BufSink<'a> {
     /// Bytes of text so far, those skipped included.
     pub(super) needed: usize,
     pub(super) skip: usize,
+    /// Where the report begins (`Sink::begin`).
+    report_at: usize,
 }
 
 impl<'a> BufSink<'a> {
@@ -141,7 +138,12 @@ impl<'a> BufSink<'a> {
             // SAFETY: non-NULL and writable for `len` bytes by the caller's contract.
             (false, _) => unsafe { core::slice::from_raw_parts_mut(buf.cast::<u8>(), len) },
         };
-        Some(BufSink { buf, needed: 0, skip })
+        Some(BufSink { buf, needed: 0, skip, report_at: 0 })
+    }
+
+    /// Starts again with no text.
+    pub(super) fn clear(&mut self) {
+        (self.needed, self.skip, self.report_at) = (0, 0, 0);
     }
 
     /// Writes the NUL after the first `given` bytes of the text in the buffer (or
@@ -168,9 +170,13 @@ impl Sink for BufSink<'_> {
         }
     }
 
-    /// Forgets the text so far.
-    fn restart(&mut self) {
-        self.needed = 0;
+    fn begin(&mut self) {
+        self.report_at = self.needed;
+    }
+
+    /// Forgets the report, not what came before it.
+    fn void(&mut self) {
+        self.needed = self.report_at;
     }
 }
 

@@ -5,7 +5,7 @@
 use core::ffi::c_char;
 
 use super::status::cpu_usage_status as St;
-use super::{read_line, with_library, CPU_USAGE_NAME_BUF};
+use super::{let_go, read_line, with_library, CPU_USAGE_NAME_BUF};
 use crate::engine::arith::{self, ShareWalk, Shares};
 use crate::engine::{Header, Line, RowKind, Smoothed, NAME_LEN};
 use crate::settings::ApiEngine;
@@ -85,10 +85,11 @@ pub struct cpu_usage_summary_info {
 /// `summary`. Returns how many tasks it wrote (`summary->tasks` says how many there
 /// were); or `CPU_USAGE_ERR_NULL` (`summary` NULL, or `tasks` NULL with
 /// `max_tasks` not 0) or `CPU_USAGE_ERR_NO_WINDOW`, writing nothing; or
-/// `CPU_USAGE_ERR_CHANGED` when a window ended (or a task was created or deleted)
-/// at every try while it copied, which only a window far shorter than a copy can
-/// make happen. Interrupts are masked for one task's copy at a time; the shares are
-/// those `show_cpu_usage` shows.
+/// `CPU_USAGE_ERR_CHANGED` when the figures changed all the same while it copied
+/// (the window is held open while it copies, by at most one more window: only a
+/// copy preempted for that long, or a restart, does it), with `tasks` partly
+/// written and `summary` not. Interrupts are masked for one task's copy at a time;
+/// the shares are those `show_cpu_usage` shows.
 ///
 /// # Safety
 /// `tasks` must be writable for `max_tasks` elements; `summary` for one.
@@ -108,28 +109,31 @@ pub unsafe extern "C" fn cpu_usage_snapshot(
         unsafe { core::slice::from_raw_parts_mut(tasks, max_tasks) }
     };
     // SAFETY: non-NULL and writable by the contract.
-    tries(out, unsafe { &mut *summary })
+    take(out, unsafe { &mut *summary })
 }
 
-/// Copies the window into `out` and `summary`, again while its figures change.
-/// (Apart, so that a refused call does not reserve its frame.)
+/// Copies the window into `out` and `summary`, holding it open meanwhile. (Apart,
+/// so that a refused call does not reserve its frame.)
 #[inline(never)]
-fn tries(out: &mut [cpu_usage_task_info], summary: &mut cpu_usage_summary_info) -> i32 {
-    for _ in 0..TRIES {
-        let read = with_library(|st| st.engine.header(false).map(|h| (h, st.engine.load_avg(), st.config.clock.hz)));
-        let Some((header, load_avg, hz)) = read else {
-            return St::CPU_USAGE_ERR_NO_WINDOW.code();
-        };
-        if let Some(info) = copy(out, &header, &load_avg, hz) {
+fn take(out: &mut [cpu_usage_task_info], summary: &mut cpu_usage_summary_info) -> i32 {
+    let read = with_library(|st| {
+        let header = st.engine.header(false)?;
+        st.engine.hold();
+        Some((header, st.engine.load_avg(), st.config.clock.hz))
+    });
+    let Some((header, load_avg, hz)) = read else {
+        return St::CPU_USAGE_ERR_NO_WINDOW.code();
+    };
+    let copied = copy(out, &header, &load_avg, hz);
+    let_go(header.stamp);
+    match copied {
+        Some(info) => {
             *summary = info;
-            return info.written as i32;
+            info.written as i32
         }
+        None => St::CPU_USAGE_ERR_CHANGED.code(),
     }
-    St::CPU_USAGE_ERR_CHANGED.code()
 }
-
-/// Times the snapshot starts again when the figures change under it.
-const TRIES: u32 = 3;
 
 /// Copies the lines of `header`'s window into `out`, one critical section per line;
 /// `None` if the figures changed meanwhile.

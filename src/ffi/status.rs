@@ -28,9 +28,10 @@ pub enum cpu_usage_status {
     /// Follow mode (`-f`) needs `show_cpu_usage` (not a buffer) and a console wait
     /// function set with `cpu_usage_set_follow_wait`.
     CPU_USAGE_ERR_FOLLOW = -7009,
-    /// The figures changed at every try while they were read (a window ended, or a
-    /// task was created or deleted): a report takes longer to write than a window
-    /// lasts (try a longer window, or fewer lines).
+    /// The figures changed before a report of them was out: it took longer than the
+    /// one more window a reader may hold its window open for (try a longer window,
+    /// fewer lines or a faster console), or accounting restarted, or (since start) a
+    /// new task took a deleted task's ID. The report is cut there, never repeated.
     CPU_USAGE_ERR_CHANGED = -7010,
 }
 
@@ -76,7 +77,7 @@ impl St {
             St::CPU_USAGE_ERR_RANGE => b"threshold out of range\0",
             St::CPU_USAGE_ERR_FOLLOW => b"follow mode (-f) needs show_cpu_usage and cpu_usage_set_follow_wait()\0",
             St::CPU_USAGE_ERR_CHANGED => {
-                b"the figures changed at every try while printing: use a longer window (-w) or fewer lines (-n)\0"
+                b"the figures changed before the report was out (cut): use a longer window (-w), fewer lines (-n) or a faster console\0"
             }
         }
     }

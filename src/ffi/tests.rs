@@ -335,10 +335,13 @@ fn the_cli_command_hands_a_long_report_out_in_pieces() {
     assert_eq!(calls, whole.len().div_ceil(49));
     let (text, _) = cli_pieces(c"show_cpu_usage   -m  ", 4096, || {});
     assert_eq!(text, whole, "extra spaces are fine, and one call is enough");
-    // The figures changing between two pieces (a window completing, a task coming
-    // and going): a line says so, and the report follows again of the new figures.
-    let change = || {
-        advance(1_000_000);
+    // A window's end, and a task coming and going, between two pieces: the report
+    // is of its window all the same (held open until the last piece), and that
+    // window then closes at the next hook, as much longer as it was held.
+    let churn = |window_ends: bool| {
+        if window_ends {
+            advance(1_500_000);
+        }
         // SAFETY: hooks, one at a time.
         unsafe {
             cpu_usage_hook_tick();
@@ -346,22 +349,26 @@ fn the_cli_command_hands_a_long_report_out_in_pieces() {
             assert_eq!(cpu_usage_hook_task_delete(0x5000 as *mut c_void, id), 0);
         }
     };
-    let (_, before) = format(&["show_cpu_usage", "-c", "-m"]);
-    let changes = std::cell::Cell::new(0);
-    let (text, _) = cli_pieces(c"show_cpu_usage -c -m", 64, || {
-        if changes.replace(changes.get() + 1) == 0 {
-            change();
-        }
-    });
-    let (_, after) = format(&["show_cpu_usage", "-c", "-m"]);
-    assert_ne!(before, after);
-    let first = &text[..63];
-    assert!(before.starts_with(first), "{text}");
-    assert_eq!(text, format!("{first}(the figures changed while printing)\n{after}"));
-    // Changing at every piece: after three tries it gives up, and says why.
-    let (text, _) = cli_pieces(c"show_cpu_usage -c -m", 64, change);
-    assert_eq!(text.matches("(the figures changed while printing)\n").count(), 3, "{text}");
-    assert!(text.ends_with("show_cpu_usage: the figures changed at every try while printing: use a longer window (-w) or fewer lines (-n)\n"), "{text}");
+    let (_, before) = format(&["show_cpu_usage", "-m"]);
+    let calls = std::cell::Cell::new(0);
+    let (text, _) = cli_pieces(c"show_cpu_usage -m", 64, || churn(calls.replace(calls.get() + 1) == 0));
+    assert_eq!(text, before, "one window, whole, once");
+    advance(10);
+    // SAFETY: a hook.
+    unsafe { cpu_usage_hook_tick() };
+    let (_, after) = format(&["show_cpu_usage", "-m"]);
+    let window = |json: &str| json.split("\"window\":").nth(1).and_then(|w| w.split(',').next()).map(str::to_owned);
+    let counts =
+        |json: &str| json.split("\"window_counts\":").nth(1).and_then(|w| w.split(',').next()).map(str::to_owned);
+    assert_eq!(window(&after).unwrap().parse::<u32>().unwrap(), window(&before).unwrap().parse::<u32>().unwrap() + 1);
+    assert!(counts(&after).unwrap().parse::<u64>().unwrap() > 1_000_000, "the held window is longer: {after}");
+    // A reader holds its window by one more window at most: past that, the window
+    // closes, and the report is cut there with one line saying so, never repeated.
+    let (text, _) = cli_pieces(c"show_cpu_usage -m", 64, || churn(true));
+    let cut = "show_cpu_usage: the figures changed before the report was out (cut): use a longer window (-w), fewer lines (-n) or a faster console\n";
+    assert!(text.ends_with(cut) && text.matches("{\"mode\"").count() == 1, "{text}");
+    let partial = &text[..text.len() - cut.len()];
+    assert!(partial.ends_with('\n') && partial.lines().count() == 1, "the line cut is ended: {text}");
     // Sorted and cut: every piece is of the same text (the copy is not sorted in
     // place for the next).
     let (_, sorted) = format(&["show_cpu_usage", "-s", "-n", "1", "-l"]);
@@ -591,14 +598,15 @@ fn follow_mode_reports_each_window_until_the_count_or_input() {
     cleanup(&[(0x3000, worker), (0x4000, idle)]);
 }
 
-/// `show_cpu_usage` while its figures change under it (windows ending as it prints):
-/// what went out stays, a line says so, and the report follows again of the new
-/// figures; when they change at every try, it gives up and says why.
+/// `show_cpu_usage` while windows end as it prints: the report is of its window,
+/// whole and once (the window is held open until its last line); past the bound of
+/// one more window, it is cut with one line saying so, never written again.
 #[test]
-fn show_cpu_usage_starts_again_when_the_figures_change() {
+fn show_cpu_usage_prints_one_window_whatever_ends_while_it_prints() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static OUT: Mutex<String> = Mutex::new(String::new());
-    /// Lines out so far, and every how many lines a window ends (0: never).
+    /// Lines out so far, and every how many lines a window's worth of time passes
+    /// (0: never).
     static LINES: AtomicUsize = AtomicUsize::new(0);
     static EVERY: AtomicUsize = AtomicUsize::new(0);
     static ONCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -634,17 +642,22 @@ fn show_cpu_usage_starts_again_when_the_figures_change() {
     interrupts_and_sleep_window();
     let (_, whole) = format(&["show_cpu_usage", "-l"]);
     let lines = whole.lines().count();
-    // One window ends after the third line: three lines of the old window, the
-    // notice, then the whole report of the new one.
+    // A window's time passes after the third line: the report is the window's all
+    // the same, and that window closes at the next hook after it.
     let (status, text) = run(3, true);
-    assert_eq!(status, 0, "{text}");
-    let (_, now) = format(&["show_cpu_usage", "-l"]);
-    let old: Vec<&str> = whole.lines().take(3).collect();
-    assert_eq!(text, format!("{}\n(the figures changed while printing)\n{now}", old.join("\n")));
-    assert!(now.starts_with("CPU usage, window #1:") && whole.starts_with("CPU usage, window #0:"), "{now}");
-    // A window ends every few lines, shorter than a report: it gives up.
-    let (status, text) = run(lines / 2, false);
+    assert_eq!((status, text.as_str()), (0, whole.as_str()));
+    advance(10);
+    // SAFETY: a hook.
+    unsafe { cpu_usage_hook_tick() };
+    let (_, next) = format(&["show_cpu_usage", "-l"]);
+    assert!(whole.starts_with("CPU usage, window #0:") && next.starts_with("CPU usage, window #1:"), "{next}");
+    // A window's time every few lines, more than the report may hold its window:
+    // cut, with one line saying so.
+    let (status, text) = run(lines / 3, false);
     assert_eq!(status, St::CPU_USAGE_ERR_CHANGED.code(), "{text}");
-    assert_eq!(text.matches("(the figures changed while printing)\n").count(), 3, "{text}");
-    assert!(text.ends_with("show_cpu_usage: the figures changed at every try while printing: use a longer window (-w) or fewer lines (-n)\n"));
+    let cut = "show_cpu_usage: the figures changed before the report was out (cut): use a longer window (-w), fewer lines (-n) or a faster console\n";
+    let (report, why) = text.split_at(text.len() - cut.len());
+    assert_eq!(why, cut, "{text}");
+    assert_eq!(text.matches("CPU usage, window").count(), 1, "{text}");
+    assert!(report.ends_with('\n') && report.lines().count() < lines, "{text}");
 }

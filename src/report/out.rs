@@ -8,14 +8,18 @@ use core::mem::MaybeUninit;
 use super::div_rem;
 use crate::engine::{Row, RowKind, NAME_LEN};
 
-/// Where formatted bytes go: a caller's buffer, or the output callback line by line.
+/// Where formatted bytes go: a caller's buffer, or the output callback in pieces.
 pub trait Sink {
     /// Appends bytes.
     fn put(&mut self, bytes: &[u8]);
 
-    /// The report written so far is void (its figures changed under it) and is
-    /// written again: a buffer forgets it; lines already out say so.
-    fn restart(&mut self);
+    /// A report begins here (after what answered its options, such as `-w`).
+    fn begin(&mut self) {}
+
+    /// The report begun is void: its figures changed before it was out (see
+    /// `CPU_USAGE_ERR_CHANGED`). A buffer drops it; a line already partly out is
+    /// ended. What follows says why; the report is never written twice.
+    fn void(&mut self);
 }
 
 /// Bytes of a [`Cell`]: a 64-bit number, a point, three decimals and a unit.

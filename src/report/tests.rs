@@ -17,7 +17,7 @@ impl Sink for Text {
         self.0.extend_from_slice(bytes);
     }
 
-    fn restart(&mut self) {
+    fn void(&mut self) {
         self.0.clear();
     }
 }
@@ -274,7 +274,7 @@ fn sample() -> (Header, Vec<Line>) {
 fn render_with(opts: Options, header: &Header, lines: &[Line]) -> String {
     let mut out = Text(Vec::new());
     let mut src = Fake { lines: lines.to_vec(), reads: 0, change_at: None };
-    write_report(&mut out, &opts, ClockInfo { hz: 100_000, name: "test" }, header, &mut src).unwrap();
+    write_report(&mut out, &opts, ClockInfo { hz: 100_000, name: "test" }, header, &mut src, &mut None).unwrap();
     String::from_utf8(out.0).unwrap()
 }
 
@@ -482,7 +482,8 @@ fn figures_that_change_while_read_are_refused() {
     for change_at in 1..(3 * LINES) {
         let mut out = Text(Vec::new());
         let mut src = Fake { lines: lines.clone(), reads: 0, change_at: Some(change_at) };
-        let done = write_report(&mut out, &flags("s"), ClockInfo { hz: 100_000, name: "test" }, &header, &mut src);
+        let done =
+            write_report(&mut out, &flags("s"), ClockInfo { hz: 100_000, name: "test" }, &header, &mut src, &mut None);
         // Every read is checked: a change at any of them stops the report.
         assert_eq!(done.is_err(), change_at <= src.reads, "change at read {change_at} of {}", src.reads);
     }

@@ -458,9 +458,11 @@ fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header
 }
 
 /// Writes a report of `header` and the lines `src` gives. `Err(Changed)` when the
-/// figures changed while it was written: what it wrote is then to be dropped or
-/// followed by the report again. (Inlined into its callers, which hold the header:
-/// one frame for both under the report.)
+/// figures changed while it was written: what it wrote is then void. `pool`: the
+/// ID pool's figures to print, which are of now, not of the window: `None` to print
+/// those read, which it is then set to (so that a report written again for its next
+/// piece prints the same). (Inlined into its callers, which hold the header: one
+/// frame for both under the report.)
 #[inline(always)]
 pub fn write_report(
     sink: &mut dyn Sink,
@@ -468,6 +470,7 @@ pub fn write_report(
     clock: ClockInfo<'_>,
     header: &Header,
     src: &mut dyn Source,
+    pool: &mut Option<SlotStats>,
 ) -> Result<(), Changed> {
     let mut r = Report {
         out: Out(sink),
@@ -489,6 +492,10 @@ pub fn write_report(
         r.table_head();
     }
     r.printed = r.tasks()?;
+    match pool {
+        Some(pinned) => r.survey.slots = *pinned,
+        None => *pool = Some(r.survey.slots),
+    }
     if opts.json {
         r.json_tail()
     } else {
