@@ -16,6 +16,7 @@
  *   readouts.c     snapshot, tasks, kernel_stats, tracer: figures from the library's
  *                  C API and the kernel
  *   console.c      output: whole lines to the console, numbers, JSON strings
+ *   note.c         the board's note on its figures, put into the reports
  *   demo_internal.h  what these files share
  */
 #ifndef DEMO_H
@@ -98,10 +99,14 @@ typedef enum
 
 DemoSwitch_t demo_parse_switch(int argc, char **argv, const char *usage);
 
-/* Called by the shell right before it prints what show_cpu_usage (or 'cli') writes,
- * and in follow mode once a window between the reports. Empty by default (a weak definition in integration.c): a board may print a line
- * there, with demo_print(), about how far the figures can be trusted (the POSIX
- * simulator: whether the host gave it a core). */
-void board_console_note(void);
+/* The board's note on the figures of a report: how far they can be trusted, when the
+ * board knows something the library cannot (the POSIX simulator: whether the host gave
+ * it the core it needs). Called in the shell task as each report goes out (note.c),
+ * to print with demo_print(): with json 0, a line of text ending in '\n', which goes
+ * before the table; with json nonzero, the member ,"note":{...} (comma first), which
+ * goes last in the report's JSON object (report-schema's `Note`). Nothing when the
+ * board has nothing to say; the default (a weak definition in integration.c) never
+ * has. Never called for the help, an argument error or another command. */
+void board_report_note(int json);
 
 #endif /* DEMO_H */

@@ -53,6 +53,16 @@ void demo_print_json_key( const char * pcKey,
 /* Writes out what is gathered (a line is written as soon as it ends anyway). */
 void demo_print_flush( void );
 
+/* ---- note.c: the board's note, put into the reports -------------------------------- */
+
+/* The library's output (cpu_usage_set_output): port_console_write(), with the board's
+ * note before each table and inside each JSON report. */
+void demo_note_write( const char * s,
+                      size_t n );
+/* After a library command: passes on anything held back (nothing, when the command's
+ * output ends with a line end, as the library's does). */
+void demo_note_flush( void );
+
 /* ---- workloads.c: the tasks the library measures ------------------------------------ */
 
 typedef struct DemoWorkload

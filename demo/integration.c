@@ -46,8 +46,11 @@ static void prvWatchdogAlert( const cpu_usage_alert * pxAlert,
 
 void demo_integration_start( void )
 {
-    /* 2. The report's output: the console's write function. */
-    lOutputStatus = cpu_usage_set_output( port_console_write );
+    /* 2. The report's output: the console's write function. (The demo's goes through
+     * demo_note_write(), which passes every byte on to port_console_write() and puts
+     * the board's note into the reports, note.c: a firmware without a note of its own
+     * passes its console's write function.) */
+    lOutputStatus = cpu_usage_set_output( demo_note_write );
 
     /* Optional: alerts on high load or long runs ('cpu_usage_watchdog'), and what the
      * follow mode ('show_cpu_usage -f') does between reports. */
@@ -75,8 +78,9 @@ void demo_integration_warnings( void )
 /*-----------------------------------------------------------*/
 
 /* A board with nothing to say about its figures prints nothing. */
-__attribute__( ( weak ) ) void board_console_note( void )
+__attribute__( ( weak ) ) void board_report_note( int json )
 {
+    ( void ) json;
 }
 /*-----------------------------------------------------------*/
 
@@ -85,6 +89,8 @@ __attribute__( ( weak ) ) void board_console_note( void )
 static void prvLibraryStatus( const char * pcCommand,
                               int iStatus )
 {
+    demo_note_flush();
+
     if( iStatus == CPU_USAGE_ERR_NO_OUTPUT )
     {
         demo_print( pcCommand );
@@ -99,8 +105,7 @@ static void prvLibraryStatus( const char * pcCommand,
 void demo_cmd_show_cpu_usage( int argc,
                               char ** argv )
 {
-    board_console_note();
-    demo_print_flush(); /* the report goes straight to port_console_write */
+    demo_print_flush(); /* the report goes straight to the output */
     prvLibraryStatus( argv[ 0 ], show_cpu_usage( argc, argv ) );
 }
 /*-----------------------------------------------------------*/
@@ -232,21 +237,25 @@ void demo_cmd_cli( int argc,
         return;
     }
 
-    board_console_note();
+    /* Each piece goes out as it comes, through demo_note_write() as the library's
+     * own output does, so that a report gets the board's note here too (note.c). */
+    demo_print_flush();
 
     do
     {
         lMore = pxCommand->pxCommandInterpreter( cPiece, sizeof( cPiece ), cCommandLine );
         ulCalls++;
-        demo_print( cPiece );
 
         xWord = strlen( cPiece );
+        demo_note_write( cPiece, xWord );
 
         if( xWord > 0U )
         {
             cLast = cPiece[ xWord - 1U ];
         }
     } while( ( lMore != 0 ) && ( ulCalls < demoCLI_MAX_PIECES ) );
+
+    demo_note_flush();
 
     if( cLast != '\n' )
     {

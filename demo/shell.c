@@ -163,22 +163,6 @@ static int prvConsoleGetc( uint32_t ulTimeoutMs )
 }
 /*-----------------------------------------------------------*/
 
-/* In follow mode the reports come without a command: the board's note (if it has
- * one) once a window, so that a reader of a long follow sees it too. */
-static void prvFollowNote( void )
-{
-    static TickType_t xLastNote = 0;
-    const TickType_t xNow = xTaskGetTickCount();
-
-    if( ( xNow - xLastNote ) >= pdMS_TO_TICKS( cpu_usage_window_ms() ) )
-    {
-        xLastNote = xNow;
-        board_console_note();
-        demo_print_flush();
-    }
-}
-/*-----------------------------------------------------------*/
-
 /*
  * The library's follow mode waits here between reports (shell task): watchdog alerts
  * are printed meanwhile, and any input, or the console closing, ends the follow. The
@@ -191,7 +175,6 @@ int demo_follow_wait( uint32_t ulMs )
     if( c == PORT_CONSOLE_TIMEOUT )
     {
         prvPrintAlerts();
-        prvFollowNote();
         return 0;
     }
 

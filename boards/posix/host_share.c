@@ -17,9 +17,11 @@
  * about 2 % of a core: 1.9 % measured on a 2-core host). Over the last window
  * (cpu_usage_window_ms()), the time the host held back is the awake time (wall less
  * sleep) less that CPU time.
- * board_console_note(), which the demo's shell calls before it prints a report, says
- * so in one line when that is more than the simulator's accuracy allows; the `host`
- * command prints the figures at any time.
+ * board_report_note(), which the demo calls as each report goes out (demo/note.c),
+ * says so when that is more than the simulator's accuracy allows: a line before a
+ * table, a "note" member in a report of JSON (its figures in microseconds, as
+ * report-schema's `Note` reads them); the `host` command prints the figures at any
+ * time.
  */
 #define _POSIX_C_SOURCE    200809L
 
@@ -71,12 +73,17 @@ typedef struct HostSample
     uint64_t ullSleptNs; /* tickless sleep so far */
 } HostSample_t;
 
-/* What one span measured, in tenths of a percent. */
+/* What one span measured: in microseconds (at most 2^32 - 1, over an hour: the span
+ * is at most the samples kept, 25.6 s while the sampler keeps its pace), and in
+ * tenths of a percent. */
 typedef struct HostShare
 {
-    uint32_t ulSpanMs;        /* the span measured */
-    uint32_t ulAwakeTenths;   /* of the span, outside tickless sleep */
-    uint32_t ulCoreTenths;    /* of a core, while awake (at most 1000) */
+    uint32_t ulSpanUs;         /* the span measured */
+    uint32_t ulAwakeUs;        /* of it, outside tickless sleep */
+    uint32_t ulHeldBackUs;     /* of that, without a core */
+    uint32_t ulSpanMs;         /* the span, rounded */
+    uint32_t ulAwakeTenths;    /* of the span, outside tickless sleep */
+    uint32_t ulCoreTenths;     /* of a core, while awake (at most 1000) */
     uint32_t ulHeldBackTenths; /* of the span: awake without a core */
 } HostShare_t;
 
@@ -291,6 +298,16 @@ static uint32_t prvTenths( uint64_t a,
 }
 /*-----------------------------------------------------------*/
 
+/* Nanoseconds as whole microseconds (rounded down, as the library's are), at most
+ * 2^32 - 1; rounded down, a part is never more than its whole. */
+static uint32_t prvMicros( uint64_t ullNs )
+{
+    const uint64_t ullUs = ullNs / 1000U;
+
+    return ( ullUs > UINT32_MAX ) ? UINT32_MAX : ( uint32_t ) ullUs;
+}
+/*-----------------------------------------------------------*/
+
 /* The figures over the last ulSpanMs (or over the history kept, if shorter). Returns
  * pdFALSE when there is no history yet. */
 static BaseType_t prvMeasure( uint32_t ulSpanMs,
@@ -343,6 +360,9 @@ static BaseType_t prvMeasure( uint32_t ulSpanMs,
     ullAwake = ullWall - configMIN( ullWall, xNow.ullSleptNs - xFrom.ullSleptNs );
     ullCpu = ( xNow.ullCpuNs > xFrom.ullCpuNs ) ? configMIN( ullAwake, xNow.ullCpuNs - xFrom.ullCpuNs ) : 0U;
 
+    pxShare->ulSpanUs = prvMicros( ullWall );
+    pxShare->ulAwakeUs = prvMicros( ullAwake );
+    pxShare->ulHeldBackUs = prvMicros( ullAwake - ullCpu );
     pxShare->ulSpanMs = ( uint32_t ) ( ( ullWall + 500000ULL ) / 1000000ULL );
     pxShare->ulAwakeTenths = prvTenths( ullAwake, ullWall );
     pxShare->ulCoreTenths = ( ullAwake == 0U ) ? 1000U : prvTenths( ullCpu, ullAwake );
@@ -368,8 +388,25 @@ static void prvPrintSpan( const HostShare_t * pxShare )
 }
 /*-----------------------------------------------------------*/
 
-/* Strong definition of the demo's hook: the shell calls it before a report. */
-void board_console_note( void )
+/* The note's sentence; pcShare names the shares it is about. */
+static void prvPrintNote( const HostShare_t * pxShare,
+                          const char * pcShare )
+{
+    prvPrintSpan( pxShare );
+    demo_print( " the host gave the simulator " );
+    prvPrintTenths( pxShare->ulCoreTenths );
+    demo_print( "% of a core while it was awake (it needs all of one): " );
+    demo_print( pcShare );
+    demo_print( " can read up to " );
+    prvPrintTenths( pxShare->ulHeldBackTenths );
+    demo_print( " points high (README: Accuracy)" );
+}
+/*-----------------------------------------------------------*/
+
+/* Strong definition of the demo's hook, called as each report goes out: a line before
+ * the table, or the "note" member of the JSON (the sentence has no character JSON
+ * would escape). */
+void board_report_note( int json )
 {
     HostShare_t xShare;
 
@@ -383,13 +420,23 @@ void board_console_note( void )
         return;
     }
 
-    demo_print( "note: " );
-    prvPrintSpan( &xShare );
-    demo_print( " the host gave the simulator " );
-    prvPrintTenths( xShare.ulCoreTenths );
-    demo_print( "% of a core while it was awake (it needs all of one): a share below can read up to " );
-    prvPrintTenths( xShare.ulHeldBackTenths );
-    demo_print( " points high (README: Accuracy)\n" );
+    if( json == 0 )
+    {
+        demo_print( "note: " );
+        prvPrintNote( &xShare, "a share below" );
+        demo_print( "\n" );
+        return;
+    }
+
+    demo_print( ",\"note\":{\"text\":\"" );
+    prvPrintNote( &xShare, "a share" );
+    demo_print( "\",\"span_us\":" );
+    demo_print_uint( xShare.ulSpanUs, 0U );
+    demo_print( ",\"awake_us\":" );
+    demo_print_uint( xShare.ulAwakeUs, 0U );
+    demo_print( ",\"held_back_us\":" );
+    demo_print_uint( xShare.ulHeldBackUs, 0U );
+    demo_print( "}" );
 }
 /*-----------------------------------------------------------*/
 

@@ -11,7 +11,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use crate::types::{Idle, MoreTasks, SinceStart, Slots, Task, TaskHistory, Window};
+use crate::types::{Idle, MoreTasks, Note, SinceStart, Slots, Task, TaskHistory, Window};
 use crate::wire::{hundredths_of, is_hundredths, name_bytes};
 
 /// One promise of the report's contract.
@@ -59,6 +59,10 @@ pub enum Invariant {
     /// Since start, each line's history: a longest run has its window, a peak has its
     /// window (a completed one) and is a share.
     History,
+    /// The board's note, when there is one (the demo's promise, not the library's:
+    /// [`crate::Note`]): a text, and of its span, the awake time at most the span
+    /// and the time held back at most the awake time.
+    Note,
     /// A window the event trace holds whole: each slot's time in it, summed from the
     /// trace's events, is the window report's counts for that slot, and the time
     /// between its markers its `window_counts` ([`crate::trace::Trace::check_window`]).
@@ -83,6 +87,7 @@ impl Invariant {
             Invariant::Listing => "the tasks in order, the rest summed right",
             Invariant::Runs => "time has runs, names are bytes",
             Invariant::History => "since start, each line's history is placed",
+            Invariant::Note => "the board's note has a text and parts within its span",
             Invariant::Trace => "the trace's time in a window is the window's counts",
         }
     }
@@ -153,6 +158,7 @@ struct View<'a, H: TaskHistory> {
     summary: [(&'static str, u64, f64, Option<u64>); 3],
     load_pct: f64,
     load_avg_pct: [Option<f64>; 3],
+    note: Option<&'a Note>,
 }
 
 /// One line of a report for the sums: what, counts, hundredths, tasks in it.
@@ -304,6 +310,11 @@ impl<H: TaskHistory> View<'_, H> {
         for a in self.load_avg_pct.iter().flatten() {
             ensure(is_hundredths(*a), Shares, || format!("load_avg_pct {:?}", self.load_avg_pct))?;
         }
+        if let Some(n) = self.note {
+            ensure(!n.text.is_empty() && n.held_back_us <= n.awake_us && n.awake_us <= n.span_us, Note, || {
+                format!("note {n:?}")
+            })?;
+        }
         Ok(())
     }
 
@@ -350,6 +361,7 @@ impl Window {
             ],
             load_pct: self.load_pct,
             load_avg_pct: self.load_avg_pct,
+            note: self.note.as_ref(),
         }
     }
 
@@ -395,6 +407,7 @@ impl SinceStart {
             ],
             load_pct: self.load_pct,
             load_avg_pct: self.load_avg_pct,
+            note: self.note.as_ref(),
         }
     }
 

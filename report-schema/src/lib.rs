@@ -2,7 +2,8 @@
 //! the viewer (`cpu-usage-top`), the system tests and the fuzz model.
 //!
 //! - [`Window`] and [`SinceStart`]: `show_cpu_usage -m` and `show_cpu_usage -c -m`,
-//!   one line of JSON each, every field with its unit ([`types`]);
+//!   one line of JSON each, every field with its unit ([`types`]), and the board's
+//!   [`Note`] on the figures that the demo's shell may add as the last member;
 //! - [`check`]: the invariants every report keeps (counts add up to the span exactly,
 //!   shares to exactly 100.00, the ID pool to its capacity, ...), each a method that
 //!   names the invariant a report breaks ([`Invariant`]);
@@ -25,7 +26,9 @@ mod wire;
 mod tests;
 
 pub use check::{Broken, Invariant, Shown};
-pub use types::{History, Idle, InWindow, MoreTasks, NoWindow, Report, SinceStart, Slots, Task, TaskHistory, Window};
+pub use types::{
+    History, Idle, InWindow, MoreTasks, NoWindow, Note, Report, SinceStart, Slots, Task, TaskHistory, Window,
+};
 pub use wire::{hundredths_of, pct_text};
 
 use serde::Deserialize;

@@ -1,6 +1,7 @@
 //! The types and invariants on reports the library wrote (`samples/`: a window, with
 //! and without `-d`, and a since-start report of known figures, which the library's
-//! own tests produce byte for byte; a window the POSIX simulator printed); then each
+//! own tests produce byte for byte; a window the POSIX simulator printed, and one it
+//! printed with its note, on a host core shared with a busy loop); then each
 //! invariant broken in turn, by the smallest change to a good report.
 
 use super::*;
@@ -13,6 +14,9 @@ const WINDOW: &str = include_str!("../samples/window.json");
 const WINDOW_D: &str = include_str!("../samples/window-deleted-listed.json");
 const SINCE_START: &str = include_str!("../samples/since-start.json");
 const SIMULATOR: &str = include_str!("../samples/simulator-window.json");
+/// A window the simulator printed with `-m` while it had about half a host core: its
+/// note is the object's last member.
+const SIMULATOR_NOTE: &str = include_str!("../samples/simulator-window-note.json");
 
 fn window(text: &str) -> Window {
     parse_exact(text).unwrap_or_else(|e| panic!("{e}\n{text}")).window().expect("a window")
@@ -78,6 +82,54 @@ fn the_librarys_reports_read_exactly() {
         parse_exact(none).unwrap(),
         Report::NoWindow(NoWindow { mode: "window".into(), error: "no completed window yet".into(), window_ms: 250 })
     );
+}
+
+#[test]
+fn the_simulators_note_is_the_last_member_and_only_there_when_it_has_one() {
+    let w = window(SIMULATOR_NOTE);
+    w.check_shown(Shown::default()).unwrap();
+    let note = w.note.as_ref().expect("the note");
+    assert_eq!((note.span_us, note.awake_us, note.held_back_us), (1_007_070, 964_110, 458_900));
+    assert!(note.text.starts_with("over the last 1.0 s the host gave the simulator 52.4% of a core"), "{note:?}");
+    assert!(note.text.ends_with("a share can read up to 45.6 points high (README: Accuracy)"), "{note:?}");
+    assert!(SIMULATOR_NOTE.ends_with(",\"held_back_us\":458900}}"));
+    // Without one, there is no member at all (not `null`).
+    assert_eq!(window(SIMULATOR).note, None);
+    assert_breaks(&with(SIMULATOR, "]}", "],\"note\":null}"), Invariant::Text, "differs");
+    // Its place and its fields are the contract too.
+    let text = format!("\"text\":\"{}\"", note.text);
+    let text_last = with(
+        &with(SIMULATOR_NOTE, &format!("{text},"), ""),
+        "\"held_back_us\":458900}",
+        &format!("\"held_back_us\":458900,{text}}}"),
+    );
+    assert_breaks(&text_last, Invariant::Text, "differs");
+    assert_breaks(&with(SIMULATOR_NOTE, &format!("{text},"), ""), Invariant::Shape, "missing field `text`");
+    let at = SIMULATOR_NOTE.find(",\"note\":").unwrap();
+    let member = &SIMULATOR_NOTE[at + 1..SIMULATOR_NOTE.len() - 1];
+    let note_first = format!("{{{member},{}}}", &SIMULATOR_NOTE[1..at]);
+    assert_breaks(&note_first, Invariant::Text, "differs");
+    // Read leniently (a viewer), a field of the note these types do not know is ignored.
+    assert!(parse(&with(SIMULATOR_NOTE, "\"held_back_us\"", "\"stolen_us\":1,\"held_back_us\"")).is_ok());
+}
+
+#[test]
+fn a_note_whose_parts_exceed_its_span_breaks_note() {
+    assert_breaks(
+        &with(SIMULATOR_NOTE, "\"held_back_us\":458900", "\"held_back_us\":964111"),
+        Invariant::Note,
+        "held_back_us: 964111",
+    );
+    assert_breaks(&with(SIMULATOR_NOTE, "\"awake_us\":964110", "\"awake_us\":1007071"), Invariant::Note, "");
+    let mut w = window(SIMULATOR_NOTE);
+    w.note.as_mut().unwrap().text.clear();
+    assert_eq!(w.check().unwrap_err().invariant, Invariant::Note);
+    // The same on a since-start report.
+    let object = SINCE_START.trim_end().strip_suffix('}').unwrap();
+    let with_note = |note: &str| format!("{object},\"note\":{note}}}");
+    let note = "{\"text\":\"x\",\"span_us\":10,\"awake_us\":5,\"held_back_us\":5}";
+    assert!(parse_exact(&with_note(note)).unwrap().since_start().unwrap().note.is_some());
+    assert_breaks(&with_note(&note.replace("\"awake_us\":5", "\"awake_us\":11")), Invariant::Note, "awake_us: 11");
 }
 
 #[test]

@@ -164,6 +164,28 @@ pub struct MoreTasks {
     pub usage_pct: f64,
 }
 
+/// What the board says about how far a report's figures can be trusted, as the last
+/// member of the report's object (`"note"`); absent when it has nothing to say. The
+/// library writes no note: the demo's shell puts the board's into each report as it
+/// goes out (`demo/note.c`), and only the POSIX simulator has one, when the host held
+/// back the core it needs for more than its 1.5-point accuracy over the last window
+/// (`boards/posix/host_share.c`). Time held back is charged to the task that FreeRTOS
+/// had running, so a share can read high by up to `held_back_us` over `span_us`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Note {
+    /// The note for people: the line the table starts with, without its `note: `.
+    pub text: String,
+    /// The span measured, in microseconds: the last window's length (to within the
+    /// simulator's 50 ms between samples; at most the 25.6 s of samples it keeps),
+    /// ending at most 50 ms before the report went out.
+    pub span_us: u64,
+    /// Of the span, the time outside tickless sleep, in microseconds.
+    pub awake_us: u64,
+    /// Of the awake time, the time the host gave the simulator no core, in
+    /// microseconds.
+    pub held_back_us: u64,
+}
+
 /// `show_cpu_usage -m`: the last completed window.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Window {
@@ -232,6 +254,9 @@ pub struct Window {
     /// device), in percent; `null` for a weight that has taken in nothing yet.
     #[serde(with = "wire::pct3")]
     pub load_avg_pct: [Option<f64>; 3],
+    /// The board's note on these figures, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<Note>,
 }
 
 /// `show_cpu_usage -c -m`: every completed window since the figures started (at
@@ -297,6 +322,9 @@ pub struct SinceStart {
     /// As in [`Window::load_avg_pct`] (the averages now).
     #[serde(with = "wire::pct3")]
     pub load_avg_pct: [Option<f64>; 3],
+    /// As in [`Window::note`] (about the last window, not the whole span).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<Note>,
 }
 
 /// `show_cpu_usage -m` before the first window has completed.

@@ -1,7 +1,11 @@
 //! The simulator says when the host does not give it the core it needs: pinned with
 //! `taskset` to one CPU beside a busy loop pinned to the same CPU, it gets about half
-//! of that CPU, and every report must then start with its `note: ` line; `host` must
-//! give the share the process really got, as the test measures it from outside.
+//! of that CPU, and every report must then carry its note: a table starts with its
+//! `note: ` line, and a report in JSON (`-m`, each of a follow's, `cli`'s) is still
+//! exactly one line, the note its `"note"` member, read by the report's own types
+//! (`freertos_cpu_usage_report::parse_exact`). The help and an argument error are no
+//! report, and get no note. `host` must give the share the process really got, as the
+//! test measures it from outside.
 //!
 //! Why the simulator needs a whole core: on FreeRTOS's POSIX port only the thread of
 //! the task FreeRTOS has running goes, and the idle task spins unless it sleeps in
@@ -23,6 +27,7 @@ use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+use freertos_cpu_usage_report::{parse_exact, Note, Report};
 use freertos_cpu_usage_tests::{boards, path_from_env, Console};
 
 /// The window the test sets, in ms: long against the misalignment of the test's span
@@ -88,6 +93,40 @@ fn number_before(text: &str, what: &str) -> f64 {
     word.trim_end_matches('%').parse().unwrap_or_else(|_| panic!("no number before {what:?} in {text:?}"))
 }
 
+/// The answer to `command`, which asks for `reports` reports in JSON: exactly that many
+/// lines, each a report held to the whole contract and carrying a note that says more
+/// than the threshold was held back. Returns the notes.
+fn notes_in_json(console: &mut Console, command: &str, reports: usize) -> Vec<Note> {
+    let answer = console.command(command, 30);
+    let lines: Vec<&str> = answer.lines().collect();
+    if lines.len() != reports {
+        console.fail(&format!("`{command}`: {} lines, not {reports} of JSON:\n{answer}", lines.len()));
+    }
+    let mut notes = Vec::new();
+    for line in lines {
+        let note = match parse_exact(line) {
+            Ok(Report::Window(w)) => w.note,
+            Ok(Report::SinceStart(s)) => s.note,
+            Ok(other) => console.fail(&format!("`{command}`: not a report of figures: {other:?}")),
+            Err(e) => console.fail(&format!("`{command}`: {e}\n{line}")),
+        };
+        let Some(note) = note else {
+            console.fail(&format!("`{command}` on a starved simulator: a report without its note:\n{line}"));
+        };
+        // The figures and the sentence are one measurement.
+        let said = number_before(&note.text, "points high");
+        let held = 100.0 * note.held_back_us as f64 / note.span_us as f64;
+        assert!(held > boards::POSIX_DUTY_TOLERANCE_PP, "`{command}`: {note:?}");
+        assert!(
+            (said - held).abs() <= 0.06,
+            "`{command}`: the text says {said} points, the figures {held:.3}: {note:?}"
+        );
+        assert!(note.text.starts_with("over the last ") && note.text.contains("% of a core"), "{note:?}");
+        notes.push(note);
+    }
+    notes
+}
+
 #[test]
 fn a_simulator_sharing_its_core_says_so() {
     let sim = path_from_env("CPU_USAGE_SIM", "build/posix/freertos-sim");
@@ -120,6 +159,36 @@ fn a_simulator_sharing_its_core_says_so() {
     let high = number_before(note, "points high");
     println!("{note}");
     assert!(core < 100.0 && high > boards::POSIX_DUTY_TOLERANCE_PP, "{note}");
+
+    // In JSON the note is a member of each report's one line: `-m`, since start, each
+    // report of a follow, and through FreeRTOS+CLI's callback (then `cli`'s own line).
+    let notes = notes_in_json(&mut console, "show_cpu_usage -m", 1);
+    println!("-m: {:?}", notes[0]);
+    notes_in_json(&mut console, "show_cpu_usage -c -m", 1);
+    notes_in_json(&mut console, "show_cpu_usage -m -f 2", 2);
+    let cli = console.command("cli show_cpu_usage -m", 30);
+    match cli.lines().collect::<Vec<_>>().as_slice() {
+        [json, calls] if calls.starts_with("cli: ") => match parse_exact(json) {
+            Ok(Report::Window(w)) if w.note.is_some() => {}
+            other => console.fail(&format!("`cli show_cpu_usage -m`: {other:?}\n{json}")),
+        },
+        _ => console.fail(&format!("`cli show_cpu_usage -m`: not a line of JSON and cli's own:\n{cli}")),
+    }
+
+    // No note where there are no figures: the help, and what is wrong with an argument.
+    for (command, first) in [
+        ("show_cpu_usage -h", "usage: show_cpu_usage "),
+        ("show_cpu_usage -m -h", "usage: show_cpu_usage "),
+        ("show_cpu_usage -x", "show_cpu_usage: unknown option \"-x\""),
+        ("show_cpu_usage -m -n x", "show_cpu_usage: -n \"x\": not a number"),
+        ("cli show_cpu_usage -x", "show_cpu_usage: unknown option \"-x\""),
+    ] {
+        let answer = console.command(command, 30);
+        let noted = answer.lines().any(|l| l.starts_with("note: ")) || answer.contains("\"note\"");
+        if !answer.starts_with(first) || noted {
+            console.fail(&format!("`{command}` must start with {first:?} and have no note:\n{answer}"));
+        }
+    }
 
     let (cpu0, t0) = (console.cpu_time().expect("/proc/<pid>/stat"), Instant::now());
     sleep(Duration::from_millis(WINDOW_MS));

@@ -13,7 +13,7 @@ use clap::Parser;
 
 use cpu_usage_top::session::{follow_command, Event, Session};
 use cpu_usage_top::source::Source;
-use cpu_usage_top::window::{Line, Window};
+use cpu_usage_top::window::{note_line, Line, Window};
 use cpu_usage_top::words::count;
 use cpu_usage_top::{perfetto, plot, prometheus, trace, ui};
 
@@ -319,7 +319,12 @@ fn follow_headless(cli: &Cli, events: &Receiver<Event>, outputs: &mut Outputs) -
             Event::Line(line) => {
                 let new = outputs.line(&line);
                 match line {
-                    Line::Window(w) if new => drop(writeln!(stdout.lock(), "{}", summary_line(&w))),
+                    Line::Window(w) if new => {
+                        if let Some(note) = note_line(&w) {
+                            eprintln!("cpu-usage-top: {}{note}", ui::DEVICE_LABEL);
+                        }
+                        drop(writeln!(stdout.lock(), "{}", summary_line(&w)))
+                    }
                     Line::Garbage(why) => eprintln!("cpu-usage-top: skipped a garbled line: {why}"),
                     Line::Text(text) if ui::stands_out(&text) => {
                         eprintln!("cpu-usage-top: {}{}", ui::DEVICE_LABEL, text.trim_start_matches(['>', ' ']))

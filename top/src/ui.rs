@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::history::{History, TaskKey};
-use crate::window::{parse_watchdogs, Line, Task};
+use crate::window::{note_line, parse_watchdogs, Line, Task};
 
 mod draw;
 mod format;
@@ -127,12 +127,18 @@ impl App {
         }
     }
 
-    /// Takes one console line: a window goes to the history (also while paused), the
-    /// shell's text to the log (the watchdog settings also to the limits not given),
-    /// garbage is counted.
+    /// Takes one console line: a window goes to the history (also while paused) and
+    /// its note, if it has one, to the log; the shell's text to the log (the watchdog
+    /// settings also to the limits not given); garbage is counted.
     pub fn on_line(&mut self, line: Line) {
         match line {
-            Line::Window(w) => self.history.push(*w),
+            Line::Window(w) => {
+                // Its note, before it, as the shell's table has it.
+                if let Some(note) = note_line(&w) {
+                    self.log_line(&note);
+                }
+                self.history.push(*w)
+            }
             Line::Text(text) => {
                 if let Some(device) = parse_watchdogs(&text) {
                     if !self.limits_given.0 {
@@ -142,21 +148,26 @@ impl App {
                         self.slice_limit_us = device.slice_us;
                     }
                 }
-                // Prompts ("> ") are the shell's, not news.
-                let text = text.trim_start_matches(['>', ' ']).trim_end();
-                if text.is_empty() {
-                    return;
-                }
-                if self.log.len() == LOG_LINES {
-                    self.log.pop_front();
-                }
-                self.log.push_back(text.to_owned());
+                self.log_line(&text);
             }
             Line::Garbage(why) => {
                 self.garbage += 1;
                 self.last_garbage = Some(why);
             }
         }
+    }
+
+    /// Keeps a line of the device's text for the screen (the newest [`LOG_LINES`]).
+    fn log_line(&mut self, text: &str) {
+        // Prompts ("> ") are the shell's, not news.
+        let text = text.trim_start_matches(['>', ' ']).trim_end();
+        if text.is_empty() {
+            return;
+        }
+        if self.log.len() == LOG_LINES {
+            self.log.pop_front();
+        }
+        self.log.push_back(text.to_owned());
     }
 
     /// The connection's state as the title shows it: `connected`, or

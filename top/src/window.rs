@@ -46,6 +46,13 @@ pub fn parse_line(line: &str) -> Line {
     }
 }
 
+/// The device's note on a window's figures, as the shell's table puts it before the
+/// table: `note: ...`. Only the POSIX simulator has one, when the host held back the
+/// core it needs (the report's `"note"`); the viewer shows it as the device's text.
+pub fn note_line(w: &Window) -> Option<String> {
+    w.note.as_ref().map(|note| format!("note: {}", note.text))
+}
+
 /// Splits a byte stream into lines and reads them, counting what it skips.
 #[derive(Debug, Default)]
 pub struct LineReader {

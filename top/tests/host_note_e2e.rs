@@ -1,9 +1,9 @@
 //! The simulator's note reaches the viewer's user: with the simulator sharing one CPU
 //! with a busy loop (both pinned there with `taskset`), it gets about half a core
-//! while it needs a whole one when awake, and the shell's follow mode passes its note
-//! on once a window (`note: over the last ...`). In line mode the viewer writes the
-//! device's notes to standard error as `device: note: ...`; the terminal UI shows the
-//! same line above its footer (`ui_snapshot`).
+//! while it needs a whole one when awake, and each report of the follow mode carries
+//! its note (the JSON's `"note"`: `over the last ...`). In line mode the viewer writes
+//! the device's notes to standard error as `device: note: ...`; the terminal UI shows
+//! the same line above its footer (`ui_snapshot`).
 //!
 //! The simulator decides when to note (more than 1.5 points of the window held back);
 //! half a core is far beyond that. `taskset` comes with util-linux.

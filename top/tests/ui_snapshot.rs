@@ -254,6 +254,18 @@ fn the_device_line_is_labelled_and_notes_stand_out() {
     assert!(screen.lines().nth(y).unwrap().starts_with("device: note: over the last 1.0 s"), "{screen}");
     assert_eq!(buf[(0, y as u16)].style().fg, Some(Color::Yellow));
 
+    // Inside a report (the simulator's `-m`): the same line, from the report's note.
+    let mut app = App::new("sim".to_owned(), Some(80.0), None);
+    let report = include_str!("../../report-schema/samples/simulator-window-note.json");
+    app.on_line(parse_line(report));
+    let buf = render(&app, 100, 24);
+    let screen = text(&buf);
+    assert!(screen.contains("window #2 "), "the window is read: {screen}");
+    let y = row_of(&screen, "note: over");
+    let expected = "device: note: over the last 1.0 s the host gave the simulator 52.4% of a core while it was awake";
+    assert!(screen.lines().nth(y).unwrap().starts_with(expected), "{screen}");
+    assert_eq!(buf[(0, y as u16)].style().fg, Some(Color::Yellow));
+
     // Before the first window too.
     let mut app = App::new("sim".to_owned(), Some(80.0), None);
     app.on_line(parse_line("freertos-cpu-usage demo on POSIX simulator"));
