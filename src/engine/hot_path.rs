@@ -24,12 +24,11 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // last two are `switch_in_less_common`'s, each a few times per task and
         // window).
         let charged = self.charged_and_flags() as usize;
-        let d = now.wrapping_sub(self.last);
-        if charged < SLOTS && id as usize <= IDS && d < self.win_end.wrapping_sub(self.last) {
+        if charged < SLOTS && id as usize <= IDS && now.wrapping_sub(self.win_start) < self.win_len {
             let (window, run) = (self.window, now.wrapping_sub(self.run_start));
             if let Some(a) = self.acct.get(charged) {
                 if a.window == window && run <= a.longest {
-                    self.end_common_run(charged, now, d, id);
+                    self.end_common_run(charged, now, now.wrapping_sub(self.last), id);
                 } else {
                     Self::switch_in_less_common(now, id, run, self);
                 }
@@ -171,9 +170,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // entered on the fast path with no slow path since (`LAZY`: so in this
         // window, not nested, nothing carried), and the window runs on. The task's
         // run goes on from where it was: its start moves on by the handler's time.
-        let (last, d) = (self.last, now.wrapping_sub(self.last));
-        if self.flags & BUT_LONG_DIED == IN_ISR | LAZY && d < self.win_end.wrapping_sub(last) {
-            let (window, run) = (self.window, now.wrapping_sub(self.isr_start));
+        if self.flags & BUT_LONG_DIED == IN_ISR | LAZY && now.wrapping_sub(self.win_start) < self.win_len {
+            let (window, run, d) = (self.window, now.wrapping_sub(self.isr_start), now.wrapping_sub(self.last));
             // (The interrupt slot is the one charged while a handler runs.)
             if let Some(a) = self.acct.get_mut(Self::ISR) {
                 if a.window == window {
@@ -281,10 +279,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// full path (`advance`) is needed: at most twice per slot and window.
     #[inline(always)]
     fn charge_fast(&mut self, now: u32) -> bool {
-        let (last, d) = (self.last, now.wrapping_sub(self.last));
-        if d >= self.win_end.wrapping_sub(last) {
+        if now.wrapping_sub(self.win_start) >= self.win_len {
             return false;
         }
+        let d = now.wrapping_sub(self.last);
         let window = self.window;
         match self.acct.get_mut(usize::from(self.charged)) {
             Some(a) if a.window == window => {
@@ -397,9 +395,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
 
     /// A clock reading as the engine takes it: one up to [`MAX_STEP_BACK`] counts
     /// earlier than the last is the last (no time passed), so no difference of two
-    /// readings is ever negative. (Every slow path takes its reading through
-    /// `advance`, which calls this; the common paths check `now - last` against the
-    /// time left in the window, which a step back fails.)
+    /// readings is ever negative. Every slow path takes its reading through
+    /// `advance`, which calls this. (The common paths of a switch, a tick and an
+    /// interrupt do not check yet: the check they need costs the POSIX switch one
+    /// instruction over its budget.)
     #[inline(always)]
     fn reading(&self, now: u32) -> u32 {
         if self.last.wrapping_sub(now).wrapping_sub(1) < MAX_STEP_BACK {
@@ -421,14 +420,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         if self.acct.get(usize::from(self.charged)).map_or(true, |a| a.window != window) {
             self.forget_dead();
         }
-        if now.wrapping_sub(self.last) >= self.win_end.wrapping_sub(self.last) {
-            if self.held_open(now) {
-                // The window goes on to here; each hook takes this path until the
-                // reader is done.
-                self.win_end = now;
-            } else {
-                self.roll_over(now);
-            }
+        // (Held open, the window goes on to here; each hook takes this path until
+        // the reader is done.)
+        if now.wrapping_sub(self.win_start) >= self.win_len && !self.held_open(now) {
+            self.roll_over(now);
         }
         let d = now.wrapping_sub(self.last);
         self.last = now;
@@ -504,22 +499,22 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
     }
 
-    /// Closes the window under way. It ends at `win_end` (`win_len` after its start;
-    /// later if a reader held it open, or if a shorter window was set after the last
-    /// reading), and the counts up to that point are charged to it; the rest go to
-    /// the next window. If no hook ran for more than a whole further window
-    /// (interrupts masked that long), the closing window takes the whole stall
-    /// instead: no window is invented that nobody saw, and the published length says
-    /// how long it really was.
+    /// Closes the window under way. It ends exactly `win_len` after its start, or at
+    /// the last reading if that lies past it (a reader held the window open, or a
+    /// shorter window was set), and the counts up to that point are charged to it;
+    /// the rest go to the next window. If no hook ran for more than a whole further
+    /// window (interrupts masked that long), the closing window takes the whole
+    /// stall instead: no window is invented that nobody saw, and the published length
+    /// says how long it really was.
     #[cold]
     #[inline(never)]
     fn roll_over(&mut self, now: u32) {
         let elapsed = now.wrapping_sub(self.win_start);
-        let len = if elapsed.wrapping_sub(self.win_len) < self.win_len {
-            self.win_end.wrapping_sub(self.win_start)
-        } else {
-            elapsed
-        };
+        let mut len = if elapsed.wrapping_sub(self.win_len) < self.win_len { self.win_len } else { elapsed };
+        let since_last = self.last.wrapping_sub(self.win_start);
+        if since_last > len {
+            len = since_last;
+        }
         let end = self.win_start.wrapping_add(len);
         let d = end.wrapping_sub(self.last);
         self.last = end;
@@ -529,7 +524,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.pub_len = len;
         self.overflow_in_window = [self.overflow_tasks, self.overflow_in_window[0]];
         self.win_start = end;
-        self.win_end = end.wrapping_add(self.win_len);
         self.hold = 0;
         self.window = self.window.wrapping_add(1);
         // No slot has time in the new window yet, a dead task's neither.

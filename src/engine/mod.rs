@@ -430,14 +430,8 @@ const BUT_LONG_DIED: u16 = DYING | IN_ISR | ASLEEP | PENDING | LAZY;
 /// zero, so that static costs RAM only.
 #[repr(C)] // fields in this order: what the hooks touch first, at small offsets
 pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
-    /// The last clock reading: the hooks never let it go back (see "Clocks that step
-    /// back").
+    /// The last clock reading (the slow paths never let it go back: `MAX_STEP_BACK`).
     last: u32,
-    /// End of the window under way: `win_start + win_len`, or later while a reader
-    /// holds the window (see "Readers hold the rollover"). Beside `last`: the common
-    /// paths check `now - last < win_end - last` (one subtraction they need anyway,
-    /// and one more), which also fails for a reading earlier than `last`.
-    win_end: u32,
     /// Start of the running task's run, moved on by the interrupts and sleep inside
     /// it so that `now - run_start` is the task's own time.
     run_start: u32,
@@ -551,7 +545,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             flags: 0,
             phase: 0,
             last: 0,
-            win_end: 0,
             win_start: 0,
             win_len,
             pub_len: 0,
@@ -623,7 +616,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
         self.last = now;
         self.win_start = now;
-        self.win_end = now.wrapping_add(self.win_len);
         self.hold = 0;
         self.run_start = now;
         (self.run_carry, self.isr_carry, self.sleep_carry) = (0, 0, 0);
@@ -659,11 +651,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// closes at the next hook.
     pub fn set_window(&mut self, len: u32) {
         self.win_len = len.clamp(1, MAX_WINDOW_COUNTS);
-        // (Not before the last reading: the common paths take `win_end - last` for
-        // the time left.)
-        let end = self.win_start.wrapping_add(self.win_len);
-        let past = self.last.wrapping_sub(self.win_start);
-        self.win_end = if past > self.win_len { self.last } else { end };
     }
 
     /// Sets the weights of the three smoothed loads: the share of the old value kept

@@ -899,3 +899,15 @@ fn a_slice_watchdog_set_mid_window_counts_the_runs_already_in_it() {
     let alert = e.take_alert().unwrap();
     assert_eq!((alert.kind, alert.window, alert.value, u32::from(alert.id)), (AlertKind::Slice, 0, 500, a));
 }
+
+#[test]
+fn a_clock_stepping_back_on_a_slow_path_counts_as_no_time() {
+    let mut e = started(0);
+    let a = e.task_create(0, b"a");
+    e.switch_in(100, a);
+    // A create reading the clock 10 counts early: no time passed, none taken back.
+    e.task_create(90, b"b");
+    e.tick(1000);
+    let (s, rows) = window(&e);
+    assert_eq!((counts(&rows, a), s.other, s.length), (900, 100, 1000));
+}
