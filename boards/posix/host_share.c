@@ -40,6 +40,7 @@
 
 #include "demo.h"
 #include "freertos_cpu_usage.h"
+#include "clock_step.h"
 #include "host_share.h"
 
 /* How often the sampler looks: fine enough that the span measured is the window to
@@ -470,7 +471,8 @@ static void prvCmdHost( int argc,
 
 static const DemoPortCommand_t xPosixCommands[] =
 {
-    { "host", "", "the share of a host core the simulator gets", prvCmdHost },
+    { "host",      "",                "the share of a host core the simulator gets",        prvCmdHost          },
+    { "clockstep", "<counts>|off",    "one clock reading in 97 that many counts early",     posix_cmd_clockstep },
 };
 
 const DemoPortCommand_t * const port_commands = xPosixCommands;

@@ -96,10 +96,18 @@ pub fn clock_at_scheduler_start(cpu_hz: u32, _port_setting: u32) -> Clock {
         read_volatile(DWT_CYCCNT) != first
     };
     if advances {
-        Clock { read: dwt_cycles, hz: cpu_hz, name: ClockName::DwtCyccnt }
-    } else {
-        Clock { read: systick_cycles, hz: cpu_hz, name: ClockName::Systick }
+        return Clock { read: dwt_cycles, hz: cpu_hz, name: ClockName::DwtCyccnt };
     }
+    // The SysTick count starts again here: reloads seen before (firmware that ran
+    // SysTick with a period of its own, before the port set it up) are not of the
+    // period it has from now on. This reading and those until the port sets SysTick
+    // up are of the old period: the first after may lie up to one old period before
+    // them, which the engine takes as no time passed (`MAX_STEP_BACK` is more than
+    // SysTick's 24 bits count), so the clock starts counting for real then.
+    TICKS.store(0, Ordering::Relaxed);
+    // SAFETY: reading the control register only clears COUNTFLAG.
+    unsafe { read_volatile(SYST_CSR) };
+    Clock { read: systick_cycles, hz: cpu_hz, name: ClockName::Systick }
 }
 
 /// Stops everything: only reachable through a bug.

@@ -23,12 +23,14 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // task was already charged in it, and its run is not its longest in it (the
         // last two are `switch_in_less_common`'s, each a few times per task and
         // window).
-        let charged = self.charged_and_flags() as usize;
-        if charged < SLOTS && id as usize <= IDS && now.wrapping_sub(self.win_start) < self.win_len {
-            let (window, run) = (self.window, now.wrapping_sub(self.run_start));
+        let d = now.wrapping_sub(self.last);
+        if d < self.left && id as usize <= IDS {
+            // (`get` checks that no flag is set and the charged slot is an index.)
+            let (charged, window, run) =
+                (self.charged_and_flags() as usize, self.window, now.wrapping_sub(self.run_start));
             if let Some(a) = self.acct.get(charged) {
                 if a.window == window && run <= a.longest {
-                    self.end_common_run(charged, now, now.wrapping_sub(self.last), id);
+                    self.end_common_run(charged, now, d, id);
                 } else {
                     Self::switch_in_less_common(now, id, run, self);
                 }
@@ -48,6 +50,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             a.runs = a.runs.wrapping_add(1);
         }
         self.last = now;
+        self.left = self.left.wrapping_sub(d);
         self.run_start = now;
         // (`id` is at most `IDS`: its slot.)
         self.charged = id as u16;
@@ -170,8 +173,9 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // entered on the fast path with no slow path since (`LAZY`: so in this
         // window, not nested, nothing carried), and the window runs on. The task's
         // run goes on from where it was: its start moves on by the handler's time.
-        if self.flags & BUT_LONG_DIED == IN_ISR | LAZY && now.wrapping_sub(self.win_start) < self.win_len {
-            let (window, run, d) = (self.window, now.wrapping_sub(self.isr_start), now.wrapping_sub(self.last));
+        let d = now.wrapping_sub(self.last);
+        if self.flags & BUT_LONG_DIED == IN_ISR | LAZY && d < self.left {
+            let (window, run) = (self.window, now.wrapping_sub(self.isr_start));
             // (The interrupt slot is the one charged while a handler runs.)
             if let Some(a) = self.acct.get_mut(Self::ISR) {
                 if a.window == window {
@@ -181,6 +185,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
                         a.longest = run;
                     }
                     self.last = now;
+                    self.left = self.left.wrapping_sub(d);
                     self.run_start = self.run_start.wrapping_add(run);
                     self.flags &= !(IN_ISR | LAZY);
                     self.charged = self.task;
@@ -279,15 +284,16 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// full path (`advance`) is needed: at most twice per slot and window.
     #[inline(always)]
     fn charge_fast(&mut self, now: u32) -> bool {
-        if now.wrapping_sub(self.win_start) >= self.win_len {
+        let d = now.wrapping_sub(self.last);
+        if d >= self.left {
             return false;
         }
-        let d = now.wrapping_sub(self.last);
         let window = self.window;
         match self.acct.get_mut(usize::from(self.charged)) {
             Some(a) if a.window == window => {
                 a.counts = a.counts.wrapping_add(d);
                 self.last = now;
+                self.left = self.left.wrapping_sub(d);
                 true
             }
             _ => false,
@@ -395,10 +401,9 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
 
     /// A clock reading as the engine takes it: one up to [`MAX_STEP_BACK`] counts
     /// earlier than the last is the last (no time passed), so no difference of two
-    /// readings is ever negative. Every slow path takes its reading through
-    /// `advance`, which calls this. (The common paths of a switch, a tick and an
-    /// interrupt do not check yet: the check they need costs the POSIX switch one
-    /// instruction over its budget.)
+    /// readings is ever negative. (Every slow path takes its reading through
+    /// `advance`, which calls this; the common paths check `now - last` against the
+    /// time left in the window, which a step back fails.)
     #[inline(always)]
     fn reading(&self, now: u32) -> u32 {
         if self.last.wrapping_sub(now).wrapping_sub(1) < MAX_STEP_BACK {
@@ -420,13 +425,18 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         if self.acct.get(usize::from(self.charged)).map_or(true, |a| a.window != window) {
             self.forget_dead();
         }
-        // (Held open, the window goes on to here; each hook takes this path until
-        // the reader is done.)
-        if now.wrapping_sub(self.win_start) >= self.win_len && !self.held_open(now) {
-            self.roll_over(now);
+        if now.wrapping_sub(self.last) >= self.left {
+            if self.held_open(now) {
+                // The window goes on to here; each hook takes this path until the
+                // reader is done.
+                self.left = now.wrapping_sub(self.last);
+            } else {
+                self.roll_over(now);
+            }
         }
         let d = now.wrapping_sub(self.last);
         self.last = now;
+        self.left = self.left.wrapping_sub(d);
         self.credit(usize::from(self.charged), d);
         now
     }
@@ -499,22 +509,22 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
     }
 
-    /// Closes the window under way. It ends exactly `win_len` after its start, or at
-    /// the last reading if that lies past it (a reader held the window open, or a
-    /// shorter window was set), and the counts up to that point are charged to it;
-    /// the rest go to the next window. If no hook ran for more than a whole further
-    /// window (interrupts masked that long), the closing window takes the whole
-    /// stall instead: no window is invented that nobody saw, and the published length
-    /// says how long it really was.
+    /// Closes the window under way. It ends at `last + left` (`win_len` after its start;
+    /// later if a reader held it open, or if a shorter window was set after the last
+    /// reading), and the counts up to that point are charged to it; the rest go to
+    /// the next window. If no hook ran for more than a whole further window
+    /// (interrupts masked that long), the closing window takes the whole stall
+    /// instead: no window is invented that nobody saw, and the published length says
+    /// how long it really was.
     #[cold]
     #[inline(never)]
     fn roll_over(&mut self, now: u32) {
         let elapsed = now.wrapping_sub(self.win_start);
-        let mut len = if elapsed.wrapping_sub(self.win_len) < self.win_len { self.win_len } else { elapsed };
-        let since_last = self.last.wrapping_sub(self.win_start);
-        if since_last > len {
-            len = since_last;
-        }
+        let len = if elapsed.wrapping_sub(self.win_len) < self.win_len {
+            self.last.wrapping_add(self.left).wrapping_sub(self.win_start)
+        } else {
+            elapsed
+        };
         let end = self.win_start.wrapping_add(len);
         let d = end.wrapping_sub(self.last);
         self.last = end;
@@ -524,6 +534,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.pub_len = len;
         self.overflow_in_window = [self.overflow_tasks, self.overflow_in_window[0]];
         self.win_start = end;
+        self.left = self.win_len;
         self.hold = 0;
         self.window = self.window.wrapping_add(1);
         // No slot has time in the new window yet, a dead task's neither.

@@ -430,8 +430,16 @@ const BUT_LONG_DIED: u16 = DYING | IN_ISR | ASLEEP | PENDING | LAZY;
 /// zero, so that static costs RAM only.
 #[repr(C)] // fields in this order: what the hooks touch first, at small offsets
 pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
-    /// The last clock reading (the slow paths never let it go back: `MAX_STEP_BACK`).
+    /// The last clock reading: the hooks never let it go back (see "Clocks that step
+    /// back").
     last: u32,
+    /// Counts left in the window under way after `last`: it ends at `last + left`,
+    /// `win_len` after its start, or later while a reader holds it (see "Readers
+    /// hold the rollover"). Kept beside `last`, so that the common paths check the
+    /// window with the difference they need anyway, `now - last < left` (which a
+    /// reading earlier than `last` also fails), and take it off `left` as they
+    /// store `now` in `last`.
+    left: u32,
     /// Start of the running task's run, moved on by the interrupts and sleep inside
     /// it so that `now - run_start` is the task's own time.
     run_start: u32,
@@ -545,6 +553,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             flags: 0,
             phase: 0,
             last: 0,
+            left: 0,
             win_start: 0,
             win_len,
             pub_len: 0,
@@ -616,6 +625,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
         self.last = now;
         self.win_start = now;
+        self.left = self.win_len;
         self.hold = 0;
         self.run_start = now;
         (self.run_carry, self.isr_carry, self.sleep_carry) = (0, 0, 0);
@@ -651,6 +661,9 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// closes at the next hook.
     pub fn set_window(&mut self, len: u32) {
         self.win_len = len.clamp(1, MAX_WINDOW_COUNTS);
+        // (If the last reading lies past the new end, the window ends there.)
+        let past = self.last.wrapping_sub(self.win_start);
+        self.left = self.win_len.saturating_sub(past);
     }
 
     /// Sets the weights of the three smoothed loads: the share of the old value kept

@@ -217,13 +217,15 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         };
         // Of the window's end, whatever happened after it: a task born after it is
         // not in the report, one deleted after it is there and not deleted.
+        // (Before the first window has ended, since start shows the tasks that live.)
+        let before_any = since_start && !self.published();
         let shown = match m.state {
             TaskState::Free => false,
             // A window shows a task that existed during it: born before it ended,
             // and not dead before it began nor born and dead after it; since start,
             // one that existed at its end.
-            TaskState::Alive | TaskState::Dying => m.mark != window,
-            TaskState::Dead if since_start => m.mark == window && !m.short_lived,
+            TaskState::Alive | TaskState::Dying => m.mark != window || before_any,
+            TaskState::Dead if since_start => m.mark == window && !m.short_lived && !before_any,
             TaskState::Dead => window.wrapping_sub(m.mark) <= 1 && !(m.short_lived && m.mark == window),
         };
         // Quarantined IDs whose windows are gone are as good as free: they go back to

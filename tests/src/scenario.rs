@@ -176,11 +176,15 @@ pub fn shown_by(command: &str) -> Shown {
 }
 
 /// The JSON report in `answer`, the answer to `command` (a `show_cpu_usage -m` line,
-/// `-c` or not): its last line that starts with `{` (a report whose figures changed
-/// while it went out is followed by the new one), held to the report's whole
-/// contract and to `command`'s options; `None` before the first window.
+/// `-c` or not): its one line that starts with `{` (a report is one window, printed
+/// once, however long it takes to go out), held to the report's whole contract and
+/// to `command`'s options; `None` before the first window.
 pub fn report_in(answer: &str, command: &str) -> Result<Option<Report>, String> {
-    let line = answer.lines().rfind(|l| l.starts_with('{')).ok_or_else(|| format!("no JSON line: {answer:?}"))?;
+    let mut lines = answer.lines().filter(|l| l.starts_with('{'));
+    let line = lines.next().ok_or_else(|| format!("no JSON line: {answer:?}"))?;
+    if lines.next().is_some() || answer.contains("(cut)") {
+        return Err(format!("`{command}` printed more than one report, or a cut one: {answer:?}"));
+    }
     let report = parse_exact(line).map_err(|e| format!("report: {e}\n{line}"))?;
     let shown = match &report {
         Report::Window(w) => w.check_shown(shown_by(command)),
@@ -319,16 +323,10 @@ impl Run<'_> {
     fn ask(&mut self, line: &str) -> String {
         let answer = self.console.command(line, self.judging.reply_secs);
         let answer = self.take_alerts(answer);
-        // A report whose figures changed while it went out (a window ended) is void
-        // up to the line that says so; the report follows again after it.
-        const VOID: &str = "(the figures changed while printing)\n";
-        match answer.rfind(VOID) {
-            Some(at) => {
-                println!("{line}: a window ended while the report went out; it followed again");
-                answer[at + VOID.len()..].to_string()
-            }
-            None => answer,
-        }
+        // (A report is never voided and written again: `report_in` holds every JSON
+        // answer to one report.)
+        let _ = line;
+        answer
     }
 
     /// The shell prints alerts on lines of their own: before its prompt, or while it
