@@ -214,10 +214,34 @@ int port_console_getc( uint32_t timeout_ms )
 }
 /*-----------------------------------------------------------*/
 
+/* The console's speed with --baud, in bits per second (0: as fast as the host). */
+static uint32_t ulConsoleBaud = 0U;
+
+/* Holds the calling task for the time a UART at ulConsoleBaud takes to send n bytes
+ * (ten bits each), busy, as a firmware's synchronous console output does: the report's
+ * time is the console's. */
+static void prvConsolePace( size_t n )
+{
+    uint64_t ullEnd;
+
+    if( ulConsoleBaud == 0U )
+    {
+        return;
+    }
+
+    ullEnd = prvMonotonicNs() + ( ( uint64_t ) n * 10U * 1000000000U ) / ulConsoleBaud;
+
+    while( prvMonotonicNs() < ullEnd )
+    {
+    }
+}
+
 void port_console_write( const char * s,
                          size_t n )
 {
     ssize_t xWritten;
+
+    prvConsolePace( n );
 
     /* write() rather than stdio: fwrite() would give up on the EINTR that the tick
      * signal causes while stdout is a full pipe, and leave the stream in error. Going
@@ -412,9 +436,15 @@ int main( int argc,
         {
             demo_add_waiting_tasks();
         }
+        else if( ( strcmp( argv[ i ], "--baud" ) == 0 ) && ( i + 1 < argc ) && ( atoi( argv[ i + 1 ] ) > 0 ) )
+        {
+            ulConsoleBaud = ( uint32_t ) atoi( argv[ ++i ] );
+        }
         else
         {
-            fprintf( stderr, "usage: %s [--many-tasks]  (%u more tasks, waiting, before the scheduler starts)\n",
+            fprintf( stderr, "usage: %s [--many-tasks] [--baud BITS_PER_S]\n"
+                             "  --many-tasks  %u more tasks, waiting, before the scheduler starts\n"
+                             "  --baud        output as slow as a UART at that speed (115200: 11.5 KB/s)\n",
                      argv[ 0 ], ( unsigned ) DEMO_WAITING_TASKS );
             return EXIT_FAILURE;
         }
