@@ -97,20 +97,23 @@ fn main() {
         .file(paths.repo.join("tests/c/kernel_posix_app_hooks.c"))
         .compile("cu_kernel_posix");
 
-    // Every C file of the demo (demo/*.c, as board.mk builds it), sorted so that the
-    // archive does not depend on the directory's order.
-    let mut demo_files: Vec<PathBuf> = std::fs::read_dir(paths.repo.join("demo"))
-        .expect("the demo's directory")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    demo_files.sort();
+    // Every C file of the demo and of the POSIX board (demo/*.c, boards/posix/*.c, as
+    // board.mk builds them), sorted so that the archive does not depend on the
+    // directories' order.
+    let c_files_in = |dir: &str| {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(paths.repo.join(dir))
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "c"))
+            .collect();
+        files.sort();
+        files
+    };
     posix_build(&paths, "cross-check")
         .define("DEMO_RUN_TIME_STATS", "1")
         .define("main", "posix_demo_main")
-        .files(&demo_files)
-        .file(paths.repo.join("boards/posix/main.c"))
-        .file(paths.repo.join("boards/posix/host_share.c"))
+        .files(c_files_in("demo"))
+        .files(c_files_in("boards/posix"))
         .compile("cu_cross_check");
 
     // The demo's POSIX glue disposes of deleted tasks' threads with the scheduler

@@ -41,7 +41,7 @@ POSIX_KERNEL_SRCS := \
 	$(POSIX_PORT_DIR)/port.c \
 	$(POSIX_PORT_DIR)/utils/wait_for_event.c
 
-POSIX_APP_SRCS := $(wildcard demo/*.c) boards/posix/main.c boards/posix/host_share.c boards/posix/clock_step.c
+POSIX_APP_SRCS := $(wildcard demo/*.c) $(wildcard boards/posix/*.c)
 
 POSIX_CPPFLAGS := -I include -I demo -I boards/posix \
 	-I $(KERNEL_DIR)/include -I $(POSIX_PORT_DIR)
