@@ -53,7 +53,7 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 
 /* The demo's task stacks (workloads.c), in words, from what each was measured to use
  * (README.md): the shell's holds the library's report formatter, 2.3 KiB deep. */
-#define demoWORK_STACK_WORDS                       ( 112 )
+#define demoWORK_STACK_WORDS                       ( 128 )
 #define demoCHURN_STACK_WORDS                      ( 160 )
 #define demoCHILD_STACK_WORDS                      ( 96 )
 #define demoSHELL_STACK_WORDS                      ( 800 )

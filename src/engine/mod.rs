@@ -478,7 +478,9 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     sleep_task_run: u32,
     /// Changes to the since-start figures besides a window's end (wrapping): with
     /// `window` and `restarts`, what a since-start reader's lines must be of (see
-    /// `Stamp`). (16 bits: a report lasts far fewer than 65536 creates.)
+    /// `Stamp`). (16 bits: a report lasts far fewer than 65536 creates.) Only the
+    /// shell reads since start.
+    #[cfg(feature = "shell")]
     changes: u16,
     /// Next slot `refresh_one` visits.
     refresh: u16,
@@ -576,6 +578,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             restarts: 0,
             #[cfg(feature = "shell")]
             overflow_since_start: 0,
+            #[cfg(feature = "shell")]
             changes: 0,
             #[cfg(feature = "shell")]
             retired: Sum64([0; 2]),
@@ -611,7 +614,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             m.short_lived = false;
         }
         self.window = 0;
-        self.changes = self.changes.wrapping_add(1);
         self.restarts = self.restarts.wrapping_add(1);
         #[cfg(feature = "shell")]
         {

@@ -122,7 +122,11 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
 
     /// What a header read now would be stamped with.
     pub fn stamp(&self) -> Stamp {
-        Stamp { window: self.window, restarts: self.restarts, changes: self.changes }
+        #[cfg(feature = "shell")]
+        let changes = self.changes;
+        #[cfg(not(feature = "shell"))]
+        let changes = 0;
+        Stamp { window: self.window, restarts: self.restarts, changes }
     }
 
     /// The figures a reader stamped `stamp` reads (of a window, or `since_start`)

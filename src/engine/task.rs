@@ -80,7 +80,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             return id;
         }
         let Some(i) = self.pool.take() else { return id };
-        self.changes = self.changes.wrapping_add(1);
         // It never ran there: as if it had had its ID from the start.
         self.overflow_tasks = self.overflow_tasks.saturating_sub(1);
         self.overflow_in_window[0] = self.overflow_in_window[0].saturating_sub(1);
