@@ -532,7 +532,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.note_runs_going_on(end);
         self.close_watch(len);
         self.pub_len = len;
-        self.overflow_in_window = [self.overflow_tasks, self.overflow_in_window[0]];
+        #[cfg(feature = "shell")]
+        {
+            self.overflow_in_window = [self.overflow_tasks, self.overflow_in_window[0]];
+        }
         self.win_start = end;
         self.left = self.win_len;
         self.hold = 0;

@@ -484,6 +484,11 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     changes: u16,
     /// Next slot `refresh_one` visits.
     refresh: u16,
+    /// Readers holding the window under way open (see "Readers hold the rollover");
+    /// 0 again when it closes. (Here, beside `refresh`: no padding in any build.)
+    hold: u8,
+    /// Restarts so far (wrapping): with `window`, what a window's reader checks.
+    restarts: u8,
     /// Length of the published window: `win_len`, or longer after a stall (see
     /// `roll_over`); 0 until a window has completed since accounting (re)started.
     pub_len: u32,
@@ -491,14 +496,11 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     idle: u16,
     /// Tasks sharing the overflow bucket now; and those that shared it at any time
     /// in the window under way and in the published one (the bucket's line is about
-    /// its window, not about the moment it is read).
+    /// its window, not about the moment it is read). Only the shell's report says
+    /// how many tasks a window's bucket had: the minimal build keeps no count of them.
     overflow_tasks: u16,
+    #[cfg(feature = "shell")]
     overflow_in_window: [u16; 2],
-    /// Readers holding the window under way open (see "Readers hold the rollover");
-    /// 0 again when it closes.
-    hold: u8,
-    /// Restarts so far (wrapping): with `window`, what a window's reader checks.
-    restarts: u8,
     /// Tasks that shared the bucket at any time since accounting (re)started.
     #[cfg(feature = "shell")]
     overflow_since_start: u16,
@@ -573,6 +575,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             refresh: 0,
             idle: 0,
             overflow_tasks: 0,
+            #[cfg(feature = "shell")]
             overflow_in_window: [0; 2],
             hold: 0,
             restarts: 0,
@@ -620,7 +623,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             self.retired = Sum64::default();
         }
         self.pub_len = 0;
-        self.overflow_in_window = [self.overflow_tasks; 2];
+        #[cfg(feature = "shell")]
+        {
+            self.overflow_in_window = [self.overflow_tasks; 2];
+        }
         #[cfg(feature = "shell")]
         {
             self.overflow_since_start = self.overflow_tasks;

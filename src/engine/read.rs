@@ -316,13 +316,19 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
 
     /// The tasks that shared the overflow bucket in the published window, or since
     /// start.
+    #[cfg(feature = "shell")]
     fn overflow_over(&self, since_start: bool) -> u16 {
-        #[cfg(feature = "shell")]
         if since_start {
-            return self.overflow_since_start;
+            self.overflow_since_start
+        } else {
+            self.overflow_in_window[1]
         }
-        let _ = since_start;
-        self.overflow_in_window[1]
+    }
+
+    /// The minimal build keeps no count of a window's bucket tasks: those now.
+    #[cfg(not(feature = "shell"))]
+    fn overflow_over(&self, _since_start: bool) -> u16 {
+        self.overflow_tasks
     }
 
     #[cfg(feature = "shell")]

@@ -29,9 +29,9 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
                     self.pool.put(i);
                 }
                 self.overflow_tasks = self.overflow_tasks.saturating_add(1);
-                self.overflow_in_window[0] = self.overflow_in_window[0].saturating_add(1);
                 #[cfg(feature = "shell")]
                 {
+                    self.overflow_in_window[0] = self.overflow_in_window[0].saturating_add(1);
                     self.overflow_since_start = self.overflow_since_start.saturating_add(1);
                     // (The since-start line of the bucket counts it: see `Stamp`.)
                     self.changes = self.changes.wrapping_add(1);
@@ -82,9 +82,9 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         let Some(i) = self.pool.take() else { return id };
         // It never ran there: as if it had had its ID from the start.
         self.overflow_tasks = self.overflow_tasks.saturating_sub(1);
-        self.overflow_in_window[0] = self.overflow_in_window[0].saturating_sub(1);
         #[cfg(feature = "shell")]
         {
+            self.overflow_in_window[0] = self.overflow_in_window[0].saturating_sub(1);
             self.overflow_since_start = self.overflow_since_start.saturating_sub(1);
         }
         // A common switch may have put a stale ID on this slot: its time is not the
