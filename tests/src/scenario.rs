@@ -321,12 +321,10 @@ impl Run<'_> {
     /// Types `line`; returns the answer without the watchdog alerts in it (kept in
     /// `alerts`).
     fn ask(&mut self, line: &str) -> String {
-        let answer = self.console.command(line, self.judging.reply_secs);
-        let answer = self.take_alerts(answer);
         // (A report is never voided and written again: `report_in` holds every JSON
         // answer to one report.)
-        let _ = line;
-        answer
+        let answer = self.console.command(line, self.judging.reply_secs);
+        self.take_alerts(answer)
     }
 
     /// The shell prints alerts on lines of their own: before its prompt, or while it
