@@ -114,6 +114,7 @@ test: setup
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --release --target thumbv7m-none-eabi --features trace -- -D warnings
 	$(CARGO) clippy --release --target thumbv7m-none-eabi --no-default-features -- -D warnings
+	$(CARGO) clippy --release --target thumbv7m-none-eabi --no-default-features --features watchdogs -- -D warnings
 	@# Cortex-M0 (ARMv6-M: no atomic swap, no BASEPRI): every build must compile for it.
 	$(CARGO) clippy --release --target thumbv6m-none-eabi --features trace -- -D warnings
 	$(CARGO) clippy --release --target thumbv6m-none-eabi --no-default-features -- -D warnings

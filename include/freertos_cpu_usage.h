@@ -178,7 +178,8 @@ typedef struct {
    */
   uint32_t load;
   /**
-   * The load smoothed over about 1 s, 10 s and 60 s; `UINT32_MAX` until known.
+   * The load smoothed over about 1 s, 10 s and 60 s; `UINT32_MAX` until known
+   * (and always, in a build without the load averages: the `watchdogs` feature).
    */
   uint32_t load_avg[3];
 } cpu_usage_summary_info;
@@ -464,7 +465,8 @@ int32_t cpu_usage_snapshot(cpu_usage_task_info *tasks,
                            cpu_usage_summary_info *summary);
 
 /**
- * A short English description of a status code, never NULL.
+ * A short English description of a status code, never NULL. (The `shell`
+ * feature: a minimal build has the codes, in this header, not their texts.)
  */
 const char *cpu_usage_status_str(int32_t status);
 
@@ -488,6 +490,7 @@ int cpu_usage_trace(int argc, char **argv);
  * sleep) is above `pct_hundredths` (hundredths of a percent: 8000 is 80%) for
  * `windows` windows in a row, and again only after a window at or below it.
  * `windows` 0 turns it off. Returns 0 or `CPU_USAGE_ERR_RANGE` (above 10000).
+ * (The `watchdogs` feature.)
  */
 int32_t cpu_usage_watchdog_set_load(uint32_t pct_hundredths, uint32_t windows);
 
@@ -495,7 +498,8 @@ int32_t cpu_usage_watchdog_set_load(uint32_t pct_hundredths, uint32_t windows);
  * Turns the slice watchdog on: it trips when a task runs longer than `us`
  * microseconds in one go (interrupts and sleep inside the run not counted), in a
  * window after one where none did. 0 turns it off. Returns 0 or
- * `CPU_USAGE_ERR_RANGE` (longer than the clock's 32-bit range).
+ * `CPU_USAGE_ERR_RANGE` (longer than the clock's 32-bit range). (The `watchdogs`
+ * feature.)
  */
 int32_t cpu_usage_watchdog_set_slice_us(uint32_t us);
 
@@ -506,7 +510,7 @@ int32_t cpu_usage_watchdog_set_slice_us(uint32_t us);
  * is): keep it short and use only the `FromISR` kernel API there; of this
  * library's functions it may call the `cpu_usage_watchdog_set_*` ones (to turn a
  * watchdog off, say). The slice watchdog names the tasks sharing ID 0
- * "(overflow)". Returns 0.
+ * "(overflow)". Returns 0. (The `watchdogs` feature.)
  */
 int32_t cpu_usage_watchdog_set_callback(void (*callback)(const cpu_usage_alert *alert, void *ctx),
                                         void *ctx);

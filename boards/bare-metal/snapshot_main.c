@@ -23,11 +23,13 @@
  *
  * Output, on the board's UART (board.h), one record per line, "kind key=value ...", then exit status 0:
  *   start abi=<library's> abi_header=<header's> clock_hz=<library's clock> window_ms=<ms>
- *   call <what> returned=<status or count> [...] -- <cpu_usage_status_str()>
+ *   call <what> returned=<status or count> [...]   (a status is a CPU_USAGE_ERR_* code:
+ *                                                   the minimal build has no texts)
  *   window number=<n> us=<length> tasks=<in the window> written=<copied>
  *   task id= name= usage=<hundredths of a %> switches= longest_us= counts= idle=<0|1> deleted=<0|1>
  *   summary interrupts= interrupt_count= longest_interrupt_us= sleep= other= idle= load=
- *           load_avg_1s= load_avg_10s= load_avg_60s=   (one line; 4294967295: not known yet)
+ *           load_avg_1s= load_avg_10s= load_avg_60s=   (one line; 4294967295: not known,
+ *                                                       always in the minimal build)
  *   end
  */
 #include <stdint.h>
@@ -123,19 +125,12 @@ static void print_int( const char * key, int32_t value )
     board_uart_put_dec( ( value < 0 ) ? ( 0u - ( uint32_t ) value ) : ( uint32_t ) value );
 }
 
-/* A call's result; a negative one is a status, which the library describes. */
+/* A call's result; a negative one is a status code of the header. */
 static void print_call( const char * what, int32_t returned )
 {
     board_uart_puts( "call " );
     board_uart_puts( what );
     print_int( "returned", returned );
-
-    if( returned < 0 )
-    {
-        board_uart_puts( " -- " );
-        board_uart_puts( cpu_usage_status_str( returned ) );
-    }
-
     board_uart_putc( '\n' );
 }
 

@@ -3,6 +3,7 @@
 //! docs): no allocation, no division, no floating point, no loop over tasks and no
 //! panic path.
 
+#[cfg(feature = "watchdogs")]
 use super::watchdog::{Alert, AlertKind, LOAD_ALERT, SLICE_ALERT, SLICE_BEFORE, SLICE_NOW};
 use super::*;
 
@@ -63,6 +64,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[cold]
     #[inline(never)]
     fn switch_in_less_common(now: u32, id: u32, run: u32, e: &mut Self) {
+        #[cfg(feature = "watchdogs")]
         if run > !e.watch.slice_inv {
             return Self::switch_in_slow(now, id, e);
         }
@@ -100,7 +102,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         if !self.charge_fast(now) {
             Self::advance_at(now, self);
         }
-        self.watch.pending != 0
+        #[cfg(feature = "watchdogs")]
+        return self.watch.pending != 0;
+        #[cfg(not(feature = "watchdogs"))]
+        false
     }
 
     /// `advance`, with the reading first: the hooks' common paths then keep it in
@@ -478,11 +483,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// kept if it is the window's longest.
     fn note_run(&mut self, slot: usize, run: u32) {
         self.credit(slot, 0);
+        #[cfg(feature = "watchdogs")]
         let limit = !self.watch.slice_inv;
         if let Some(a) = self.acct.get_mut(slot) {
             a.runs = a.runs.wrapping_add(1);
             if run > a.longest {
                 a.longest = run;
+                #[cfg(feature = "watchdogs")]
                 if run > limit {
                     self.slice_over(slot, run);
                 }
@@ -493,6 +500,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// A run is over the slice watchdog's limit: if it is a task's, remember the
     /// longest such run of the window. (Interrupts, sleep and the time before the
     /// first task are not slices.)
+    #[cfg(feature = "watchdogs")]
     #[cold]
     #[inline(never)]
     pub(super) fn slice_over(&mut self, slot: usize, run: u32) {
@@ -530,6 +538,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         self.last = end;
         self.credit(usize::from(self.charged), d);
         self.note_runs_going_on(end);
+        #[cfg(feature = "watchdogs")]
         self.close_watch(len);
         self.pub_len = len;
         #[cfg(feature = "shell")]
@@ -587,6 +596,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
 
     /// The window under way (`len` counts) closes: the smoothed loads take it in and
     /// the watchdogs judge it.
+    #[cfg(feature = "watchdogs")]
     #[inline(always)] // (called by `roll_over` alone: one function, as it reads)
     fn close_watch(&mut self, len: u32) {
         let window = self.window;

@@ -69,13 +69,16 @@ mod hot_path;
 mod pool;
 mod read;
 mod task;
+#[cfg(feature = "watchdogs")]
 mod watchdog;
 
 use pool::IdPool;
 #[cfg(test)]
 pub(crate) use read::gather::Summary;
 pub use read::{Header, Line, Seat, Stamp};
+#[cfg(feature = "watchdogs")]
 use watchdog::Watch;
+#[cfg(feature = "watchdogs")]
 pub use watchdog::{Alert, AlertKind};
 
 pub use crate::settings::NAME_LEN;
@@ -509,8 +512,12 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     retired: Sum64,
     /// The smoothed loads and their smoothing factors (`SMOOTH_ONE` = 1); the
     /// factors after the loads, so that the 8-byte loads need no padding before.
+    /// And the watchdogs, which judge the load. (The `watchdogs` feature.)
+    #[cfg(feature = "watchdogs")]
     load_avg: [Smoothed; 3],
+    #[cfg(feature = "watchdogs")]
     smooth: [u32; 3],
+    #[cfg(feature = "watchdogs")]
     watch: Watch,
     pool: IdPool<IDS, WORDS>,
     acct: [Acct; SLOTS],
@@ -585,8 +592,11 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             changes: 0,
             #[cfg(feature = "shell")]
             retired: Sum64([0; 2]),
+            #[cfg(feature = "watchdogs")]
             smooth: [0; 3],
+            #[cfg(feature = "watchdogs")]
             load_avg: [Smoothed { busy: 0, len: 0 }; 3],
+            #[cfg(feature = "watchdogs")]
             watch: Watch::OFF,
         }
     }
@@ -654,6 +664,14 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
         self.flags &= DYING;
         self.isr_depth = 0;
+        #[cfg(feature = "watchdogs")]
+        self.restart_watch();
+        self.phase |= STARTED;
+    }
+
+    /// The smoothed loads start again; the watchdogs keep their settings.
+    #[cfg(feature = "watchdogs")]
+    fn restart_watch(&mut self) {
         self.load_avg = [Smoothed::default(); 3];
         self.watch = Watch {
             load_pct: self.watch.load_pct,
@@ -661,7 +679,6 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             slice_inv: self.watch.slice_inv,
             ..Watch::OFF
         };
-        self.phase |= STARTED;
     }
 
     /// Sets the window length in counts (`1..=MAX_WINDOW_COUNTS`, checked by the
@@ -677,6 +694,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// Sets the weights of the three smoothed loads: the share of the old value kept
     /// at each rollover, in `SMOOTH_ONE`ths (e^(-window/period) for a period of
     /// about 1 s, 10 s and 60 s). Values past `SMOOTH_ONE` are taken as it.
+    #[cfg(feature = "watchdogs")]
     pub fn set_smoothing(&mut self, keep: [u32; 3]) {
         self.smooth = keep.map(|k| k.min(SMOOTH_ONE));
     }

@@ -26,7 +26,9 @@
 //! ([`Engine::LINES`] in all). Since start, the time of tasks whose IDs were taken by new tasks
 //! ([`Header::retired`]) comes before all of them.
 
-use super::{Acct, Engine, Row, RowKind, Smoothed, TaskState};
+#[cfg(feature = "watchdogs")]
+use super::Smoothed;
+use super::{Acct, Engine, Row, RowKind, TaskState};
 
 /// What a reader read its header at: see "Readers hold the rollover".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -182,7 +184,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// Load (everything but idle and sleep) smoothed over about 1 s, 10 s and 60 s,
     /// as of the last completed window: the same between two rollovers, like a
     /// header's figures. (Apart from the header, which a reader keeps for the whole
-    /// report: these are read when printed.)
+    /// report: these are read when printed.) (The `watchdogs` feature.)
+    #[cfg(feature = "watchdogs")]
     pub fn load_avg(&self) -> [Smoothed; 3] {
         self.load_avg
     }
@@ -362,6 +365,7 @@ pub(crate) mod gather {
         pub slots: SlotStats,
         /// Tasks that shared the overflow bucket in the window, or since start.
         pub overflow_tasks: u32,
+        #[cfg(feature = "watchdogs")]
         pub load_avg: [Smoothed; 3],
     }
 
@@ -385,6 +389,7 @@ pub(crate) mod gather {
                 length: h.map_or(0, |h| h.length),
                 deleted: h.map_or(0, |h| h.retired),
                 overflow_tasks: h.map_or(0, |h| h.overflow_tasks),
+                #[cfg(feature = "watchdogs")]
                 load_avg: self.load_avg,
                 ..Summary::default()
             };

@@ -374,6 +374,7 @@ fn runs(r: Row) -> (u64, u64, u32) {
     (r.counts, r.runs, r.longest)
 }
 
+#[cfg(feature = "watchdogs")]
 fn alerts(e: &mut Engine) -> Vec<Alert> {
     std::iter::from_fn(|| e.take_alert()).collect()
 }
@@ -441,6 +442,7 @@ fn sleep_is_apart_from_idle_and_an_interrupt_inside_it_is_an_interrupt() {
     let idle = e.task_create(0, b"IDLE");
     let a = e.task_create(0, b"a");
     e.scheduler_start(idle);
+    #[cfg(feature = "watchdogs")]
     e.set_smoothing([0; 3]); // the smoothed load is the last window's
     e.switch_in(0, a);
     e.switch_in(100, idle);
@@ -457,7 +459,10 @@ fn sleep_is_apart_from_idle_and_an_interrupt_inside_it_is_an_interrupt() {
     assert_eq!(runs(kind(&rows, RowKind::Interrupts)), (30, 1, 30));
     assert_eq!(runs(row(&rows, a).unwrap()), (200, 2, 100));
     // Busy is everything but idle and sleep: 1000 - 200 - 570.
+    #[cfg(feature = "watchdogs")]
     assert_eq!(s.load_avg[0], Smoothed { busy: 230 << 16, len: 1000 << 16 });
+    #[cfg(not(feature = "watchdogs"))]
+    let _ = s;
 }
 
 #[test]
@@ -621,7 +626,7 @@ fn a_switch_inside_a_handler_during_a_sleep_keeps_the_sleep_whole() {
 /// windows and saturates: it never reads as a short run, and the slice watchdog
 /// does not trip again on the same run.
 #[test]
-#[cfg_attr(not(feature = "shell"), ignore = "reads since-start figures, which only the shell keeps")]
+#[cfg(feature = "shell")] // (since-start figures, and the watchdogs)
 fn a_run_longer_than_the_counter_saturates() {
     const LEN: u32 = 1 << 30;
     let mut e = Engine::new(LEN);
@@ -700,6 +705,7 @@ fn the_peak_of_a_stretched_window_is_its_share_of_its_own_length() {
     assert_eq!((rb.peak, rb.peak_len, rb.peak_window), (3000, 3500, 0));
 }
 
+#[cfg(feature = "watchdogs")]
 #[test]
 fn smoothed_loads_follow_the_fixed_point_formula() {
     let mut e = started(0);
@@ -734,12 +740,14 @@ fn smoothed_loads_follow_the_fixed_point_formula() {
 
 /// Runs window `k` (of `LEN`) with `busy` counts of task `a` and the rest idle;
 /// returns what the tick that closes it says.
+#[cfg(feature = "watchdogs")]
 fn busy_window(e: &mut Engine, k: u32, busy: u32, a: u32, idle: u32) -> bool {
     e.switch_in(k * LEN, a);
     e.switch_in(k * LEN + busy, idle);
     e.tick((k + 1) * LEN)
 }
 
+#[cfg(feature = "watchdogs")]
 #[test]
 fn the_load_watchdog_trips_once_after_its_windows_and_again_only_after_a_quiet_one() {
     let mut e = started(0);
@@ -763,6 +771,7 @@ fn the_load_watchdog_trips_once_after_its_windows_and_again_only_after_a_quiet_o
     assert_eq!(tripped, [load(2, 800), load(7, 600)]);
 }
 
+#[cfg(feature = "watchdogs")]
 #[test]
 fn the_slice_watchdog_is_edge_triggered_names_the_longest_and_ignores_interrupts_and_sleep() {
     let mut e = started(0);
@@ -826,6 +835,7 @@ fn the_slice_watchdog_is_edge_triggered_names_the_longest_and_ignores_interrupts
 
 /// The idle task running long is an idle system, not a hog: it never trips the
 /// slice watchdog.
+#[cfg(feature = "watchdogs")]
 #[test]
 fn the_idle_task_running_long_is_not_a_slice() {
     let mut e = started(0);
@@ -842,6 +852,7 @@ fn the_idle_task_running_long_is_not_a_slice() {
     assert_eq!(runs(row(&rows, idle).unwrap()), (900, 1, 900));
 }
 
+#[cfg(feature = "watchdogs")]
 #[test]
 fn restart_clears_every_figure_and_keeps_the_watchdog_settings() {
     let mut e = started(0);
@@ -878,6 +889,7 @@ fn restart_clears_every_figure_and_keeps_the_watchdog_settings() {
     assert_eq!(s.load_avg, [sm(1000 << 16, 1000 << 16), sm(41_121_937, 41_121_937), sm(0, 0)]);
 }
 
+#[cfg(feature = "watchdogs")]
 #[test]
 fn a_slice_watchdog_set_mid_window_counts_the_runs_already_in_it() {
     let mut e = started(0);

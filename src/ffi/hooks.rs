@@ -8,8 +8,10 @@
 
 use core::ffi::{c_char, c_void};
 
+use super::library;
 use super::status::cpu_usage_status as St;
-use super::{library, watchdog};
+#[cfg(feature = "watchdogs")]
+use super::watchdog;
 use crate::arch::{self, ClockName};
 use crate::engine::{arith, NAME_LEN, OVERFLOW_ID};
 use crate::settings::ApiEngine;
@@ -79,6 +81,7 @@ pub unsafe extern "C" fn cpu_usage_hook_tick() {
     let st = unsafe { library() };
     let now = st.now();
     if st.engine.tick(now) {
+        #[cfg(feature = "watchdogs")]
         watchdog::deliver_alerts(st);
     }
 }

@@ -5,6 +5,7 @@
 
 use super::status::cpu_usage_status as St;
 use super::*;
+use core::ffi::c_void;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 static NOW: AtomicU32 = AtomicU32::new(0);
@@ -34,7 +35,7 @@ fn the_minimal_build_accounts_every_count_of_a_window() {
         let ids = tcbs.map(|tcb| cpu_usage_hook_task_create(tcb, c"task".as_ptr()));
         cpu_usage_hook_scheduler_start(ids[3], 0, 0);
         // Each worker runs 10,000 counts per place in line, with an interrupt of 333.
-        for (i, (&tcb, &id)) in tcbs.iter().zip(ids.iter()).take(3).enumerate() {
+        for (i, &id) in ids.iter().take(3).enumerate() {
             cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), id);
             advance(10_000 * (i as u32 + 1));
             cpu_usage_hook_isr_enter();

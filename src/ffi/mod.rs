@@ -35,6 +35,7 @@
 //! take what one line needs, and format it after.
 
 use core::cell::UnsafeCell;
+#[cfg(feature = "watchdogs")]
 use core::ffi::c_void;
 
 use crate::arch::{self, Clock, ClockRate};
@@ -56,6 +57,7 @@ pub mod snapshot;
 pub mod status;
 #[cfg(feature = "trace")]
 pub mod trace_cmd;
+#[cfg(feature = "watchdogs")]
 pub mod watchdog;
 
 #[cfg(feature = "shell")]
@@ -68,6 +70,7 @@ pub use snapshot::*;
 pub use status::*;
 #[cfg(feature = "trace")]
 pub use trace_cmd::*;
+#[cfg(feature = "watchdogs")]
 pub use watchdog::*;
 
 /// Bytes of a task name in the C structs, its NUL included (the header defines it
@@ -88,10 +91,13 @@ struct Config {
     window_ms: u32,
     #[cfg(feature = "shell")]
     output: Option<config::OutputFn>,
+    #[cfg(feature = "watchdogs")]
     alert: Option<watchdog::AlertFn>,
+    #[cfg(feature = "watchdogs")]
     alert_ctx: *mut c_void,
     /// The slice watchdog's threshold in microseconds (0: off), kept to convert
     /// again when the clock changes.
+    #[cfg(feature = "watchdogs")]
     slice_us: u32,
     #[cfg(feature = "shell")]
     follow_wait: Option<config::FollowWaitFn>,
@@ -113,8 +119,11 @@ static CONFIG: Shared<Config> = Shared(UnsafeCell::new(Config {
     window_ms: DEFAULT_WINDOW_MS,
     #[cfg(feature = "shell")]
     output: None,
+    #[cfg(feature = "watchdogs")]
     alert: None,
+    #[cfg(feature = "watchdogs")]
     alert_ctx: core::ptr::null_mut(),
+    #[cfg(feature = "watchdogs")]
     slice_us: 0,
     #[cfg(feature = "shell")]
     follow_wait: None,
@@ -203,12 +212,18 @@ impl Library<'_> {
     /// follow the window length.
     fn set_window(&mut self, counts: u32, ms: u32) {
         self.engine.set_window(counts);
-        self.engine.set_smoothing(arith::smoothing_for(ms));
-        self.apply_slice_watchdog();
+        #[cfg(feature = "watchdogs")]
+        {
+            self.engine.set_smoothing(arith::smoothing_for(ms));
+            self.apply_slice_watchdog();
+        }
+        #[cfg(not(feature = "watchdogs"))]
+        let _ = ms;
     }
 
     /// Gives the engine the slice threshold in counts of the clock in use. False if
     /// it does not fit 32 bits (the watchdog is then off).
+    #[cfg(feature = "watchdogs")]
     fn apply_slice_watchdog(&mut self) -> bool {
         let us = self.config.slice_us;
         if us == 0 {

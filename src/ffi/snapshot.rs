@@ -7,7 +7,7 @@ use core::ffi::c_char;
 use super::status::cpu_usage_status as St;
 use super::{let_go, read_line, with_library, CPU_USAGE_NAME_BUF};
 use crate::engine::arith::{self, ShareWalk, Shares};
-use crate::engine::{Header, Line, RowKind, Smoothed, NAME_LEN};
+use crate::engine::{Header, Line, RowKind, NAME_LEN};
 use crate::settings::ApiEngine;
 
 /// One task in a snapshot.
@@ -76,7 +76,8 @@ pub struct cpu_usage_summary_info {
     pub idle: u32,
     /// 100% minus idle and sleep.
     pub load: u32,
-    /// The load smoothed over about 1 s, 10 s and 60 s; `UINT32_MAX` until known.
+    /// The load smoothed over about 1 s, 10 s and 60 s; `UINT32_MAX` until known
+    /// (and always, in a build without the load averages: the `watchdogs` feature).
     pub load_avg: [u32; 3],
 }
 
@@ -119,12 +120,20 @@ fn take(out: &mut [cpu_usage_task_info], summary: &mut cpu_usage_summary_info) -
     let read = with_library(|st| {
         let header = st.engine.header(false)?;
         st.engine.hold();
-        Some((header, st.engine.load_avg(), st.config.clock.hz))
+        #[cfg(feature = "watchdogs")]
+        let load_avg = st.engine.load_avg();
+        // (Without the load averages: never known.)
+        #[cfg(not(feature = "watchdogs"))]
+        let load_avg = [u32::MAX; 3];
+        Some((header, load_avg, st.config.clock.hz))
     });
     let Some((header, load_avg, hz)) = read else {
         return St::CPU_USAGE_ERR_NO_WINDOW.code();
     };
-    let copied = copy(out, &header, &load_avg, hz);
+    // (Out of the critical section: it divides.)
+    #[cfg(feature = "watchdogs")]
+    let load_avg = load_avg.map(|a| if a.len == 0 { u32::MAX } else { u32::from(arith::pct_of(a.busy, a.len)) });
+    let copied = copy(out, &header, load_avg, hz);
     let_go(header.stamp);
     match copied {
         Some(info) => {
@@ -135,12 +144,13 @@ fn take(out: &mut [cpu_usage_task_info], summary: &mut cpu_usage_summary_info) -
     }
 }
 
-/// Copies the lines of `header`'s window into `out`, one critical section per line;
-/// `None` if the figures changed meanwhile.
+/// Copies the lines of `header`'s window into `out`, one critical section per line,
+/// with the smoothed loads' shares `load_avg`; `None` if the figures changed
+/// meanwhile.
 fn copy(
     out: &mut [cpu_usage_task_info],
     header: &Header,
-    load_avg: &[Smoothed; 3],
+    load_avg: [u32; 3],
     hz: u32,
 ) -> Option<cpu_usage_summary_info> {
     let shares = Shares::of_total(header.length);
@@ -148,7 +158,7 @@ fn copy(
     let mut info = cpu_usage_summary_info {
         window: header.window,
         window_us: us(header.length),
-        load_avg: load_avg.map(|a| if a.len == 0 { u32::MAX } else { u32::from(arith::pct_of(a.busy, a.len)) }),
+        load_avg,
         ..cpu_usage_summary_info::default()
     };
     let mut lines = ShareWalk::new(shares, 0);
@@ -165,10 +175,10 @@ fn copy(
                 info.tasks += 1;
                 let Some(slot) = out.get_mut(info.written as usize) else { continue };
                 // (Field by field, in place: no entry is built on the stack.)
+                // (A byte at a time, NUL-padded: no memset or memcpy in the minimal build.)
                 let text: &[u8] = if row.kind == RowKind::Overflow { b"(overflow)" } else { &row.name };
-                slot.name = [0; CPU_USAGE_NAME_BUF];
-                for (dst, &src) in slot.name.iter_mut().zip(text.iter().take(NAME_LEN)) {
-                    *dst = src as c_char;
+                for (i, dst) in slot.name.iter_mut().enumerate() {
+                    *dst = text.get(i).filter(|_| i < NAME_LEN).map_or(0, |&b| b as c_char);
                 }
                 slot.id = u32::from(row.id);
                 slot.usage = share;

@@ -39,6 +39,7 @@ use cpu_usage_status as St;
 
 impl St {
     /// Every code, for [`St::from_code`].
+    #[cfg(feature = "shell")]
     const ALL: [St; 11] = [
         St::CPU_USAGE_OK,
         St::CPU_USAGE_ERR_NULL,
@@ -59,11 +60,13 @@ impl St {
     }
 
     /// The status with this code, if any.
+    #[cfg(feature = "shell")]
     pub(crate) fn from_code(code: i32) -> Option<St> {
         St::ALL.iter().copied().find(|s| s.code() == code)
     }
 
     /// Its text, NUL-terminated.
+    #[cfg(feature = "shell")]
     pub(crate) fn text(self) -> &'static [u8] {
         match self {
             St::CPU_USAGE_OK => b"ok\0",
@@ -90,7 +93,9 @@ impl St {
     }
 }
 
-/// A short English description of a status code, never NULL.
+/// A short English description of a status code, never NULL. (The `shell`
+/// feature: a minimal build has the codes, in this header, not their texts.)
+#[cfg(feature = "shell")]
 #[no_mangle]
 pub extern "C" fn cpu_usage_status_str(status: i32) -> *const core::ffi::c_char {
     let text = St::from_code(status).map_or(b"unknown status code\0".as_slice(), St::text);

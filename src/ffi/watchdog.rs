@@ -1,6 +1,7 @@
 //! The watchdogs: a load held above a threshold, a task running too long in one go.
-//! Their thresholds and the callback are in every build; the shell command that
-//! sets and shows them comes with the `shell` feature.
+//! Their thresholds and the callback come with the `watchdogs` feature (in the
+//! default build, and on top of the minimal one); the shell command that sets and
+//! shows them with the `shell` feature.
 
 #[cfg(feature = "shell")]
 use core::ffi::c_int;
@@ -105,6 +106,7 @@ fn alert_for_c(a: &Alert, hz: u32, load_pct: u32) -> cpu_usage_alert {
 /// sleep) is above `pct_hundredths` (hundredths of a percent: 8000 is 80%) for
 /// `windows` windows in a row, and again only after a window at or below it.
 /// `windows` 0 turns it off. Returns 0 or `CPU_USAGE_ERR_RANGE` (above 10000).
+/// (The `watchdogs` feature.)
 #[no_mangle]
 pub extern "C" fn cpu_usage_watchdog_set_load(pct_hundredths: u32, windows: u32) -> i32 {
     if pct_hundredths > 10_000 {
@@ -117,7 +119,8 @@ pub extern "C" fn cpu_usage_watchdog_set_load(pct_hundredths: u32, windows: u32)
 /// Turns the slice watchdog on: it trips when a task runs longer than `us`
 /// microseconds in one go (interrupts and sleep inside the run not counted), in a
 /// window after one where none did. 0 turns it off. Returns 0 or
-/// `CPU_USAGE_ERR_RANGE` (longer than the clock's 32-bit range).
+/// `CPU_USAGE_ERR_RANGE` (longer than the clock's 32-bit range). (The `watchdogs`
+/// feature.)
 #[no_mangle]
 pub extern "C" fn cpu_usage_watchdog_set_slice_us(us: u32) -> i32 {
     with_library(|mut st| {
@@ -138,7 +141,7 @@ pub extern "C" fn cpu_usage_watchdog_set_slice_us(us: u32) -> i32 {
 /// is): keep it short and use only the `FromISR` kernel API there; of this
 /// library's functions it may call the `cpu_usage_watchdog_set_*` ones (to turn a
 /// watchdog off, say). The slice watchdog names the tasks sharing ID 0
-/// "(overflow)". Returns 0.
+/// "(overflow)". Returns 0. (The `watchdogs` feature.)
 #[no_mangle]
 pub extern "C" fn cpu_usage_watchdog_set_callback(
     callback: Option<unsafe extern "C" fn(alert: *const cpu_usage_alert, ctx: *mut c_void)>,
