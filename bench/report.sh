@@ -8,6 +8,85 @@
 
 # ---- BENCHMARKS.md -----------------------------------------------------------------
 
+# Bytes of code (text symbols) of the ELF $1 by part of the library: "<part> <bytes>"
+# lines, for the parts named in `blockers`. The first pattern a function's name
+# matches decides its part.
+code_by_part() { # elf
+    arm-none-eabi-nm -S -C --size-sort "$1" | awk '
+        $3 !~ /^[tTW]$/ { next }
+        {
+            name = $0; sub(/^[0-9a-f]+ [0-9a-f]+ [tTW] /, "", name)
+            part = "other"
+            if (name ~ /snapshot|read_line|Shares|ShareWalk|div_rem|counts_to_us|pct_of|engine::read/) part = "readers"
+            else if (name ~ /report::|ffi::shell|ffi::cli|ffi::sink|ffi::args|show_cpu_usage|cpu_usage_format|cpu_usage_cli_command|cpu_usage_watchdog$|status|core::fmt|Out::|Cell::/) part = "shell"
+            else if (name ~ /watchdog|deliver_alerts|smoothing/) part = "watchdogs"
+            else if (name ~ /engine::|cpu_usage_hook_|critical_section|arch::|Acct::/) part = "engine"
+            bytes[part] += ("0x" $2) + 0
+        }
+        END { for (p in bytes) print p, bytes[p] }'
+}
+
+# The largest stack frames of the report writers in the ELF $1 (what `push` and `sub
+# sp` reserve at a function's entry): "<bytes> <function>" lines, largest first.
+reader_frames() { # elf
+    arm-none-eabi-objdump -d --no-show-raw-insn -C "$1" | awk '
+        /^[0-9a-f]+ <.*>:$/ { fn = substr($0, index($0, "<") + 1); sub(/>:$/, "", fn); n = 0; next }
+        fn !~ /report::|ffi::shell|ffi::sink|ffi::read_line|show_cpu_usage|Out::|Cell::/ { next }
+        /\tpush(\.w)?\t|\tstmdb(\.w)?\tsp!/ && n < 4 { regs = gsub(/r[0-9]+|lr|fp|ip|sl|sb/, "&"); frame[fn] += 4 * regs }
+        /\tsub(\.w|w)?\tsp, (sp, )?#/ && n < 6 { match($0, /#[0-9]+/); frame[fn] += substr($0, RSTART + 1, RLENGTH - 1) }
+        { n++ }
+        END { for (f in frame) print frame[f], f }' | sort -rn | sed -E 's/^([0-9]+) (.*)$/\2\t\1/' |
+        while IFS=$'\t' read -r fn bytes; do echo "$bytes $(sed -E -f bench/cm3/short-name.sed <<<"$fn")"; done | head -n "${2:-8}"
+}
+
+# What each missed budget is made of, and what stands in its way (BENCHMARKS.md).
+blockers() {
+    local fp=$footprint minimal_elf=build/size/minimal-ids32.elf default_elf=build/size/default-ids32.elf
+    local k v
+    fig() { awk -v k="$1" '$1 == k { print $2 }' "$fp"; }
+    budget() { scripts/footprint.sh verdicts "$fp" | awk -v k="$1" '$3 == k { sub(/:$/, "", $5); print $5 }'; }
+    declare -A min def
+    if [ -f "$minimal_elf" ] && [ -f "$default_elf" ]; then
+        while read -r k v; do min[$k]=$v; done < <(code_by_part "$minimal_elf")
+        while read -r k v; do def[$k]=$v; done < <(code_by_part "$default_elf")
+    fi
+    local rodata_def
+    rodata_def=$([ -f "$default_elf" ] && arm-none-eabi-size -A "$default_elf" | awk '$1 == ".rodata" { print $2 }' || echo n/a)
+    cat <<EOF
+- **Minimal flash** ($(fig minimal.flash) bytes, budget 4096): the hooks and the engine
+  (every hook, the ID pool, the rollover) are ${min[engine]:-n/a} bytes of code on their own;
+  \`cpu_usage_snapshot\` with its shares and microseconds (the 64-bit division, the
+  apportioning of shares) ${min[readers]:-n/a}; the setters ${min[other]:-n/a}. The load averages,
+  the watchdogs and the status texts are out of this build (the \`watchdogs\` and
+  \`shell\` features), and it links no \`memcpy\` or \`memset\`. Giving shares to the caller
+  instead (counts only) would save at most the readers' part: the engine alone
+  fills the budget.
+- **Default flash** ($(fig default.flash) bytes, budget 12288): the shell's code is ${def[shell]:-n/a}
+  bytes (the table and the JSON writers, the arguments, the usage texts,
+  \`cpu_usage_cli_command\`, \`cpu_usage_watchdog\`), its constant texts most of the
+  ${rodata_def} bytes of \`.rodata\`; the engine ${def[engine]:-n/a}, the readers ${def[readers]:-n/a}, the
+  watchdogs ${def[watchdogs]:-n/a}. Writing both syntaxes from one walk of one field table is
+  what can bring the writers down; the engine, readers and texts alone are near the
+  budget.
+- **Default RAM** ($(fig default.ram) bytes, budget 2560): $(fig default.ram_per_id) bytes per task ID
+  ($(fig minimal.ram_per_id) of them in every build: two windows of counts, runs and longest run,
+  the name and the state; the rest the since-start total, runs, longest run and busiest
+  window that \`-c\` reports), so 32 IDs take $(( $(fig default.ram_per_id) * 32 )) bytes before the
+  engine's own state. Moving the busiest window (12 bytes per ID) to the trace
+  feature would leave the budget missed; names read from the kernel when printed
+  would lose the deleted tasks' names.
+- **Readers' stack** (budget $STACK_MAX): the report is streamed a line at a time, so its
+  depth is a chain of frames, each holding what it needs: the largest frames are
+  $(reader_frames "$default_elf" 8 | awk '{ printf "%s`%s` (%d bytes)", (NR > 1 ? ", " : ""), $2, $1 } END { print "." }')
+  Every output goes through a 64-byte line buffer and a 32-byte cell; a line read
+  from the engine is a copy of its figures on the reader's stack.
+- **\`show_cpu_usage -l\` at 256 tasks** ($(awk '$2 == "reader-long-ids256"' <<<"$verdicts" | grep -o 'budget <= [0-9]*')): $(g reader.ids256.n256.long.total) instructions, about
+  $(( $(g reader.ids256.n256.long.total) / 256 )) per task line; section 4 has where they go. The largest part goes to moving
+  bytes: each cell is written right to left into a cell, copied into the line buffer
+  a byte at a time with a test for the line's end, then handed to the output.
+EOF
+}
+
 verdicts=$(bench/check.sh --verdicts "$figures" || true)
 verdict() { awk -v k="$1" '$2 == k { print ($1 == "PASS" ? "met" : "**MISSED**"); f = 1 } END { if (!f) print "?" }' <<<"$verdicts"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%.2f", a / b }'; }
@@ -68,10 +147,25 @@ EOF
         sub(/^ +/, "")
         printf "| %s | %s | %s |\n", id, $0, v
     }' <<<"$verdicts"
+    # "footprint: budget minimal.flash <= 4096: 6627, MISSED"
+    scripts/footprint.sh verdicts "$footprint" | awk '{
+        key = $3; limit = $5; now = $6; sub(/,$/, "", now); sub(/:$/, "", limit)
+        split(key, k, ".")
+        printf "| footprint-%s-%s | Cortex-M3, 32 IDs: the %s build'"'"'s %s, %d bytes (budget <= %d) | %s |\n",
+            k[1], k[2], k[1], k[2] == "ram" ? "RAM" : k[2], now, limit, $7 == "met" ? "met" : "**MISSED**"
+    }'
     cat <<EOF
 
 A missed budget is a finding, not a reason to change the budget: \`make bench-check\`
-fails until the figures meet it.
+fails until the figures meet it. The footprint rows are \`make size\`'s
+(\`boards/mps2-an385/footprint.txt\`: every C API function of the build linked into an
+empty Cortex-M3 image, 32 IDs); \`make test\` fails when one grows more than 10%.
+
+### What the missed budgets are made of
+
+EOF
+    blockers
+    cat <<EOF
 
 ## 1. Cost per context switch, FreeRTOS POSIX port
 
@@ -283,6 +377,22 @@ EOF
 
 The copy walks every ID slot, used or not, so its length follows \`CPU_USAGE_MAX_TASKS\`
 more than the number of tasks; text and JSON differ only after the critical section.
+
+Where the budgeted call's instructions go (\`show_cpu_usage -l\`, 256 IDs, 256 tasks),
+per function of the library, from the same execution log, busiest first (a function
+inlined into another counts as that one):
+
+| function | instructions | per task line | share |
+|---|---:|---:|---:|
+EOF
+    awk -v total="$(g reader.ids256.n256.long.total)" -v lines=256 '
+        $1 ~ /^reader\.ids256\.n256\.long\.fn\./ {
+            fn = $1; sub(/^reader\.ids256\.n256\.long\.fn\./, "", fn)
+            if (++n <= 12) printf "| `%s` | %d | %.0f | %.1f%% |\n", fn, $2, $2 / lines, 100 * $2 / total
+            else rest += $2
+        }
+        END { if (rest) printf "| (the other functions) | %d | %.0f | %.1f%% |\n", rest, rest / lines, 100 * rest / total }' "$fig_tmp"
+    cat <<EOF
 
 ## 5. Reader stack: bytes of the caller's stack
 

@@ -315,6 +315,22 @@ addr_list() { # elf mode regex
         while read -r a; do printf '%08x ' $((0x$a)); done
 }
 
+# "<address> <function>" for every instruction of the image: the function each
+# belongs to, its name shortened (bench/cm3/short-name.sed), for count.awk's
+# profile.
+owners() { # elf
+    arm-none-eabi-objdump -d --no-show-raw-insn -C "$1" |
+        awk '/^[0-9a-f]+ <.*>:$/ { fn = substr($0, index($0, "<") + 1); sub(/>:$/, "", fn); print "fn " fn; next }
+             /^ *[0-9a-f]+:\t/ { a = $1; sub(/:$/, "", a); print "at " a }' |
+        while read -r kind rest; do
+            if [ "$kind" = fn ]; then
+                fn=$(sed -E -f bench/cm3/short-name.sed <<<"$rest")
+            else
+                printf '%08x %s\n' $((0x$rest)) "$fn"
+            fi
+        done
+}
+
 declare -A CM3_ARGS
 cm3_prepare() { # ids elf
     local ids=$1 elf=$2 lo hi
@@ -333,9 +349,10 @@ cm3_prepare() { # ids elf
     [ -n "${CM3_ARGS[$ids.clock]}" ] || fail "$elf: clock functions not found"
 }
 
-# Runs one scenario; prints count.awk's lines.
-cm3_run() { # ids clock tasks scenario
-    local ids=$1 base="$out/logs/cm3-$1-$2-$3-$4" status
+# Runs one scenario; prints count.awk's lines (with `profile`, and the instructions
+# per function).
+cm3_run() { # ids clock tasks scenario [profile]
+    local ids=$1 base="$out/logs/cm3-$1-$2-$3-$4" status owners_file=""
     # -icount: virtual time is instructions, so SysTick (the clock the library reads)
     # advances the same way in every run; sleep=off: WFI jumps to the next tick.
     status=0
@@ -345,9 +362,14 @@ cm3_run() { # ids clock tasks scenario
         -d exec,nochain -dfilter "${CM3_ARGS[$ids.filter]}" -D "$base.trace" \
         -kernel "${CM3_ARGS[$ids.elf]}" >"$base.log" 2>&1 || status=$?
     [ "$status" -eq 0 ] || fail "QEMU run $ids/$2/$3/$4 ended with status $status: see $base.log"
+    if [ "${5:-}" = profile ]; then
+        owners_file="$base.owners"
+        owners "${CM3_ARGS[$ids.elf]}" >"$owners_file"
+    fi
     awk -v begin="${CM3_ARGS[$ids.begin]}" -v end="${CM3_ARGS[$ids.end]}" \
         -v cpsid="${CM3_ARGS[$ids.cpsid]}" -v cpsie="${CM3_ARGS[$ids.cpsie]}" \
-        -v clock="${CM3_ARGS[$ids.clock]}" -f bench/cm3/count.awk "$base.trace" >"$base.counts" ||
+        -v clock="${CM3_ARGS[$ids.clock]}" -v owners="$owners_file" \
+        -f bench/cm3/count.awk "$base.trace" >"$base.counts" ||
         fail "counting $base.trace failed"
     rm -f "$base.trace"
     cat "$base.counts"
@@ -399,10 +421,15 @@ for ids_tasks in 32:32 256:32 256:256; do
     ids=${ids_tasks%:*} n=${ids_tasks#*:}
     echo "bench: Cortex-M3 show_cpu_usage, $ids IDs, $n tasks" >&2
     for s in report-text report-json report-cum report-long; do
-        line=$(cm3_run "$ids" load1 "$n" "$s")
+        # (Where the budgeted one's instructions go: per function.)
+        profile=$([ "$ids:$n:$s" = 256:256:report-long ] && echo profile || true)
+        line=$(cm3_run "$ids" load1 "$n" "$s" $profile)
         put "reader.ids$ids.n$n.${s#report-}.total" "$(field "$line" insns)"
         put "reader.ids$ids.n$n.${s#report-}.cs" "$(field "$line" cs_max)"
         put "reader.ids$ids.n$n.${s#report-}.cs_count" "$(field "$line" cs)"
+        while read -r _ fn _ count; do
+            put "reader.ids$ids.n$n.${s#report-}.fn.$fn" "$count"
+        done < <(grep '^function ' <<<"$line" | sort -k4,4nr -k2,2)
     done
 done
 

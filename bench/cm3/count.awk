@@ -32,11 +32,21 @@
 #
 # Prints one line per interval between a bench_begin and the next bench_end:
 #   interval <n> insns <count> clock <in clock functions> cs <critical sections> cs_max <longest> rewound <r>
+# and, with -v owners=FILE (lines "<address, 8 hex digits> <function>": the function
+# each instruction belongs to), then one line per function that ran in an interval:
+#   function <name> insns <count over every interval>
 # where count excludes the two markers, a critical section runs from its cpsid to its
 # cpsie, both included, and r is how many device accesses QEMU ran twice (counted
 # once).
 
 BEGIN {
+    if (owners != "") {
+        while ((getline line < owners) > 0) {
+            split(line, o, " ")
+            owner[o[1]] = o[2]
+        }
+        close(owners)
+    }
     n_cpsid = split(cpsid, a, " ")
     for (i = 1; i <= n_cpsid; i++) is_cpsid[a[i]] = 1
     n_cpsie = split(cpsie, b, " ")
@@ -68,6 +78,7 @@ function take(pc) {
         return
     }
     insns++
+    if (owners != "") by_fn[(pc in owner) ? owner[pc] : "?"]++
     if (pc in is_clock) clk++
     if (pc in is_cpsid) { in_cs = 1; cs_len = 0 }
     if (in_cs) cs_len++
@@ -109,5 +120,6 @@ function take(pc) {
 END {
     if (pending != "") take(pending)
     if (inside) { print "count.awk: the log ends inside an interval" > "/dev/stderr"; bad = 1 }
+    for (f in by_fn) printf "function %s insns %d\n", f, by_fn[f]
     exit bad
 }
