@@ -263,6 +263,14 @@ long cpu_usage_cli_command(char *out, size_t len, const char *cmdline);
  */
 int32_t cpu_usage_set_clock(uint32_t (*read)(void), uint32_t hz);
 
+/**
+ * The frequency of the clock the library counts with, in counts per second: the
+ * target's default clock, or the one `cpu_usage_set_clock()` set; 0 while none is
+ * known (bare metal before the scheduler starts). An application that wraps the
+ * clock in `cpu_usage_clock_read` gives it back with this rate.
+ */
+uint32_t cpu_usage_clock_hz(void);
+
 #if defined(__riscv)
 /**
  * RISC-V: the low 32 bits of the core's cycle counter `mcycle`, a clock for

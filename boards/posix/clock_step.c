@@ -18,13 +18,12 @@
 #include "demo.h"
 #include "clock_step.h"
 
-/* The library's own clock on a hosted build: CLOCK_MONOTONIC in 64 ns counts. */
-#define clockstepHZ    15625000UL
-
 /* Every how many readings one is early. */
 #define clockstepEVERY    97U
 
+/* The clock the library read before, and its rate: put back by 'clockstep off'. */
 static uint32_t ( * prvOwnClock )( void ) = NULL;
+static uint32_t ulOwnHz = 0U;
 static uint32_t ulStepCounts = 0U;
 static uint32_t ulReadings = 0U;
 
@@ -54,7 +53,7 @@ void posix_cmd_clockstep( int argc,
     {
         if( prvOwnClock != NULL )
         {
-            lStatus = cpu_usage_set_clock( prvOwnClock, clockstepHZ );
+            lStatus = cpu_usage_set_clock( prvOwnClock, ulOwnHz );
             prvOwnClock = NULL;
             demo_print( ( lStatus == 0 ) ? "clockstep: off\n" : "clockstep: the library refused its own clock\n" );
             return;
@@ -77,9 +76,10 @@ void posix_cmd_clockstep( int argc,
     if( prvOwnClock == NULL )
     {
         prvOwnClock = cpu_usage_clock_read;
+        ulOwnHz = cpu_usage_clock_hz();
     }
 
-    lStatus = cpu_usage_set_clock( prvSteppingClock, clockstepHZ );
+    lStatus = cpu_usage_set_clock( prvSteppingClock, ulOwnHz );
 
     if( lStatus != 0 )
     {

@@ -38,6 +38,15 @@ pub extern "C" fn cpu_usage_set_clock(read: Option<unsafe extern "C" fn() -> u32
     })
 }
 
+/// The frequency of the clock the library counts with, in counts per second: the
+/// target's default clock, or the one `cpu_usage_set_clock()` set; 0 while none is
+/// known (bare metal before the scheduler starts). An application that wraps the
+/// clock in `cpu_usage_clock_read` gives it back with this rate.
+#[no_mangle]
+pub extern "C" fn cpu_usage_clock_hz() -> u32 {
+    with_library(|st| st.config.clock.hz)
+}
+
 /// RISC-V: the low 32 bits of the core's cycle counter `mcycle`, a clock for
 /// `cpu_usage_set_clock()` at the core clock's frequency. The default clock there is
 /// the machine timer's `mtime` at `configCPU_CLOCK_HZ` (its rate on FreeRTOS's RISC-V

@@ -59,6 +59,10 @@ fn windows_are_rejected_when_zero_huge_or_too_long_for_the_clock() {
     assert_eq!(cpu_usage_set_clock(Some(fake_clock), 2_000_000_000), St::CPU_USAGE_ERR_WINDOW.code());
     assert_eq!(cpu_usage_set_clock(None, HZ), St::CPU_USAGE_ERR_NULL.code());
     assert_eq!(cpu_usage_set_clock(Some(fake_clock), 0), St::CPU_USAGE_ERR_CLOCK.code());
+    assert_eq!(cpu_usage_clock_hz(), HZ, "a refused clock changes nothing");
+    assert_eq!(cpu_usage_set_clock(Some(fake_clock), 4 * HZ), 0);
+    assert_eq!(cpu_usage_clock_hz(), 4 * HZ);
+    assert_eq!(cpu_usage_set_clock(Some(fake_clock), HZ), 0);
     assert_eq!(cpu_usage_set_output(None), St::CPU_USAGE_ERR_NULL.code());
     assert_eq!(cpu_usage_set_window_ms(1000), 0);
 }
