@@ -13,6 +13,12 @@ pub trait Sink {
     /// Appends bytes.
     fn put(&mut self, bytes: &[u8]);
 
+    /// Appends bytes that end no line (no `\n` among them): the cells, which are
+    /// most of a report's bytes, go out without a look for a line's end.
+    fn put_in_line(&mut self, bytes: &[u8]) {
+        self.put(bytes);
+    }
+
     /// A report begins here (after what answered its options, such as `-w`).
     fn begin(&mut self) {}
 
@@ -112,6 +118,11 @@ impl Out<'_> {
         self.0.put(bytes);
     }
 
+    /// Bytes that end no line: see [`Sink::put_in_line`].
+    fn put_in_line(&mut self, bytes: &[u8]) {
+        self.0.put_in_line(bytes);
+    }
+
     // Not inlined: a call here is smaller than the virtual call it makes.
     #[inline(never)]
     pub(super) fn byte(&mut self, b: u8) {
@@ -129,7 +140,7 @@ impl Out<'_> {
         let mut left = n;
         while left > 0 {
             let now = left.min(piece.len());
-            self.put(piece.get(..now).unwrap_or(&[]));
+            self.put_in_line(piece.get(..now).unwrap_or(&[]));
             left -= now;
         }
     }
@@ -152,10 +163,10 @@ impl Out<'_> {
         cell.digits(value, 1);
         if width > end {
             // Wider than the cell: filled in front of it.
-            self.put(lead);
+            self.put_in_line(lead);
             self.fill(fill, width - end);
             cell.pad(CELL, fill);
-            self.put(cell.bytes());
+            self.put_in_line(cell.bytes());
             return width;
         }
         let start = end - width;
@@ -164,7 +175,7 @@ impl Out<'_> {
         }
         let columns = end - cell.at;
         cell.put(lead);
-        self.put(cell.bytes());
+        self.put_in_line(cell.bytes());
         columns
     }
 
@@ -175,7 +186,7 @@ impl Out<'_> {
     #[inline(always)]
     pub(super) fn cell(&mut self, lead: &[u8], cell: &mut Cell, width: usize, fill: u8) -> usize {
         if width > CELL {
-            self.put(lead);
+            self.put_in_line(lead);
             self.fill(fill, width - CELL);
         }
         cell.pad(width, fill);
@@ -183,7 +194,7 @@ impl Out<'_> {
         if width <= CELL {
             cell.put(lead);
         }
-        self.put(cell.bytes());
+        self.put_in_line(cell.bytes());
         columns
     }
 
@@ -247,7 +258,7 @@ impl Out<'_> {
         for (c, &b) in cell.iter_mut().zip(name) {
             *c = if (0x20..0x7f).contains(&b) { b } else { b'?' };
         }
-        self.put(&cell);
+        self.put_in_line(&cell);
     }
 
     /// A JSON string: quotes, backslashes and every byte outside printable ASCII
