@@ -8,6 +8,7 @@ use super::status::cpu_usage_status as St;
 use super::{let_go, read_line, with_library, CPU_USAGE_NAME_BUF};
 use crate::engine::arith::{self, ShareWalk, Shares};
 use crate::engine::{Header, Line, RowKind, Smoothed, NAME_LEN};
+use crate::fields::{Figure, Figures, Unit, Value, C_FIGURES};
 use crate::settings::ApiEngine;
 
 /// One task in a snapshot.
@@ -31,6 +32,35 @@ pub struct cpu_usage_task_info {
     pub deleted: bool,
     /// It is the idle task.
     pub idle: bool,
+}
+
+impl cpu_usage_task_info {
+    /// Sets the field of `figure` (the field table's `c_field`) to `value`: one arm
+    /// per figure with a C field, which the field table's test holds to its names.
+    #[inline(always)]
+    pub(crate) fn set(&mut self, figure: Figure, value: u32) {
+        match figure {
+            Figure::Counts => self.counts = value,
+            Figure::Share => self.usage = value,
+            Figure::Deleted => self.deleted = value != 0,
+            Figure::Runs => self.switches = value,
+            Figure::Longest => self.longest_slice_us = value,
+            Figure::BucketTasks | Figure::LongestWindow | Figure::Peak | Figure::PeakWindow => {}
+        }
+    }
+}
+
+/// A figure's value in a C struct's `uint32_t`: a number saturated, microseconds from
+/// counts (`us`), a share in hundredths, a flag 1 or 0, nothing 0.
+#[inline(always)]
+fn c_value(value: Value, unit: Unit, us: impl Fn(u64) -> u32) -> u32 {
+    match value {
+        Value::Int(v) if unit == Unit::Micros => us(v),
+        Value::Int(v) => u32::try_from(v).unwrap_or(u32::MAX),
+        Value::Share(h, _) => u32::from(h),
+        Value::Flag(b) => u32::from(b),
+        Value::Absent | Value::Null => 0,
+    }
 }
 
 #[cfg(test)]
@@ -158,7 +188,8 @@ fn copy(
             return None;
         }
         let row = &line.row;
-        let share = u32::from(lines.next(row.counts).1);
+        let (_, share16) = lines.next(row.counts);
+        let share = u32::from(share16);
         match row.kind {
             _ if !line.shown => {}
             RowKind::Task | RowKind::Idle | RowKind::Overflow => {
@@ -171,11 +202,10 @@ fn copy(
                     *dst = src as c_char;
                 }
                 slot.id = u32::from(row.id);
-                slot.usage = share;
-                slot.switches = u32::try_from(row.runs).unwrap_or(u32::MAX);
-                slot.longest_slice_us = us(u64::from(row.longest));
-                slot.counts = u32::try_from(row.counts).unwrap_or(u32::MAX);
-                slot.deleted = row.deleted;
+                let figures = Figures { row, share: share16, bucket_tasks: 0 };
+                for &(figure, unit) in C_FIGURES.iter() {
+                    slot.set(figure, c_value(figure.value(&figures), unit, us));
+                }
                 slot.idle = row.kind == RowKind::Idle;
                 info.written += 1;
                 if row.kind == RowKind::Idle {
@@ -193,4 +223,59 @@ fn copy(
     }
     info.load = if header.length == 0 { 0 } else { 10_000u32.saturating_sub(info.idle + info.sleep) };
     Some(info)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fields::FIELDS;
+
+    /// The struct's fields by name, as `Debug` writes them (`name: value`), outside
+    /// the brackets of an array.
+    fn members(info: &cpu_usage_task_info) -> Vec<(String, String)> {
+        let text = format!("{info:?}");
+        let body = text.split_once('{').map_or("", |(_, b)| b).trim_end_matches('}');
+        let (mut out, mut depth, mut item) = (Vec::new(), 0, String::new());
+        for c in body.chars().chain([',']) {
+            match c {
+                '[' => depth += 1,
+                ']' => depth -= 1,
+                ',' if depth == 0 => {
+                    let (name, value) = item.split_once(':').unwrap_or((&item, ""));
+                    out.push((name.trim().to_owned(), value.trim().to_owned()));
+                    item.clear();
+                    continue;
+                }
+                _ => {}
+            }
+            item.push(c);
+        }
+        out
+    }
+
+    /// The field table's C fields are exactly the struct's figures (all but `id`,
+    /// `name` and `idle`, which say which line it is), and each figure's setter fills
+    /// the field its entry names, and only that one.
+    #[test]
+    fn the_field_tables_c_fields_are_the_structs() {
+        let blank = members(&cpu_usage_task_info::BLANK);
+        let mut struct_fields: Vec<&str> = blank.iter().map(|(n, _)| n.as_str()).collect();
+        struct_fields.retain(|n| !["id", "name", "idle"].contains(n));
+        let mut table_fields: Vec<&str> = FIELDS.iter().filter_map(|f| f.c_field).collect();
+        struct_fields.sort_unstable();
+        table_fields.sort_unstable();
+        assert_eq!(struct_fields, table_fields);
+        for field in FIELDS.iter() {
+            let mut info = cpu_usage_task_info::BLANK;
+            info.set(field.figure, 7);
+            let changed: Vec<(String, String)> = members(&info).into_iter().filter(|m| !blank.contains(m)).collect();
+            match field.c_field {
+                Some(name) => {
+                    let value = if name == "deleted" { "true" } else { "7" };
+                    assert_eq!(changed, [(name.to_owned(), value.to_owned())], "{field:?}");
+                }
+                None => assert_eq!(changed, [], "{field:?}"),
+            }
+        }
+    }
 }

@@ -23,16 +23,17 @@
 //! exact share, the lines add up to exactly 100.00%, and a line that sums tasks (the
 //! "more" and deleted lines) is the sum of their shares.
 
+mod cells;
 mod json;
 mod table;
 
-use json::task_tail;
-use table::cells;
+use cells::{cells, Syntax};
 
-use super::out::{name_of, Out, Sink};
+use super::out::{name_of, Cell, Out, Sink};
 use super::{counts_to_us, pct_of, Options};
 use crate::engine::arith::{ShareWalk, Shares};
 use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats, Smoothed};
+use crate::fields::Figures;
 use crate::settings::{ApiEngine, MAX_TASKS};
 
 /// The figures changed while a report read them (a window completed, or a task was
@@ -424,36 +425,19 @@ impl Report<'_> {
 /// the comma before it).
 #[inline(never)]
 fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header, row: &Row, share: u16, first: bool) {
+    let figures = Figures { row, share, bucket_tasks: header.overflow_tasks };
     if opts.json {
         out.put(if first { b"{\"id\":" } else { b",{\"id\":" });
         out.int(u64::from(row.id));
         out.key(b"name");
         out.json_str(name_of(row));
-        out.key_int(b"counts", row.counts);
-        out.key_pct(b"usage_pct", share);
-        out.key(b"deleted");
-        out.put(if row.deleted { b"true" } else { b"false" });
-        if row.kind == RowKind::Overflow {
-            out.key_int(b"tasks", u64::from(header.overflow_tasks));
-        }
-        task_tail(out, opts.cumulative, clock, row);
+        cells(out, opts, clock.hz, &figures, false, Syntax::Json);
+        out.byte(b'}');
         return;
     }
     out.num_in(b"", u64::from(row.id), 4, b' ', b"  ");
     out.name_cell(name_of(row));
-    cells(out, opts, clock, row, share);
-    if row.deleted {
-        out.put(b"  deleted");
-    }
-    if row.kind == RowKind::Overflow {
-        // Of the window shown (or since start), not of the moment it is printed.
-        out.put(if opts.cumulative {
-            b"  tasks without an ID since start: "
-        } else {
-            b"  tasks without an ID in the window: "
-        });
-        out.int(u64::from(header.overflow_tasks));
-    }
+    cells(out, opts, clock.hz, &figures, false, Syntax::Table);
     out.byte(b'\n');
 }
 

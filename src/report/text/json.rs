@@ -28,7 +28,7 @@ impl Report<'_> {
     /// Everything after the tasks.
     #[inline(never)]
     pub(super) fn json_tail(&mut self) -> Result<(), Changed> {
-        let (clock, cumulative) = (self.clock, self.opts.cumulative);
+        let (clock, opts, cumulative) = (self.clock, self.opts, self.opts.cumulative);
         let out = &mut self.out;
         out.put(b"]");
         // (After the tasks: the walk that prints them counts the IDs.)
@@ -63,8 +63,9 @@ impl Report<'_> {
                 out.int(u64::from(row.id));
                 out.key(b"name");
                 out.json_str(name_of(row));
-                out.key_int(b"counts", row.counts);
-                task_tail(out, cumulative, clock, row);
+                let figures = Figures { row, share: idle.share(), bucket_tasks: 0 };
+                cells(out, opts, clock.hz, &figures, true, Syntax::Json);
+                out.byte(b'}');
                 idle
             }
             None => {
@@ -105,30 +106,4 @@ impl Report<'_> {
         out.put(b"]}\n");
         Ok(())
     }
-}
-
-/// What every task object of the JSON ends with, the idle task's included.
-#[inline(never)]
-pub(super) fn task_tail(out: &mut Out<'_>, cumulative: bool, clock: ClockInfo<'_>, row: &Row) {
-    out.key_int(b"switches", row.runs);
-    out.key_int(b"longest_slice_us", counts_to_us(u64::from(row.longest), clock.hz));
-    if cumulative {
-        let known = |out: &mut Out<'_>, key: &[u8], known: bool, value: u64| {
-            out.key(key);
-            if known {
-                out.int(value);
-            } else {
-                out.put(b"null");
-            }
-        };
-        known(out, b"longest_slice_window", row.longest != 0, u64::from(row.longest_window));
-        out.key(b"peak_pct");
-        if row.peak_len == 0 {
-            out.put(b"null");
-        } else {
-            out.pct(u64::from(pct_of(u64::from(row.peak), u64::from(row.peak_len))), 0);
-        }
-        known(out, b"peak_window", row.peak_len != 0, u64::from(row.peak_window));
-    }
-    out.byte(b'}');
 }
