@@ -6,7 +6,7 @@
 //! `cpu_usage_task_info` field it fills. The table and the JSON of a line
 //! (`report/text/cells.rs`) walk [`FIELDS`] in this order, each in its own syntax;
 //! `cpu_usage_snapshot` fills its C struct from the entries with a C field
-//! ([`C_FIGURES`]); the report schema (`report-schema`), the viewer and the system
+//! ([`C_FIELDS`]); the report schema (`report-schema`), the viewer and the system
 //! tests read the same JSON keys, and a test in the system tests' crate checks that
 //! the schema's line types (de)serialize exactly these keys. Adding a figure to the
 //! reports is then: an entry here, its [`Figure`] and [`Figure::value`] (what the
@@ -77,7 +77,7 @@ pub enum Place {
         /// The column's header.
         head: &'static str,
         /// The spaces before it.
-        lead: &'static str,
+        lead: u8,
         /// Its width after them.
         width: u8,
     },
@@ -123,7 +123,37 @@ pub struct Field {
     /// has every column.
     pub idle: bool,
     /// The `cpu_usage_task_info` field it fills, if any.
-    pub c_field: Option<&'static str>,
+    pub c_field: Option<CField>,
+}
+
+/// A field of `cpu_usage_task_info` (`ffi/snapshot.rs`) that a figure fills: its
+/// setter there has one arm per field, and a test there holds [`CField::name`] to
+/// the struct's own field names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CField {
+    /// `counts`.
+    Counts,
+    /// `usage`.
+    Usage,
+    /// `deleted`.
+    Deleted,
+    /// `switches`.
+    Switches,
+    /// `longest_slice_us`.
+    LongestSliceUs,
+}
+
+impl CField {
+    /// The struct field's name in C.
+    pub const fn name(self) -> &'static str {
+        match self {
+            CField::Counts => "counts",
+            CField::Usage => "usage",
+            CField::Deleted => "deleted",
+            CField::Switches => "switches",
+            CField::LongestSliceUs => "longest_slice_us",
+        }
+    }
 }
 
 impl Field {
@@ -144,17 +174,17 @@ pub const FIELD_TABLE: [Field; 9] = [
         unit: Unit::Counts,
         reports: Reports::All,
         idle: true,
-        c_field: Some("counts"),
+        c_field: Some(CField::Counts),
     },
     Field {
         figure: Figure::Share,
         key: "usage_pct",
-        place: Place::Column { head: "USAGE", lead: " ", width: 7 },
+        place: Place::Column { head: "USAGE", lead: 1, width: 7 },
         long: false,
         unit: Unit::Hundredths,
         reports: Reports::All,
         idle: false,
-        c_field: Some("usage"),
+        c_field: Some(CField::Usage),
     },
     Field {
         figure: Figure::Deleted,
@@ -164,7 +194,7 @@ pub const FIELD_TABLE: [Field; 9] = [
         unit: Unit::Flag,
         reports: Reports::All,
         idle: false,
-        c_field: Some("deleted"),
+        c_field: Some(CField::Deleted),
     },
     Field {
         figure: Figure::BucketTasks,
@@ -183,22 +213,22 @@ pub const FIELD_TABLE: [Field; 9] = [
     Field {
         figure: Figure::Runs,
         key: "switches",
-        place: Place::Column { head: "RUNS", lead: "  ", width: 8 },
+        place: Place::Column { head: "RUNS", lead: 2, width: 8 },
         long: true,
         unit: Unit::Count,
         reports: Reports::All,
         idle: true,
-        c_field: Some("switches"),
+        c_field: Some(CField::Switches),
     },
     Field {
         figure: Figure::Longest,
         key: "longest_slice_us",
-        place: Place::Column { head: "LONGEST", lead: "  ", width: 11 },
+        place: Place::Column { head: "LONGEST", lead: 2, width: 11 },
         long: true,
         unit: Unit::Micros,
         reports: Reports::All,
         idle: true,
-        c_field: Some("longest_slice_us"),
+        c_field: Some(CField::LongestSliceUs),
     },
     Field {
         figure: Figure::LongestWindow,
@@ -248,16 +278,16 @@ const C_COUNT: usize = {
     n
 };
 
-/// The figures with a `cpu_usage_task_info` field and their units, in the table's
-/// order: picked from [`FIELD_TABLE`] when compiled, so that `cpu_usage_snapshot` (in
-/// every build, the minimal one included) walks a few bytes, not the table's texts.
-/// (Indexed in a constant's evaluation: an index out of range fails the build.)
-pub const C_FIGURES: [(Figure, Unit); C_COUNT] = {
-    let mut out = [(Figure::Counts, Unit::Counts); C_COUNT];
+/// The C fields, with the figure and unit of each, in the table's order: picked from
+/// [`FIELD_TABLE`] when compiled, so that `cpu_usage_snapshot` (in every build, the
+/// minimal one included) walks a few bytes, not the table's texts. (Indexed in a
+/// constant's evaluation: an index out of range fails the build, not the firmware.)
+pub const C_FIELDS: [(CField, Figure, Unit); C_COUNT] = {
+    let mut out = [(CField::Counts, Figure::Counts, Unit::Counts); C_COUNT];
     let (mut n, mut i) = (0, 0);
     while i < FIELD_TABLE.len() {
-        if FIELD_TABLE[i].c_field.is_some() {
-            out[n] = (FIELD_TABLE[i].figure, FIELD_TABLE[i].unit);
+        if let Some(c) = FIELD_TABLE[i].c_field {
+            out[n] = (c, FIELD_TABLE[i].figure, FIELD_TABLE[i].unit);
             n += 1;
         }
         i += 1;
@@ -327,9 +357,8 @@ mod tests {
                 assert!(a.c_field.is_none() || a.c_field != b.c_field, "{:?}", a.c_field);
             }
         }
-        let c: Vec<(Figure, Unit)> =
-            FIELDS.iter().filter(|f| f.c_field.is_some()).map(|f| (f.figure, f.unit)).collect();
-        assert_eq!(c, C_FIGURES);
+        let c: Vec<_> = FIELDS.iter().filter_map(|f| Some((f.c_field?, f.figure, f.unit))).collect();
+        assert_eq!(c, C_FIELDS);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::status::cpu_usage_status as St;
 use super::{let_go, read_line, with_library, CPU_USAGE_NAME_BUF};
 use crate::engine::arith::{self, ShareWalk, Shares};
 use crate::engine::{Header, Line, RowKind, Smoothed, NAME_LEN};
-use crate::fields::{Figure, Figures, Unit, Value, C_FIGURES};
+use crate::fields::{CField, Figures, Unit, Value, C_FIELDS};
 use crate::settings::ApiEngine;
 
 /// One task in a snapshot.
@@ -35,27 +35,35 @@ pub struct cpu_usage_task_info {
 }
 
 impl cpu_usage_task_info {
-    /// Sets the field of `figure` (the field table's `c_field`) to `value`: one arm
-    /// per figure with a C field, which the field table's test holds to its names.
+    /// Fills the figures the field table gives a C field. (Apart from the copy's
+    /// loop: its locals are not on the stack while a line is read.)
+    #[inline(never)]
+    fn fill(&mut self, figures: &Figures<'_>, hz: u32) {
+        for &(field, figure, unit) in C_FIELDS.iter() {
+            self.set(field, c_value(figure.value(figures), unit, hz));
+        }
+    }
+
+    /// Sets `field` (a field table's `c_field`) to `value` (a flag: not 0): one arm
+    /// per field, which the test below holds to the struct's field names.
     #[inline(always)]
-    pub(crate) fn set(&mut self, figure: Figure, value: u32) {
-        match figure {
-            Figure::Counts => self.counts = value,
-            Figure::Share => self.usage = value,
-            Figure::Deleted => self.deleted = value != 0,
-            Figure::Runs => self.switches = value,
-            Figure::Longest => self.longest_slice_us = value,
-            Figure::BucketTasks | Figure::LongestWindow | Figure::Peak | Figure::PeakWindow => {}
+    pub(crate) fn set(&mut self, field: CField, value: u32) {
+        match field {
+            CField::Counts => self.counts = value,
+            CField::Usage => self.usage = value,
+            CField::Deleted => self.deleted = value != 0,
+            CField::Switches => self.switches = value,
+            CField::LongestSliceUs => self.longest_slice_us = value,
         }
     }
 }
 
 /// A figure's value in a C struct's `uint32_t`: a number saturated, microseconds from
-/// counts (`us`), a share in hundredths, a flag 1 or 0, nothing 0.
+/// counts (at `hz`), a share in hundredths, a flag 1 or 0, nothing 0.
 #[inline(always)]
-fn c_value(value: Value, unit: Unit, us: impl Fn(u64) -> u32) -> u32 {
+fn c_value(value: Value, unit: Unit, hz: u32) -> u32 {
     match value {
-        Value::Int(v) if unit == Unit::Micros => us(v),
+        Value::Int(v) if unit == Unit::Micros => u32::try_from(arith::counts_to_us(v, hz)).unwrap_or(u32::MAX),
         Value::Int(v) => u32::try_from(v).unwrap_or(u32::MAX),
         Value::Share(h, _) => u32::from(h),
         Value::Flag(b) => u32::from(b),
@@ -202,10 +210,7 @@ fn copy(
                     *dst = src as c_char;
                 }
                 slot.id = u32::from(row.id);
-                let figures = Figures { row, share: share16, bucket_tasks: 0 };
-                for &(figure, unit) in C_FIGURES.iter() {
-                    slot.set(figure, c_value(figure.value(&figures), unit, us));
-                }
+                slot.fill(&Figures { row, share: share16, bucket_tasks: 0 }, hz);
                 slot.idle = row.kind == RowKind::Idle;
                 info.written += 1;
                 if row.kind == RowKind::Idle {
@@ -254,28 +259,23 @@ mod tests {
     }
 
     /// The field table's C fields are exactly the struct's figures (all but `id`,
-    /// `name` and `idle`, which say which line it is), and each figure's setter fills
-    /// the field its entry names, and only that one.
+    /// `name` and `idle`, which say which line it is), and each C field's setter
+    /// fills the struct's field of that name, and only that one.
     #[test]
     fn the_field_tables_c_fields_are_the_structs() {
         let blank = members(&cpu_usage_task_info::BLANK);
         let mut struct_fields: Vec<&str> = blank.iter().map(|(n, _)| n.as_str()).collect();
         struct_fields.retain(|n| !["id", "name", "idle"].contains(n));
-        let mut table_fields: Vec<&str> = FIELDS.iter().filter_map(|f| f.c_field).collect();
+        let mut table_fields: Vec<&str> = FIELDS.iter().filter_map(|f| Some(f.c_field?.name())).collect();
         struct_fields.sort_unstable();
         table_fields.sort_unstable();
         assert_eq!(struct_fields, table_fields);
-        for field in FIELDS.iter() {
+        for field in FIELDS.iter().filter_map(|f| f.c_field) {
             let mut info = cpu_usage_task_info::BLANK;
-            info.set(field.figure, 7);
+            info.set(field, 7);
             let changed: Vec<(String, String)> = members(&info).into_iter().filter(|m| !blank.contains(m)).collect();
-            match field.c_field {
-                Some(name) => {
-                    let value = if name == "deleted" { "true" } else { "7" };
-                    assert_eq!(changed, [(name.to_owned(), value.to_owned())], "{field:?}");
-                }
-                None => assert_eq!(changed, [], "{field:?}"),
-            }
+            let value = if field == CField::Deleted { "true" } else { "7" };
+            assert_eq!(changed, [(field.name().to_owned(), value.to_owned())], "{field:?}");
         }
     }
 }

@@ -27,9 +27,9 @@ mod cells;
 mod json;
 mod table;
 
-use cells::{cells, Syntax};
+use cells::{line, Kind};
 
-use super::out::{name_of, Cell, Out, Sink};
+use super::out::{name_of, Out, Sink};
 use super::{counts_to_us, pct_of, Options};
 use crate::engine::arith::{ShareWalk, Shares};
 use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats, Smoothed};
@@ -423,22 +423,9 @@ impl Report<'_> {
 
 /// One task line: a table row, or an object of the JSON's `tasks` (`first`: without
 /// the comma before it).
-#[inline(never)]
 fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header, row: &Row, share: u16, first: bool) {
     let figures = Figures { row, share, bucket_tasks: header.overflow_tasks };
-    if opts.json {
-        out.put(if first { b"{\"id\":" } else { b",{\"id\":" });
-        out.int(u64::from(row.id));
-        out.key(b"name");
-        out.json_str(name_of(row));
-        cells(out, opts, clock.hz, &figures, false, Syntax::Json);
-        out.byte(b'}');
-        return;
-    }
-    out.num_in(b"", u64::from(row.id), 4, b' ', b"  ");
-    out.name_cell(name_of(row));
-    cells(out, opts, clock.hz, &figures, false, Syntax::Table);
-    out.byte(b'\n');
+    line(out, opts, clock.hz, &figures, if first { Kind::First } else { Kind::Task });
 }
 
 /// Writes a report of `header` and the lines `src` gives. `Err(Changed)` when the

@@ -58,14 +58,8 @@ impl Report<'_> {
         let mut line = Line::EMPTY;
         let idle = match self.idle(&mut line)? {
             Some(idle) => {
-                let (out, row) = (&mut self.out, &line.row);
-                out.put(b",\"idle\":{\"id\":");
-                out.int(u64::from(row.id));
-                out.key(b"name");
-                out.json_str(name_of(row));
-                let figures = Figures { row, share: idle.share(), bucket_tasks: 0 };
-                cells(out, opts, clock.hz, &figures, true, Syntax::Json);
-                out.byte(b'}');
+                let figures = Figures { row: &line.row, share: idle.share(), bucket_tasks: 0 };
+                cells::line(&mut self.out, opts, clock.hz, &figures, cells::Kind::Idle);
                 idle
             }
             None => {

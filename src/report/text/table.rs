@@ -28,7 +28,7 @@ impl Report<'_> {
         out.int(u64::from(clock.hz));
         out.put(b" Hz\n  ID  ");
         out.name_cell(b"TASK");
-        cells::table_head(out, opts);
+        cells::table_head(out, opts, true);
     }
 
     /// The lines after the tasks: the others summed, the deleted, idle, interrupts,
@@ -64,18 +64,15 @@ impl Report<'_> {
             out.byte(b'\n');
         }
         out.put(b"  ");
-        out.fill(b'-', NAME_LEN + 6 + cells::table_width(opts));
+        let columns = cells::table_head(out, opts, false);
+        out.fill(b'-', NAME_LEN + 6 + columns);
         out.byte(b'\n');
         // One line read at a time into `line`, in the engine's order.
         let mut line = Line::EMPTY;
         let idle = match self.idle(&mut line)? {
             Some(idle) => {
-                let (out, row) = (&mut self.out, &line.row);
-                out.num_in(b"", u64::from(row.id), 4, b' ', b"  ");
-                out.name_cell(name_of(row));
-                let figures = Figures { row, share: idle.share(), bucket_tasks: 0 };
-                cells(out, opts, clock.hz, &figures, true, Syntax::Table);
-                out.put(b"  idle\n");
+                let figures = Figures { row: &line.row, share: idle.share(), bucket_tasks: 0 };
+                cells::line(&mut self.out, opts, clock.hz, &figures, cells::Kind::Idle);
                 idle
             }
             None => {
