@@ -27,7 +27,7 @@ mod cells;
 mod json;
 mod table;
 
-use cells::{line, Kind};
+use cells::{line as line_out, Kind};
 
 use super::out::{name_of, Out, Sink};
 use super::{counts_to_us, pct_of, Options};
@@ -387,6 +387,25 @@ impl Report<'_> {
         Ok(Some(idle))
     }
 
+    /// The idle task's line, table or JSON (or what says it is not known yet). (The
+    /// lines after it read it again for its counts and share: kept, they would sit in
+    /// the report's frame under every part.)
+    #[inline(never)]
+    fn idle_line(&mut self) -> Result<(), Changed> {
+        let mut line = Line::EMPTY;
+        let Some(idle) = self.idle(&mut line)? else {
+            self.out.put(if self.opts.json {
+                b",\"idle\":null"
+            } else {
+                b"      idle: not known until the scheduler starts\n"
+            });
+            return Ok(());
+        };
+        let figures = Figures { row: &line.row, share: idle.share(), bucket_tasks: 0 };
+        line_out(&mut self.out, self.opts, self.clock.hz, &figures, Kind::Idle);
+        Ok(())
+    }
+
     /// Shares of the lines after the tasks: interrupts, sleep, other, in this order
     /// ([`Report::summary`]).
     fn summaries(&self) -> ShareWalk {
@@ -425,7 +444,7 @@ impl Report<'_> {
 /// the comma before it).
 fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header, row: &Row, share: u16, first: bool) {
     let figures = Figures { row, share, bucket_tasks: header.overflow_tasks };
-    line(out, opts, clock.hz, &figures, if first { Kind::First } else { Kind::Task });
+    line_out(out, opts, clock.hz, &figures, if first { Kind::First } else { Kind::Task });
 }
 
 /// Writes a report of `header` and the lines `src` gives. `Err(Changed)` when the
@@ -468,8 +487,16 @@ pub fn write_report(
         None => *pool = Some(r.survey.slots),
     }
     if opts.json {
-        r.json_tail()
+        r.json_tail();
     } else {
-        r.table_tail()
+        r.table_tail();
+    }
+    // (Each part in a frame of its own, the idle task's line too: it is written one
+    // frame under this one, not under the others'.)
+    r.idle_line()?;
+    if opts.json {
+        r.json_rest()
+    } else {
+        r.table_rest()
     }
 }

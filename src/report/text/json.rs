@@ -25,10 +25,10 @@ impl Report<'_> {
         out.put(b",\"tasks\":[");
     }
 
-    /// Everything after the tasks.
+    /// What follows the tasks, up to the idle task's line.
     #[inline(never)]
-    pub(super) fn json_tail(&mut self) -> Result<(), Changed> {
-        let (clock, opts, cumulative) = (self.clock, self.opts, self.opts.cumulative);
+    pub(super) fn json_tail(&mut self) {
+        let cumulative = self.opts.cumulative;
         let out = &mut self.out;
         out.put(b"]");
         // (After the tasks: the walk that prints them counts the IDs.)
@@ -54,19 +54,16 @@ impl Report<'_> {
         }
         out.key_int(b"deleted_counts", deleted.counts);
         out.key_pct(b"deleted_pct", deleted.share());
-        // One line read at a time into `line`, in the engine's order.
+    }
+
+    /// Everything after the idle task's line.
+    #[inline(never)]
+    pub(super) fn json_rest(&mut self) -> Result<(), Changed> {
+        let clock = self.clock;
+        // One line read at a time into `line`, in the engine's order (idle's again,
+        // for its share).
         let mut line = Line::EMPTY;
-        let idle = match self.idle(&mut line)? {
-            Some(idle) => {
-                let figures = Figures { row: &line.row, share: idle.share(), bucket_tasks: 0 };
-                cells::line(&mut self.out, opts, clock.hz, &figures, cells::Kind::Idle);
-                idle
-            }
-            None => {
-                self.out.put(b",\"idle\":null");
-                Sum::default()
-            }
-        };
+        let idle = self.idle(&mut line)?.unwrap_or_default();
         let mut shares = self.summaries();
         let isr = self.summary(&mut shares, 0, &mut line)?;
         let out = &mut self.out;

@@ -31,11 +31,11 @@ impl Report<'_> {
         cells::table_head(out, opts, true);
     }
 
-    /// The lines after the tasks: the others summed, the deleted, idle, interrupts,
-    /// sleep, other, load and the ID pool.
+    /// The lines after the tasks, before idle's: the others summed, the deleted, and
+    /// the rule.
     #[inline(never)]
-    pub(super) fn table_tail(&mut self) -> Result<(), Changed> {
-        let (clock, opts) = (self.clock, self.opts);
+    pub(super) fn table_tail(&mut self) {
+        let opts = self.opts;
         let more = self.survey.tasks.less(self.printed);
         let deleted = self.survey.deleted;
         let out = &mut self.out;
@@ -67,19 +67,16 @@ impl Report<'_> {
         let columns = cells::table_head(out, opts, false);
         out.fill(b'-', NAME_LEN + 6 + columns);
         out.byte(b'\n');
-        // One line read at a time into `line`, in the engine's order.
+    }
+
+    /// The lines after idle's: interrupts, sleep, other, load and the ID pool.
+    #[inline(never)]
+    pub(super) fn table_rest(&mut self) -> Result<(), Changed> {
+        let clock = self.clock;
+        // One line read at a time into `line`, in the engine's order (idle's again,
+        // for its share).
         let mut line = Line::EMPTY;
-        let idle = match self.idle(&mut line)? {
-            Some(idle) => {
-                let figures = Figures { row: &line.row, share: idle.share(), bucket_tasks: 0 };
-                cells::line(&mut self.out, opts, clock.hz, &figures, cells::Kind::Idle);
-                idle
-            }
-            None => {
-                self.out.put(b"      idle: not known until the scheduler starts\n");
-                Sum::default()
-            }
-        };
+        let idle = self.idle(&mut line)?.unwrap_or_default();
         let mut shares = self.summaries();
         let isr = self.summary(&mut shares, 0, &mut line)?;
         let out = &mut self.out;
