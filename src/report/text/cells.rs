@@ -51,13 +51,17 @@ pub(super) fn line(out: &mut Out<'_>, opts: &Options, hz: u32, figures: &Figures
         out.name_cell(name_of(row));
     }
     let mut line = LineOut { out, opts, hz, figures, idle };
-    for field in FIELDS.iter() {
-        field_out(&mut line, field, false);
-    }
-    if !opts.json && !idle {
+    // Two passes over the table, the cells then (a task's line in the table) the
+    // notes, as one loop: one copy of the field's writer.
+    let mut notes = false;
+    loop {
         for field in FIELDS.iter() {
-            field_out(&mut line, field, true);
+            field_out(&mut line, field, notes);
         }
+        if notes || opts.json || idle {
+            break;
+        }
+        notes = true;
     }
     line.out.put(match (opts.json, idle) {
         (true, _) => b"}",
