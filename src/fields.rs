@@ -4,14 +4,19 @@
 //! Each [`Field`] names its figure once: its JSON key, its table column (header and
 //! width, or where else the table puts it), its unit, the reports it is in, and the
 //! `cpu_usage_task_info` field it fills. The table and the JSON of a line
-//! (`report/text/cells.rs`) walk [`FIELDS`] in this order, each in its own syntax;
+//! (`report/text/cells.rs`) are one walk of [`FIELDS`] in this order, each in its own syntax;
 //! `cpu_usage_snapshot` fills its C struct from the entries with a C field
 //! ([`C_FIELDS`]); the report schema (`report-schema`), the viewer and the system
 //! tests read the same JSON keys, and a test in the system tests' crate checks that
-//! the schema's line types (de)serialize exactly these keys. Adding a figure to the
-//! reports is then: an entry here, its [`Figure`] and [`Figure::value`] (what the
-//! engine counted), and the samples; a C field besides needs the struct's field and
-//! its arm in the snapshot's setter.
+//! the schema's line types (de)serialize exactly these keys (and the tests' table
+//! reader finds columns by their headers). Adding a figure to the reports is then:
+//! an entry here with its [`Figure`] and [`Figure::value`]; the engine's `Row` field
+//! that counts it; the schema's `Line` field (the key test fails without it); the
+//! samples and the tests' expected outputs. A C field besides: a [`CField`], the
+//! struct's field and its arm in the snapshot's setter (and `make header`). A table
+//! column besides: the fuzz model's table (`fuzz/src/table.rs`, a model written
+//! apart on purpose). The writers, the viewer and the tests' row types are not
+//! touched.
 //!
 //! A line's ID and name are not figures: every line starts with them (`"id"`,
 //! `"name"`; the table's `ID` and `TASK` columns), and the C struct has `id`, `name`
