@@ -23,6 +23,7 @@
 mod arch;
 pub mod engine;
 pub mod ffi;
+pub mod fields;
 #[cfg(feature = "shell")]
 pub mod report;
 pub mod settings;

@@ -24,9 +24,10 @@
 //!   clock reading of the engine, so that the slot running at the start and the end
 //!   of the trace is known.
 //!
-//! Slots are stored as the engine's indices and numbered as the reports number them
-//! when dumped: tasks `1..=MAX_TASKS`, 0 for the tasks sharing the overflow bucket,
-//! then interrupts (`MAX_TASKS + 1`), sleep (`+ 2`) and no task at all (`+ 3`).
+//! Slots are the engine's indices, which are also the reports' positions of their
+//! lines, stored and dumped as they are: tasks `1..=MAX_TASKS`, 0 for the tasks
+//! sharing the overflow bucket, then interrupts (`MAX_TASKS + 1`), sleep (`+ 2`) and
+//! no task at all (`+ 3`).
 //!
 //! # A full ring
 //! The oldest event is overwritten (a flight recorder: what led up to the moment
@@ -86,12 +87,15 @@ const SLEEP: usize = ApiEngine::SLEEP;
 /// `Event::from` of a window marker: no slot has this index.
 const MARK: u16 = u16::MAX;
 
-/// The dump's number of the interrupts slot; sleep and "other" follow it.
-pub const INTERRUPTS_ID: u32 = MAX_TASKS as u32 + 1;
+/// The dump's number of the interrupts slot (its index); sleep and "other" follow it.
+pub const INTERRUPTS_ID: u32 = ISR as u32;
 /// The dump's number of the sleep slot.
-pub const SLEEP_ID: u32 = MAX_TASKS as u32 + 2;
+pub const SLEEP_ID: u32 = SLEEP as u32;
 /// The dump's number of "other": no task switched in.
-pub const OTHER_ID: u32 = MAX_TASKS as u32 + 3;
+pub const OTHER_ID: u32 = OTHER as u32;
+
+// The reports' and the dump's numbers are the slots' (see the module's docs).
+const _: () = assert!(ISR == MAX_TASKS + 1 && SLEEP == MAX_TASKS + 2 && OTHER == MAX_TASKS + 3 && OVERFLOW == 0);
 
 /// One event, 8 bytes: a change of charged slot, a start or stop point (`from ==
 /// to`), or a window marker (`from == MARK`, `to` the window number's low 16 bits).
@@ -230,15 +234,9 @@ impl<const N: usize> Ring<N> {
     }
 }
 
-/// A slot's number in the dump (as the reports number IDs).
+/// A slot's number in the dump: its index (as the reports number IDs and lines).
 pub fn dump_id(slot: u16) -> u32 {
-    match usize::from(slot) {
-        OTHER => OTHER_ID,
-        OVERFLOW => 0,
-        ISR => INTERRUPTS_ID,
-        SLEEP => SLEEP_ID,
-        task => task as u32,
-    }
+    u32::from(slot)
 }
 
 // ---- The ring of the library ------------------------------------------------------

@@ -83,7 +83,7 @@ impl Sink for Text {
         self.0.extend_from_slice(bytes);
     }
 
-    fn restart(&mut self) {
+    fn void(&mut self) {
         self.0.clear();
     }
 }

@@ -8,7 +8,9 @@ use std::ptr;
 use arbitrary::Arbitrary;
 use freertos_cpu_usage::ffi::*;
 use freertos_cpu_usage::report::Options;
-use freertos_cpu_usage_report::{hundredths_of, parse_exact, Report, Shown, SinceStart, Task, TaskHistory, Window};
+use freertos_cpu_usage_report::{
+    hundredths_of, parse_exact, DeletedTasks, Report, Shown, SinceStart, Task, TaskHistory, Window,
+};
 
 use crate::table::check_table;
 use crate::{assert_documented, refusal_message, window_counts, Argv, Expect, ERR_FOLLOW, ERR_NO_WINDOW, ERR_NULL};
@@ -270,16 +272,16 @@ fn check_against_all_tasks(report: &Report, opts: Options) {
             let rest = |w: &Window| Window {
                 tasks: Vec::new(),
                 more_tasks: None,
-                deleted_tasks: 0,
+                deleted: DeletedTasks::default(),
                 deleted_counts: 0,
                 deleted_pct: 0.0,
                 ..w.clone()
             };
             assert_eq!(rest(v), rest(all), "{}", ctx());
-            assert_eq!(all.deleted_tasks, 0, "-d: {}", ctx());
+            assert_eq!(all.deleted.deleted_tasks, 0, "-d: {}", ctx());
             let summed = !opts.deleted;
             let deleted = check_tasks(&v.tasks, v.more_tasks.as_ref(), &all.tasks, summed, opts, &ctx);
-            assert_eq!(v.deleted_tasks as usize, deleted.len(), "{}", ctx());
+            assert_eq!(v.deleted.deleted_tasks as usize, deleted.len(), "{}", ctx());
             let counts = all.deleted_counts + deleted.iter().map(|t| t.counts).sum::<u64>();
             assert_eq!(v.deleted_counts, counts, "{}", ctx());
             let pct = hundredths_of(all.deleted_pct) + deleted.iter().map(|t| hundredths_of(t.usage_pct)).sum::<u64>();

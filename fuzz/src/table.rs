@@ -98,8 +98,8 @@ fn lines(report: &Report) -> Lines<'_> {
             length_counts: v.window_counts,
             tasks: v.tasks.iter().map(task_row).collect(),
             more: v.more_tasks.as_ref(),
-            deleted: (v.deleted_tasks > 0)
-                .then(|| (format!("({} deleted)", v.deleted_tasks), v.deleted_counts, v.deleted_pct)),
+            deleted: (v.deleted.deleted_tasks > 0)
+                .then(|| (format!("({} deleted)", v.deleted.deleted_tasks), v.deleted_counts, v.deleted_pct)),
             idle: v.idle.as_ref().map(|i| idle_row(i, v.idle_pct)),
             summary: [
                 (v.interrupts_counts, v.interrupts_pct),

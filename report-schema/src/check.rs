@@ -349,7 +349,7 @@ impl Window {
             tasks: &self.tasks,
             slots: &self.slots,
             more: self.more_tasks.as_ref(),
-            deleted_tasks: Some(self.deleted_tasks),
+            deleted_tasks: Some(self.deleted.deleted_tasks),
             deleted_counts: self.deleted_counts,
             deleted_pct: self.deleted_pct,
             idle: self.idle.as_ref(),
@@ -377,8 +377,8 @@ impl Window {
         ensure(!self.tasks.iter().any(|t| t.deleted) || shown.deleted, Invariant::Deleted, || {
             "a deleted task listed without -d".into()
         })?;
-        ensure(!shown.deleted || self.deleted_tasks == 0, Invariant::Deleted, || {
-            format!("-d and {} deleted tasks summed", self.deleted_tasks)
+        ensure(!shown.deleted || self.deleted.deleted_tasks == 0, Invariant::Deleted, || {
+            format!("-d and {} deleted tasks summed", self.deleted.deleted_tasks)
         })
     }
 }

@@ -53,7 +53,7 @@ fn the_librarys_reports_read_exactly() {
     assert_eq!((w.tasks[0].id, w.tasks[0].tasks, w.tasks[1].tasks), (0, Some(3), None));
     assert_eq!((w.tasks[1].usage_pct, w.tasks[1].switches, w.tasks[1].longest_slice_us), (10.02, 12, 25_000));
     assert_eq!(w.slots, Slots { capacity: 32, used: 4, quarantined: 1, free: 27, overflow_tasks: 2 });
-    assert_eq!((w.deleted_tasks, w.deleted_counts, w.deleted_pct), (1, 3, 0.0));
+    assert_eq!((w.deleted.deleted_tasks, w.deleted_counts, w.deleted_pct), (1, 3, 0.0));
     assert_eq!(w.idle.as_ref().map(|i| (i.id, i.name.as_str(), i.counts)), Some((2, "IDLE", 25_000)));
     assert_eq!((w.interrupts_counts, w.interrupts_pct, w.interrupts, w.longest_interrupt_us), (1230, 1.23, 456, 120));
     assert_eq!((w.sleep_counts, w.sleep_pct, w.sleeps), (5000, 5.0, 9));
@@ -272,7 +272,7 @@ fn the_overflow_bucket_alone_counts_tasks() {
 #[test]
 fn deleted_tasks_only_where_they_may_be() {
     let mut w = window(WINDOW);
-    w.deleted_tasks = 0;
+    w.deleted.deleted_tasks = 0;
     assert_eq!(w.check().unwrap_err().invariant, Invariant::Deleted);
     let mut s = parse(SINCE_START).unwrap().since_start().unwrap();
     s.tasks[1].deleted = true;

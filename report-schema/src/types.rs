@@ -76,31 +76,28 @@ impl TaskHistory for History {
     }
 }
 
-/// A task's line: one task, the shared overflow bucket (ID 0), or with `-d` a task
-/// deleted in the window.
+/// One line of a report: a task, the shared overflow bucket (ID 0), with `-d` a task
+/// deleted in the window ([`Task`]), or the idle task ([`Idle`]). The figures are
+/// those of the library's field table (`freertos_cpu_usage::report::fields`), in its
+/// order; `P` holds the ones only a task's line has (its share, whether deleted, the
+/// bucket's tasks), which sit between `counts` and `switches`, and `H` the since-start
+/// history. (`P`'s fields read as the line's own: `task.usage_pct`.)
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Task<H: TaskHistory = InWindow> {
+pub struct Line<P: LinePart = TaskPart, H: TaskHistory = InWindow> {
     /// The library's ID: `1..=slots.capacity`; 0 is the bucket shared by the tasks that
     /// got no ID of their own.
     pub id: u32,
     /// The task's name as the kernel gave it, at most `CPU_USAGE_NAME_LEN` bytes; each
     /// byte outside printable ASCII is written `\u00XX`, so every character here is
-    /// one byte ([`crate::name_bytes`]). `(overflow)` for ID 0.
+    /// one byte ([`crate::name_bytes`]). `(overflow)` for ID 0; FreeRTOS's `IDLE` for
+    /// the idle task, unless configured otherwise.
     #[serde(with = "wire::name")]
     pub name: String,
-    /// Clock counts charged to the task in the span reported.
+    /// Clock counts charged to the task in the span reported (the idle task's: awake).
     pub counts: u64,
-    /// Its share of the span, in percent: within a hundredth of `counts` over the
-    /// span's length, the same in every report of the span.
-    #[serde(with = "wire::pct")]
-    pub usage_pct: f64,
-    /// Deleted during the window (listed with `-d`; never since start).
-    #[serde(default)]
-    pub deleted: bool,
-    /// The overflow bucket only: how many tasks shared it in the span reported (not
-    /// now: `slots.overflow_tasks` is now).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tasks: Option<u32>,
+    /// What only a task's line has (nothing on the idle task's).
+    #[serde(flatten)]
+    pub part: P,
     /// Runs (times switched in) in the span: a run going on at a window's end counts
     /// in that window.
     #[serde(default)]
@@ -114,26 +111,53 @@ pub struct Task<H: TaskHistory = InWindow> {
     pub history: H,
 }
 
-/// The idle task's line (kept out of `tasks`: its share is `idle_pct`, time awake and
-/// idle; asleep is `sleep_pct`).
+/// What a kind of line has besides the figures every line has: [`TaskPart`] or
+/// [`IdlePart`].
+pub trait LinePart: Clone + std::fmt::Debug + Default + PartialEq {}
+
+/// A task's line: its share, whether deleted, and the bucket's tasks.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Idle<H: TaskHistory = InWindow> {
-    /// Its ID.
-    pub id: u32,
-    /// Its name (FreeRTOS's `IDLE`, unless configured otherwise).
-    #[serde(with = "wire::name")]
-    pub name: String,
-    /// Clock counts it ran, awake, in the span.
-    pub counts: u64,
-    /// Runs in the span.
+pub struct TaskPart {
+    /// Its share of the span, in percent: within a hundredth of `counts` over the
+    /// span's length, the same in every report of the span.
+    #[serde(with = "wire::pct")]
+    pub usage_pct: f64,
+    /// Deleted during the window (listed with `-d`; never since start).
     #[serde(default)]
-    pub switches: u64,
-    /// Its longest run, in microseconds.
-    #[serde(default)]
-    pub longest_slice_us: u64,
-    /// Since start only: where its history is.
-    #[serde(flatten)]
-    pub history: H,
+    pub deleted: bool,
+    /// The overflow bucket only: how many tasks shared it in the span reported (not
+    /// now: `slots.overflow_tasks` is now).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<u32>,
+}
+
+impl LinePart for TaskPart {}
+
+/// The idle task's line has nothing more: its share is the report's `idle_pct`
+/// (time awake and idle; asleep is `sleep_pct`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdlePart {}
+
+impl LinePart for IdlePart {}
+
+/// A task's line (or the bucket's).
+pub type Task<H = InWindow> = Line<TaskPart, H>;
+
+/// The idle task's line (kept out of `tasks`).
+pub type Idle<H = InWindow> = Line<IdlePart, H>;
+
+impl<P: LinePart, H: TaskHistory> std::ops::Deref for Line<P, H> {
+    type Target = P;
+
+    fn deref(&self) -> &P {
+        &self.part
+    }
+}
+
+impl<P: LinePart, H: TaskHistory> std::ops::DerefMut for Line<P, H> {
+    fn deref_mut(&mut self) -> &mut P {
+        &mut self.part
+    }
 }
 
 /// The ID pool, as it is when the report is printed (not as it was in the window).
@@ -186,42 +210,98 @@ pub struct Note {
     pub held_back_us: u64,
 }
 
-/// `show_cpu_usage -m`: the last completed window.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Window {
-    /// `"window"`.
-    pub mode: String,
+/// What a window report and a since-start report differ in: the figures at the
+/// head ([`WindowHead`], [`SinceStartHead`]), the deleted tasks' count (a window's
+/// only) and the lines' history. (The head's fields read as the report's own:
+/// `window.window_us`.)
+pub trait Span: Clone + std::fmt::Debug + Default + PartialEq + Serialize + serde::de::DeserializeOwned {
+    /// The deleted tasks' count, where the report has one.
+    type Deleted: Clone + std::fmt::Debug + Default + PartialEq + Serialize + serde::de::DeserializeOwned;
+    /// The lines' history fields.
+    type History: TaskHistory + Serialize + serde::de::DeserializeOwned;
+}
+
+/// The head of `show_cpu_usage -m`: the last completed window.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowHead {
     /// The window's number: windows completed since the figures started, from 0.
     pub window: u64,
     /// Its length in microseconds (rounded down from `window_counts`).
     pub window_us: u64,
     /// Its length in clock counts: what the lines' counts add up to, exactly.
     pub window_counts: u64,
+}
+
+impl Span for WindowHead {
+    type Deleted = DeletedTasks;
+    type History = InWindow;
+}
+
+/// The head of `show_cpu_usage -c -m`: every completed window since the figures
+/// started (at scheduler start, or a clock change).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SinceStartHead {
+    /// Windows completed: the span ends with the last of them.
+    pub windows: u64,
+    /// The span's length in microseconds (rounded down from `uptime_counts`).
+    pub uptime_us: u64,
+    /// The span's length in clock counts: what the lines' counts add up to, exactly.
+    pub uptime_counts: u64,
+}
+
+impl Span for SinceStartHead {
+    type Deleted = NoCount;
+    type History = History;
+}
+
+/// A window's deleted tasks summed on one line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeletedTasks {
+    /// Tasks deleted in the window and summed on one line (0 with `-d`, which lists
+    /// them).
+    #[serde(default)]
+    pub deleted_tasks: u32,
+}
+
+/// Since start, the deleted tasks are not counted (only their time is).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NoCount {}
+
+/// `show_cpu_usage -m` ([`Window`]) or `show_cpu_usage -c -m` ([`SinceStart`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct Usage<S: Span> {
+    /// `"window"` or `"cumulative"`.
+    pub mode: String,
+    /// The span: its number or the windows in it, its length.
+    #[serde(flatten)]
+    pub head: S,
     /// The clock's name (`monotonic`, `systick`, `dwt-cyccnt`, `mtime`, ...).
     #[serde(with = "wire::name")]
     pub clock: String,
     /// The clock's counts per second; 0 if no clock is set.
     pub clock_hz: u64,
     /// Every task with a line of its own, the idle task apart: in ID order, or with
-    /// `-s` / `-n N` by counts, largest first, ties by ID.
-    pub tasks: Vec<Task>,
+    /// `-s` / `-n N` by counts, largest first, ties by ID. Since start: each live ID,
+    /// and the dead whose ID was not yet reused, with its history.
+    pub tasks: Vec<Task<S::History>>,
     /// The ID pool now.
     pub slots: Slots,
     /// With `-n N`, the tasks past the N busiest; absent when none is left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub more_tasks: Option<MoreTasks>,
-    /// Tasks deleted in the window and summed on one line (0 with `-d`, which lists
-    /// them).
-    #[serde(default)]
-    pub deleted_tasks: u32,
-    /// Their counts together.
+    /// A window's count of the deleted tasks summed on one line.
+    #[serde(flatten)]
+    pub deleted: S::Deleted,
+    /// Counts of the deleted tasks summed (since start: those no longer listed, dead
+    /// and their ID reused) together.
     #[serde(default)]
     pub deleted_counts: u64,
     /// Their share together, in percent.
     #[serde(default, with = "wire::pct")]
     pub deleted_pct: f64,
     /// The idle task; `null` before the scheduler started.
-    pub idle: Option<Idle>,
+    pub idle: Option<Idle<S::History>>,
     /// Clock counts in interrupt handlers (charged to no task).
     pub interrupts_counts: u64,
     /// Their share, in percent.
@@ -251,81 +331,35 @@ pub struct Window {
     #[serde(with = "wire::pct")]
     pub load_pct: f64,
     /// The load smoothed over about 1, 10 and 60 s (exponential weights set on the
-    /// device), in percent; `null` for a weight that has taken in nothing yet.
+    /// device), in percent; `null` for a weight that has taken in nothing yet (since
+    /// start too: the averages now).
     #[serde(with = "wire::pct3")]
     pub load_avg_pct: [Option<f64>; 3],
-    /// The board's note on these figures, if it has one.
+    /// The board's note on these figures (about the last window), if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<Note>,
 }
 
-/// `show_cpu_usage -c -m`: every completed window since the figures started (at
-/// scheduler start, or a clock change), the tasks with their history.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SinceStart {
-    /// `"cumulative"`.
-    pub mode: String,
-    /// Windows completed: the span ends with the last of them.
-    pub windows: u64,
-    /// The span's length in microseconds (rounded down from `uptime_counts`).
-    pub uptime_us: u64,
-    /// The span's length in clock counts: what the lines' counts add up to, exactly.
-    pub uptime_counts: u64,
-    /// As in [`Window::clock`].
-    #[serde(with = "wire::name")]
-    pub clock: String,
-    /// As in [`Window::clock_hz`].
-    pub clock_hz: u64,
-    /// Every task with a line of its own (each live ID, and the dead whose ID was not
-    /// yet reused), with its history.
-    pub tasks: Vec<Task<History>>,
-    /// The ID pool now.
-    pub slots: Slots,
-    /// As in [`Window::more_tasks`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub more_tasks: Option<MoreTasks>,
-    /// Counts of the tasks no longer listed (dead, their ID reused) together.
-    #[serde(default)]
-    pub deleted_counts: u64,
-    /// Their share, in percent.
-    #[serde(default, with = "wire::pct")]
-    pub deleted_pct: f64,
-    /// The idle task, with its history.
-    pub idle: Option<Idle<History>>,
-    /// As in [`Window`], over the whole span.
-    pub interrupts_counts: u64,
-    /// Their share, in percent.
-    #[serde(with = "wire::pct")]
-    pub interrupts_pct: f64,
-    /// Interrupt entries.
-    pub interrupts: u64,
-    /// The longest interrupt, in microseconds.
-    pub longest_interrupt_us: u64,
-    /// Clock counts asleep in tickless idle.
-    pub sleep_counts: u64,
-    /// Their share, in percent.
-    #[serde(with = "wire::pct")]
-    pub sleep_pct: f64,
-    /// Times the idle task went to sleep.
-    pub sleeps: u64,
-    /// Clock counts with no task switched in.
-    pub other_counts: u64,
-    /// Their share, in percent.
-    #[serde(with = "wire::pct")]
-    pub other_pct: f64,
-    /// The idle task's share, awake, in percent.
-    #[serde(with = "wire::pct")]
-    pub idle_pct: f64,
-    /// 100 − `idle_pct` − `sleep_pct`; 0.00 when nothing else ran.
-    #[serde(with = "wire::pct")]
-    pub load_pct: f64,
-    /// As in [`Window::load_avg_pct`] (the averages now).
-    #[serde(with = "wire::pct3")]
-    pub load_avg_pct: [Option<f64>; 3],
-    /// As in [`Window::note`] (about the last window, not the whole span).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<Note>,
+impl<S: Span> std::ops::Deref for Usage<S> {
+    type Target = S;
+
+    fn deref(&self) -> &S {
+        &self.head
+    }
 }
+
+impl<S: Span> std::ops::DerefMut for Usage<S> {
+    fn deref_mut(&mut self) -> &mut S {
+        &mut self.head
+    }
+}
+
+/// `show_cpu_usage -m`: the last completed window.
+pub type Window = Usage<WindowHead>;
+
+/// `show_cpu_usage -c -m`: every completed window since the figures started, the
+/// tasks with their history.
+pub type SinceStart = Usage<SinceStartHead>;
 
 /// `show_cpu_usage -m` before the first window has completed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -350,12 +384,14 @@ pub enum Report {
     NoWindow(NoWindow),
 }
 
-impl Window {
+impl<S: Span> Usage<S> {
     /// The task with this name, if it has a line (the first, if two share it).
-    pub fn task(&self, name: &str) -> Option<&Task> {
+    pub fn task(&self, name: &str) -> Option<&Task<S::History>> {
         self.tasks.iter().find(|t| t.name == name)
     }
+}
 
+impl Window {
     /// The window as `-n N` would have reported it: the `n` busiest tasks (ties by
     /// ID), the rest summed into `more_tasks` (with any the device had summed). A
     /// summed share is the sum of the hundredths of the tasks in it, as on the device.
@@ -374,12 +410,5 @@ impl Window {
             more.usage_pct = hundredths as f64 / 100.0;
         }
         w
-    }
-}
-
-impl SinceStart {
-    /// The task with this name, if it has a line.
-    pub fn task(&self, name: &str) -> Option<&Task<History>> {
-        self.tasks.iter().find(|t| t.name == name)
     }
 }

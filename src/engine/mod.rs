@@ -20,9 +20,11 @@
 //!
 //! # Slots
 //! Index `i` in `0..=IDS` is ID `i`'s: 0 the bucket shared by tasks created when every
-//! ID is taken, `1..=IDS` the tasks'; then "other" (the time before the first task),
-//! interrupts and sleep. So a switch can store a task's ID as the slot it charges,
-//! once it has checked that the ID is at most `IDS`.
+//! ID is taken, `1..=IDS` the tasks'; then interrupts, sleep and "other" (the time
+//! before the first task). So a switch can store a task's ID as the slot it charges,
+//! once it has checked that the ID is at most `IDS`. A slot's index is also its line's
+//! position in every report (`read.rs`, "Positions") and its number in the event
+//! trace's dump: one numbering of the buckets everywhere.
 //!
 //! # Runs
 //! A run is what a slot did in one go: a task from its switch-in to its switch-out
@@ -529,13 +531,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     pub const IDS: usize = IDS;
     /// Slot of the bucket shared (under ID 0) by tasks beyond capacity.
     pub(crate) const OVERFLOW: usize = OVERFLOW_ID as usize;
+    /// Slot of the time in interrupt handlers.
+    pub(crate) const ISR: usize = IDS + 1;
+    /// Slot of the time the idle task slept.
+    pub(crate) const SLEEP: usize = IDS + 2;
     /// Slot of the time before the first task ("other"). (A zeroed engine charges
     /// the shared bucket instead: `restart` moves that here.)
-    pub(crate) const OTHER: usize = IDS + 1;
-    /// Slot of the time in interrupt handlers.
-    pub(crate) const ISR: usize = IDS + 2;
-    /// Slot of the time the idle task slept.
-    pub(crate) const SLEEP: usize = IDS + 3;
+    pub(crate) const OTHER: usize = IDS + 3;
 
     /// IDs kept, until the scheduler starts, for the tasks the kernel creates then:
     /// the idle task and the timer service task (only the idle task's with a single

@@ -23,7 +23,8 @@
 //! Every report apportions its shares over the lines in this one order, whatever it
 //! prints and in which order: 0 is the bucket shared by tasks without an ID,
 //! `1..=IDS` are the task IDs, then interrupts, sleep, and "other"
-//! ([`Engine::LINES`] in all). Since start, the time of tasks whose IDs were taken by new tasks
+//! ([`Engine::LINES`] in all). A line's position is its slot's index in the engine
+//! (see "Slots" there) and its number in the trace's dump. Since start, the time of tasks whose IDs were taken by new tasks
 //! ([`Header::retired`]) comes before all of them.
 
 #[cfg(feature = "watchdogs")]
@@ -113,14 +114,14 @@ impl Line {
 }
 
 impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
-    /// Positions of a report's lines, see the module's docs.
-    pub const LINES: usize = IDS + 4;
-    /// The position of the interrupts' line; sleep and "other" follow it.
-    pub const INTERRUPTS_AT: usize = IDS + 1;
+    /// Positions of a report's lines, see the module's docs: one per slot.
+    pub const LINES: usize = SLOTS;
+    /// The position of the interrupts' line (its slot); sleep and "other" follow it.
+    pub const INTERRUPTS_AT: usize = Self::ISR;
     /// The position of the sleep line.
-    pub const SLEEP_AT: usize = IDS + 2;
+    pub const SLEEP_AT: usize = Self::SLEEP;
     /// The position of the "other" line.
-    pub const OTHER_AT: usize = IDS + 3;
+    pub const OTHER_AT: usize = Self::OTHER;
 
     /// What a header read now would be stamped with.
     pub fn stamp(&self) -> Stamp {
@@ -204,12 +205,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[inline]
     pub fn read_line(&self, at: usize, since_start: bool, line: &mut Line) {
         // (A pattern cannot name a constant of a generic type: the positions after the
-        // tasks' are matched by their distance from the first of them.)
-        let (slot, kind) = match at.checked_sub(Self::INTERRUPTS_AT) {
+        // tasks' are matched by their distance from the first of them. A position is
+        // its slot; past the last, "other".)
+        let (slot, kind) = match at.checked_sub(Self::ISR) {
             Some(0) => (Self::ISR, RowKind::Interrupts),
             Some(1) => (Self::SLEEP, RowKind::Sleep),
             Some(_) => (Self::OTHER, RowKind::Other),
-            None if at == 0 => (Self::OVERFLOW, RowKind::Overflow),
+            None if at == Self::OVERFLOW => (Self::OVERFLOW, RowKind::Overflow),
             None if at == usize::from(self.idle) => (at, RowKind::Idle),
             None => (at, RowKind::Task),
         };

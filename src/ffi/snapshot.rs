@@ -8,6 +8,7 @@ use super::status::cpu_usage_status as St;
 use super::{let_go, read_line, with_library, CPU_USAGE_NAME_BUF};
 use crate::engine::arith::{self, ShareWalk, Shares};
 use crate::engine::{Header, Line, RowKind, NAME_LEN};
+use crate::fields::{CField, Figures, Unit, Value, C_FIELDS};
 use crate::settings::ApiEngine;
 
 /// One task in a snapshot.
@@ -31,6 +32,43 @@ pub struct cpu_usage_task_info {
     pub deleted: bool,
     /// It is the idle task.
     pub idle: bool,
+}
+
+impl cpu_usage_task_info {
+    /// Fills the figures the field table gives a C field. (Apart from the copy's
+    /// loop: its locals are not on the stack while a line is read.)
+    #[inline(never)]
+    fn fill(&mut self, figures: &Figures<'_>, hz: u32) {
+        for &(field, figure, unit) in C_FIELDS.iter() {
+            self.set(field, c_value(figure.value(figures), unit, hz));
+        }
+    }
+
+    /// Sets `field` (a field table's `c_field`) to `value` (a flag: not 0): one arm
+    /// per field, which the test below holds to the struct's field names.
+    #[inline(always)]
+    pub(crate) fn set(&mut self, field: CField, value: u32) {
+        match field {
+            CField::Counts => self.counts = value,
+            CField::Usage => self.usage = value,
+            CField::Deleted => self.deleted = value != 0,
+            CField::Switches => self.switches = value,
+            CField::LongestSliceUs => self.longest_slice_us = value,
+        }
+    }
+}
+
+/// A figure's value in a C struct's `uint32_t`: a number saturated, microseconds from
+/// counts (at `hz`), a share in hundredths, a flag 1 or 0, nothing 0.
+#[inline(always)]
+fn c_value(value: Value, unit: Unit, hz: u32) -> u32 {
+    match value {
+        Value::Int(v) if unit == Unit::Micros => u32::try_from(arith::counts_to_us(v, hz)).unwrap_or(u32::MAX),
+        Value::Int(v) => u32::try_from(v).unwrap_or(u32::MAX),
+        Value::Share(h, _) => u32::from(h),
+        Value::Flag(b) => u32::from(b),
+        Value::Absent | Value::Null => 0,
+    }
 }
 
 #[cfg(test)]
@@ -168,7 +206,8 @@ fn copy(
             return None;
         }
         let row = &line.row;
-        let share = u32::from(lines.next(row.counts).1);
+        let (_, share16) = lines.next(row.counts);
+        let share = u32::from(share16);
         match row.kind {
             _ if !line.shown => {}
             RowKind::Task | RowKind::Idle | RowKind::Overflow => {
@@ -181,11 +220,7 @@ fn copy(
                     *dst = text.get(i).filter(|_| i < NAME_LEN).map_or(0, |&b| b as c_char);
                 }
                 slot.id = u32::from(row.id);
-                slot.usage = share;
-                slot.switches = u32::try_from(row.runs).unwrap_or(u32::MAX);
-                slot.longest_slice_us = us(u64::from(row.longest));
-                slot.counts = u32::try_from(row.counts).unwrap_or(u32::MAX);
-                slot.deleted = row.deleted;
+                slot.fill(&Figures { row, share: share16, bucket_tasks: 0 }, hz);
                 slot.idle = row.kind == RowKind::Idle;
                 info.written += 1;
                 if row.kind == RowKind::Idle {
@@ -203,4 +238,54 @@ fn copy(
     }
     info.load = if header.length == 0 { 0 } else { 10_000u32.saturating_sub(info.idle + info.sleep) };
     Some(info)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fields::FIELDS;
+
+    /// The struct's fields by name, as `Debug` writes them (`name: value`), outside
+    /// the brackets of an array.
+    fn members(info: &cpu_usage_task_info) -> Vec<(String, String)> {
+        let text = format!("{info:?}");
+        let body = text.split_once('{').map_or("", |(_, b)| b).trim_end_matches('}');
+        let (mut out, mut depth, mut item) = (Vec::new(), 0, String::new());
+        for c in body.chars().chain([',']) {
+            match c {
+                '[' => depth += 1,
+                ']' => depth -= 1,
+                ',' if depth == 0 => {
+                    let (name, value) = item.split_once(':').unwrap_or((&item, ""));
+                    out.push((name.trim().to_owned(), value.trim().to_owned()));
+                    item.clear();
+                    continue;
+                }
+                _ => {}
+            }
+            item.push(c);
+        }
+        out
+    }
+
+    /// The field table's C fields are exactly the struct's figures (all but `id`,
+    /// `name` and `idle`, which say which line it is), and each C field's setter
+    /// fills the struct's field of that name, and only that one.
+    #[test]
+    fn the_field_tables_c_fields_are_the_structs() {
+        let blank = members(&cpu_usage_task_info::BLANK);
+        let mut struct_fields: Vec<&str> = blank.iter().map(|(n, _)| n.as_str()).collect();
+        struct_fields.retain(|n| !["id", "name", "idle"].contains(n));
+        let mut table_fields: Vec<&str> = FIELDS.iter().filter_map(|f| Some(f.c_field?.name())).collect();
+        struct_fields.sort_unstable();
+        table_fields.sort_unstable();
+        assert_eq!(struct_fields, table_fields);
+        for field in FIELDS.iter().filter_map(|f| f.c_field) {
+            let mut info = cpu_usage_task_info::BLANK;
+            info.set(field, 7);
+            let changed: Vec<(String, String)> = members(&info).into_iter().filter(|m| !blank.contains(m)).collect();
+            let value = if field == CField::Deleted { "true" } else { "7" };
+            assert_eq!(changed, [(field.name().to_owned(), value.to_owned())], "{field:?}");
+        }
+    }
 }

@@ -23,16 +23,17 @@
 //! exact share, the lines add up to exactly 100.00%, and a line that sums tasks (the
 //! "more" and deleted lines) is the sum of their shares.
 
+mod cells;
 mod json;
 mod table;
 
-use json::task_tail;
-use table::cells;
+use cells::{line as line_out, Kind};
 
 use super::out::{name_of, Out, Sink};
 use super::{counts_to_us, pct_of, Options};
 use crate::engine::arith::{ShareWalk, Shares};
 use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats, Smoothed};
+use crate::fields::Figures;
 use crate::settings::{ApiEngine, MAX_TASKS};
 
 /// The figures changed while a report read them (a window completed, or a task was
@@ -386,6 +387,25 @@ impl Report<'_> {
         Ok(Some(idle))
     }
 
+    /// The idle task's line, table or JSON (or what says it is not known yet). (The
+    /// lines after it read it again for its counts and share: kept, they would sit in
+    /// the report's frame under every part.)
+    #[inline(never)]
+    fn idle_line(&mut self) -> Result<(), Changed> {
+        let mut line = Line::EMPTY;
+        let Some(idle) = self.idle(&mut line)? else {
+            self.out.put(if self.opts.json {
+                b",\"idle\":null"
+            } else {
+                b"      idle: not known until the scheduler starts\n"
+            });
+            return Ok(());
+        };
+        let figures = Figures { row: &line.row, share: idle.share(), bucket_tasks: 0 };
+        line_out(&mut self.out, self.opts, self.clock.hz, &figures, Kind::Idle);
+        Ok(())
+    }
+
     /// Shares of the lines after the tasks: interrupts, sleep, other, in this order
     /// ([`Report::summary`]).
     fn summaries(&self) -> ShareWalk {
@@ -422,39 +442,9 @@ impl Report<'_> {
 
 /// One task line: a table row, or an object of the JSON's `tasks` (`first`: without
 /// the comma before it).
-#[inline(never)]
 fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header, row: &Row, share: u16, first: bool) {
-    if opts.json {
-        out.put(if first { b"{\"id\":" } else { b",{\"id\":" });
-        out.int(u64::from(row.id));
-        out.key(b"name");
-        out.json_str(name_of(row));
-        out.key_int(b"counts", row.counts);
-        out.key_pct(b"usage_pct", share);
-        out.key(b"deleted");
-        out.put(if row.deleted { b"true" } else { b"false" });
-        if row.kind == RowKind::Overflow {
-            out.key_int(b"tasks", u64::from(header.overflow_tasks));
-        }
-        task_tail(out, opts.cumulative, clock, row);
-        return;
-    }
-    out.num_in(b"", u64::from(row.id), 4, b' ', b"  ");
-    out.name_cell(name_of(row));
-    cells(out, opts, clock, row, share);
-    if row.deleted {
-        out.put(b"  deleted");
-    }
-    if row.kind == RowKind::Overflow {
-        // Of the window shown (or since start), not of the moment it is printed.
-        out.put(if opts.cumulative {
-            b"  tasks without an ID since start: "
-        } else {
-            b"  tasks without an ID in the window: "
-        });
-        out.int(u64::from(header.overflow_tasks));
-    }
-    out.byte(b'\n');
+    let figures = Figures { row, share, bucket_tasks: header.overflow_tasks };
+    line_out(out, opts, clock.hz, &figures, if first { Kind::First } else { Kind::Task });
 }
 
 /// Writes a report of `header` and the lines `src` gives. `Err(Changed)` when the
@@ -497,8 +487,16 @@ pub fn write_report(
         None => *pool = Some(r.survey.slots),
     }
     if opts.json {
-        r.json_tail()
+        r.json_tail();
     } else {
-        r.table_tail()
+        r.table_tail();
+    }
+    // (Each part in a frame of its own, the idle task's line too: it is written one
+    // frame under this one, not under the others'.)
+    r.idle_line()?;
+    if opts.json {
+        r.json_rest()
+    } else {
+        r.table_rest()
     }
 }

@@ -399,3 +399,44 @@ mod tests {
         assert_eq!((pending.as_str(), redrawn), ("{\"watchdog\":\"load\"}\n", false));
     }
 }
+
+/// The report's field table (the library's) and the report's contract (the schema's
+/// line types) name the same figures, in the same order.
+#[cfg(test)]
+mod field_keys {
+    use freertos_cpu_usage::fields::{Reports, FIELDS};
+    use freertos_cpu_usage_report::{History, Idle, InWindow, Task, TaskHistory};
+    use serde::Serialize;
+
+    /// The keys of a line as the schema writes it, in order (its values are numbers,
+    /// `null`, `false` and an empty name: no comma or colon inside one).
+    fn keys(line: &impl Serialize) -> Vec<String> {
+        let text = serde_json::to_string(line).unwrap();
+        let body = text.trim_start_matches('{').trim_end_matches('}');
+        body.split(',').map(|m| m.split(':').next().unwrap().trim_matches('"').to_owned()).collect()
+    }
+
+    /// `id` and `name`, then the field table's keys of such a line.
+    fn expected(since_start: bool, idle: bool) -> Vec<String> {
+        let figures = FIELDS
+            .iter()
+            .filter(|f| (since_start || f.reports == Reports::All) && (!idle || f.idle))
+            .map(|f| f.key.to_owned());
+        ["id", "name"].map(String::from).into_iter().chain(figures).collect()
+    }
+
+    fn task<H: TaskHistory>() -> Task<H> {
+        let mut t = Task::<H>::default();
+        // (The bucket's line: the only one with `tasks`.)
+        t.part.tasks = Some(0);
+        t
+    }
+
+    #[test]
+    fn the_schemas_lines_have_the_field_tables_keys() {
+        assert_eq!(keys(&task::<InWindow>()), expected(false, false), "a window's task");
+        assert_eq!(keys(&task::<History>()), expected(true, false), "a task since start");
+        assert_eq!(keys(&Idle::<InWindow>::default()), expected(false, true), "a window's idle task");
+        assert_eq!(keys(&Idle::<History>::default()), expected(true, true), "the idle task since start");
+    }
+}

@@ -472,15 +472,19 @@ fn draw_legend<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::window::{MoreTasks, Task};
+    use crate::window::{MoreTasks, Task, TaskPart, WindowHead};
 
     fn window(number: u64, tasks: &[(u32, &str, f64)], idle: f64) -> Window {
         Window {
-            window: number,
-            window_us: 500_000,
+            head: WindowHead { window: number, window_us: 500_000, ..WindowHead::default() },
             tasks: tasks
                 .iter()
-                .map(|&(id, name, usage_pct)| Task { id, name: name.to_owned(), usage_pct, ..Task::default() })
+                .map(|&(id, name, usage_pct)| Task {
+                    id,
+                    name: name.to_owned(),
+                    part: TaskPart { usage_pct, ..TaskPart::default() },
+                    ..Task::default()
+                })
                 .collect(),
             idle_pct: idle,
             ..Window::default()

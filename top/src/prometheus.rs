@@ -368,7 +368,7 @@ impl Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::window::Slots;
+    use crate::window::{Slots, TaskPart, WindowHead};
 
     #[test]
     fn label_values_are_escaped() {
@@ -389,15 +389,14 @@ mod tests {
     #[test]
     fn a_window_in_the_exposition_format() {
         let w = Window {
-            window: 7,
-            window_us: 500_000,
+            head: WindowHead { window: 7, window_us: 500_000, ..WindowHead::default() },
             clock: "dwt".to_owned(),
             clock_hz: 64_000_000,
             slots: Slots { capacity: 8, used: 2, quarantined: 1, free: 5, overflow_tasks: 0 },
             tasks: vec![Task {
                 id: 3,
                 name: "rx \"q\"".to_owned(),
-                usage_pct: 12.5,
+                part: TaskPart { usage_pct: 12.5, ..TaskPart::default() },
                 switches: 40,
                 longest_slice_us: 1500,
                 ..Task::default()

@@ -105,8 +105,13 @@ fn what_cannot_be_plotted_is_said_clearly() {
 /// rest: the ten, then `steady`, never `burst`, largest as it is at the end.
 #[test]
 fn colours_go_to_the_largest_tasks_over_the_recording() {
-    use cpu_usage_top::window::Task;
-    let task = |id: u32, name: &str, usage_pct: f64| Task { id, name: name.to_owned(), usage_pct, ..Task::default() };
+    use cpu_usage_top::window::{Task, TaskPart, WindowHead};
+    let task = |id: u32, name: &str, usage_pct: f64| Task {
+        id,
+        name: name.to_owned(),
+        part: TaskPart { usage_pct, ..TaskPart::default() },
+        ..Task::default()
+    };
     let windows: Vec<Window> = (0..20u32)
         .map(|i| {
             let mut tasks: Vec<Task> = (0..10).map(|t| task(t + 1, &format!("t{t}"), f64::from(t + 1))).collect();
@@ -121,7 +126,8 @@ fn colours_go_to_the_largest_tasks_over_the_recording() {
                 }
             }
             let used: f64 = tasks.iter().map(|t| t.usage_pct).sum();
-            Window { window: u64::from(i), window_us: 1_000_000, tasks, idle_pct: 100.0 - used, ..Window::default() }
+            let head = WindowHead { window: u64::from(i), window_us: 1_000_000, ..WindowHead::default() };
+            Window { head, tasks, idle_pct: 100.0 - used, ..Window::default() }
         })
         .collect();
     let path = out("largest.svg");

@@ -25,10 +25,10 @@ impl Report<'_> {
         out.put(b",\"tasks\":[");
     }
 
-    /// Everything after the tasks.
+    /// What follows the tasks, up to the idle task's line.
     #[inline(never)]
-    pub(super) fn json_tail(&mut self) -> Result<(), Changed> {
-        let (clock, cumulative) = (self.clock, self.opts.cumulative);
+    pub(super) fn json_tail(&mut self) {
+        let cumulative = self.opts.cumulative;
         let out = &mut self.out;
         out.put(b"]");
         // (After the tasks: the walk that prints them counts the IDs.)
@@ -54,24 +54,16 @@ impl Report<'_> {
         }
         out.key_int(b"deleted_counts", deleted.counts);
         out.key_pct(b"deleted_pct", deleted.share());
-        // One line read at a time into `line`, in the engine's order.
+    }
+
+    /// Everything after the idle task's line.
+    #[inline(never)]
+    pub(super) fn json_rest(&mut self) -> Result<(), Changed> {
+        let clock = self.clock;
+        // One line read at a time into `line`, in the engine's order (idle's again,
+        // for its share).
         let mut line = Line::EMPTY;
-        let idle = match self.idle(&mut line)? {
-            Some(idle) => {
-                let (out, row) = (&mut self.out, &line.row);
-                out.put(b",\"idle\":{\"id\":");
-                out.int(u64::from(row.id));
-                out.key(b"name");
-                out.json_str(name_of(row));
-                out.key_int(b"counts", row.counts);
-                task_tail(out, cumulative, clock, row);
-                idle
-            }
-            None => {
-                self.out.put(b",\"idle\":null");
-                Sum::default()
-            }
-        };
+        let idle = self.idle(&mut line)?.unwrap_or_default();
         let mut shares = self.summaries();
         let isr = self.summary(&mut shares, 0, &mut line)?;
         let out = &mut self.out;
@@ -105,30 +97,4 @@ impl Report<'_> {
         out.put(b"]}\n");
         Ok(())
     }
-}
-
-/// What every task object of the JSON ends with, the idle task's included.
-#[inline(never)]
-pub(super) fn task_tail(out: &mut Out<'_>, cumulative: bool, clock: ClockInfo<'_>, row: &Row) {
-    out.key_int(b"switches", row.runs);
-    out.key_int(b"longest_slice_us", counts_to_us(u64::from(row.longest), clock.hz));
-    if cumulative {
-        let known = |out: &mut Out<'_>, key: &[u8], known: bool, value: u64| {
-            out.key(key);
-            if known {
-                out.int(value);
-            } else {
-                out.put(b"null");
-            }
-        };
-        known(out, b"longest_slice_window", row.longest != 0, u64::from(row.longest_window));
-        out.key(b"peak_pct");
-        if row.peak_len == 0 {
-            out.put(b"null");
-        } else {
-            out.pct(u64::from(pct_of(u64::from(row.peak), u64::from(row.peak_len))), 0);
-        }
-        known(out, b"peak_window", row.peak_len != 0, u64::from(row.peak_window));
-    }
-    out.byte(b'}');
 }

@@ -3,9 +3,6 @@
 use super::*;
 use crate::engine::NAME_LEN;
 
-/// Extra columns of `-l`: runs (`  ` and 8) and longest run (`  ` and 11).
-const LONG_COLUMNS: usize = 23;
-
 impl Report<'_> {
     /// The head, before the tasks.
     #[inline(never)]
@@ -31,14 +28,14 @@ impl Report<'_> {
         out.int(u64::from(clock.hz));
         out.put(b" Hz\n  ID  ");
         out.name_cell(b"TASK");
-        out.put(if opts.long { b"   USAGE      RUNS      LONGEST\n" } else { b"   USAGE\n" });
+        cells::table_head(out, opts, true);
     }
 
-    /// The lines after the tasks: the others summed, the deleted, idle, interrupts,
-    /// sleep, other, load and the ID pool.
+    /// The lines after the tasks, before idle's: the others summed, the deleted, and
+    /// the rule.
     #[inline(never)]
-    pub(super) fn table_tail(&mut self) -> Result<(), Changed> {
-        let (clock, opts) = (self.clock, self.opts);
+    pub(super) fn table_tail(&mut self) {
+        let opts = self.opts;
         let more = self.survey.tasks.less(self.printed);
         let deleted = self.survey.deleted;
         let out = &mut self.out;
@@ -67,24 +64,19 @@ impl Report<'_> {
             out.byte(b'\n');
         }
         out.put(b"  ");
-        out.fill(b'-', NAME_LEN + 14 + if opts.long { LONG_COLUMNS } else { 0 });
+        let columns = cells::table_head(out, opts, false);
+        out.fill(b'-', NAME_LEN + 6 + columns);
         out.byte(b'\n');
-        // One line read at a time into `line`, in the engine's order.
+    }
+
+    /// The lines after idle's: interrupts, sleep, other, load and the ID pool.
+    #[inline(never)]
+    pub(super) fn table_rest(&mut self) -> Result<(), Changed> {
+        let clock = self.clock;
+        // One line read at a time into `line`, in the engine's order (idle's again,
+        // for its share).
         let mut line = Line::EMPTY;
-        let idle = match self.idle(&mut line)? {
-            Some(idle) => {
-                let (out, row) = (&mut self.out, &line.row);
-                out.num_in(b"", u64::from(row.id), 4, b' ', b"  ");
-                out.name_cell(name_of(row));
-                cells(out, opts, clock, row, idle.share());
-                out.put(b"  idle\n");
-                idle
-            }
-            None => {
-                self.out.put(b"      idle: not known until the scheduler starts\n");
-                Sum::default()
-            }
-        };
+        let idle = self.idle(&mut line)?.unwrap_or_default();
         let mut shares = self.summaries();
         let isr = self.summary(&mut shares, 0, &mut line)?;
         let out = &mut self.out;
@@ -157,29 +149,5 @@ fn longest(out: &mut Out<'_>, lead: &[u8], clock: ClockInfo<'_>, row: &Row, widt
         out.num_in(lead, 0, width, b' ', b"");
     } else {
         out.duration(lead, counts_to_us(u64::from(row.longest), clock.hz), width);
-    }
-}
-
-/// A task's cells after its name: usage, and with `-l` its runs and longest run
-/// (since start, with that run's window and the task's busiest window).
-#[inline(never)]
-pub(super) fn cells(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, row: &Row, share: u16) {
-    out.share(b" ", share, row.counts != 0, 7);
-    if !opts.long {
-        return;
-    }
-    out.num_in(b"  ", row.runs, 8, b' ', b"");
-    longest(out, b"  ", clock, row, 11);
-    if opts.cumulative {
-        if row.longest != 0 {
-            out.put(b" in #");
-            out.int(u64::from(row.longest_window));
-        }
-        if row.peak_len != 0 {
-            out.put(b"  peak ");
-            out.share(b"", pct_of(u64::from(row.peak), u64::from(row.peak_len)), row.peak != 0, 0);
-            out.put(b" in #");
-            out.int(u64::from(row.peak_window));
-        }
     }
 }

@@ -102,10 +102,14 @@ pub fn parse_table(answer: &str) -> Result<Table, String> {
     let mut table =
         Table { window, tasks: Vec::new(), more: None, deleted: None, order: Vec::new(), overflow: None, idle: None };
     let mut after_rule = false;
+    // The columns after the name, by their headers (the library's field table's):
+    // a column the reader does not know is stepped over.
+    let mut columns: Vec<&str> = Vec::new();
     for line in lines {
         let words: Vec<&str> = line.split_whitespace().collect();
         let bad = || format!("cannot read table line {line:?}");
-        if line.starts_with("  ID  TASK") {
+        if let Some(heads) = line.strip_prefix("  ID  TASK") {
+            columns = heads.split_whitespace().collect();
             continue;
         }
         if line.starts_with("  ---") {
@@ -123,7 +127,7 @@ pub fn parse_table(answer: &str) -> Result<Table, String> {
             continue;
         }
         let Some((id, name, cells)) = named_row(&words) else { continue };
-        let row = table_row(id, name, cells).ok_or_else(bad)?;
+        let row = table_row(id, name, &columns, cells).ok_or_else(bad)?;
         if after_rule {
             table.idle = Some(row);
             continue;
@@ -146,17 +150,29 @@ fn named_row<'a, 'b>(words: &'b [&'a str]) -> Option<(u64, String, &'b [&'a str]
     Some((id, words[1..usage_at].join(" "), &words[usage_at..]))
 }
 
-fn table_row(id: u64, name: String, cells: &[&str]) -> Option<TableRow> {
-    let usage = Usage::parse(cells.first()?)?;
-    // With -l: runs, then the longest run ("0", or "1.234 ms").
-    let runs = cells.get(1).and_then(|w| w.parse::<u64>().ok());
-    let longest_us = match (runs, cells.get(2).copied(), cells.get(3).copied()) {
-        (None, _, _) => None,
-        (Some(_), Some("0"), _) => Some(0),
-        (Some(_), Some(ms), Some("ms")) => Some(millis_to_us(ms)?),
-        _ => return None,
-    };
-    Some(TableRow { id, name, usage, runs, longest_us, deleted: cells.contains(&"deleted") })
+/// A task line's cells under `columns` (a duration is two words, `1.234 ms`, or `0`;
+/// any other cell one word), then its notes.
+fn table_row(id: u64, name: String, columns: &[&str], cells: &[&str]) -> Option<TableRow> {
+    let (mut usage, mut runs, mut longest_us) = (None, None, None);
+    let mut at = 0;
+    for &column in columns {
+        let cell = *cells.get(at)?;
+        let unit = cells.get(at + 1).copied().filter(|&u| u == "ms" || u == "s");
+        at += if unit.is_some() { 2 } else { 1 };
+        match column {
+            "USAGE" => usage = Some(Usage::parse(cell)?),
+            "RUNS" => runs = Some(cell.parse::<u64>().ok()?),
+            "LONGEST" => {
+                longest_us = Some(match unit {
+                    None if cell == "0" => 0,
+                    Some("ms") => millis_to_us(cell)?,
+                    _ => return None,
+                })
+            }
+            _ => {}
+        }
+    }
+    Some(TableRow { id, name, usage: usage?, runs, longest_us, deleted: cells.get(at..)?.contains(&"deleted") })
 }
 
 #[cfg(test)]
@@ -190,5 +206,12 @@ mod tests {
         let plain = "CPU usage, window #2: 1000.000 ms, clock monotonic 15625000 Hz\n  ID  TASK               USAGE\n   3  work40            40.34%\n  ------------------------------\n   7  IDLE               8.97%  idle\n";
         let t = parse_table(plain).unwrap();
         assert_eq!((t.tasks[0].runs, t.tasks[0].longest_us), (None, None));
+    }
+
+    #[test]
+    fn a_column_the_reader_does_not_know_is_stepped_over() {
+        let answer = "CPU usage, window #3: 1000.000 ms, clock monotonic 15625000 Hz\n  ID  TASK               USAGE      RUNS   NEW      LONGEST\n   9  work              1.50%         2     7     0.250 ms  deleted\n";
+        let t = parse_table(answer).unwrap();
+        assert_eq!((t.tasks[0].runs, t.tasks[0].longest_us, t.tasks[0].deleted), (Some(2), Some(250), true));
     }
 }

@@ -1,0 +1,149 @@
+//! A report line, table or JSON, from the field table ([`FIELDS`]): one walk, two
+//! syntaxes. A task's line, the shared bucket's and the idle task's are all written
+//! here; so are the table's header and rule.
+
+use super::*;
+use crate::fields::{Field, Place, Unit, Value, FIELDS};
+
+/// The field is in this report, in its syntax.
+fn shown(f: &Field, opts: &Options) -> bool {
+    f.in_report(opts.cumulative) && (opts.json || opts.long || !f.long)
+}
+
+/// One line being written: where to, in which report, from which figures.
+struct LineOut<'o, 's, 'f> {
+    out: &'o mut Out<'s>,
+    opts: &'o Options,
+    hz: u32,
+    figures: &'o Figures<'f>,
+    idle: bool,
+}
+
+/// Which line of a report [`line`] writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// The first of the tasks (in the JSON, without a comma before it).
+    First,
+    /// Another task.
+    Task,
+    /// The idle task: no notes in the table, and fewer members in the JSON.
+    Idle,
+}
+
+/// A line: its ID and name, then its figures as the field table has them, in the
+/// report's syntax: the table's cells (a task's notes after them) or the JSON's
+/// members. (One frame for the whole line, with few arguments, all in registers:
+/// each cell's writer is called from here, as a hand-written line would call it.)
+#[inline(never)]
+pub(super) fn line(out: &mut Out<'_>, opts: &Options, hz: u32, figures: &Figures<'_>, kind: Kind) {
+    let (row, idle) = (figures.row, kind == Kind::Idle);
+    if opts.json {
+        out.put(match kind {
+            Kind::First => b"{\"id\":",
+            Kind::Task => b",{\"id\":",
+            Kind::Idle => b",\"idle\":{\"id\":",
+        });
+        out.int(u64::from(row.id));
+        out.key(b"name");
+        out.json_str(name_of(row));
+    } else {
+        out.num_in(b"", u64::from(row.id), 4, b' ', b"  ");
+        out.name_cell(name_of(row));
+    }
+    let mut line = LineOut { out, opts, hz, figures, idle };
+    // Two passes over the table, the cells then (a task's line in the table) the
+    // notes, as one loop: one copy of the field's writer.
+    let mut notes = false;
+    loop {
+        for field in FIELDS.iter() {
+            field_out(&mut line, field, notes);
+        }
+        if notes || opts.json || idle {
+            break;
+        }
+        notes = true;
+    }
+    line.out.put(match (opts.json, idle) {
+        (true, _) => b"}",
+        (false, true) => b"  idle\n",
+        (false, false) => b"\n",
+    });
+}
+
+/// One field of `line`: in the table, its cell (`notes`: the end-of-line notes'
+/// pass, which writes only those); in the JSON, its member.
+#[inline(always)]
+fn field_out(line: &mut LineOut<'_, '_, '_>, field: &Field, notes: bool) {
+    let opts = line.opts;
+    if !shown(field, opts) || (line.idle && opts.json && !field.idle) {
+        return;
+    }
+    let value = field.figure.value(line.figures);
+    let (out, hz) = (&mut *line.out, line.hz);
+    if opts.json {
+        if value == Value::Absent {
+            return;
+        }
+        out.key(field.key.as_bytes());
+        match value {
+            Value::Absent => {}
+            Value::Null => out.put(b"null"),
+            Value::Int(v) if field.unit == Unit::Micros => out.int(counts_to_us(v, hz)),
+            Value::Int(v) => out.int(v),
+            Value::Share(h, _) => out.pct(u64::from(h), 0),
+            Value::Flag(b) => out.put(if b { b"true" } else { b"false" }),
+        }
+        return;
+    }
+    let (lead, width): (&[u8], usize) = match (&field.place, notes) {
+        (Place::Column { lead, width, .. }, false) => {
+            (SPACES.get(..usize::from(*lead)).unwrap_or(SPACES), usize::from(*width))
+        }
+        (Place::After(text), false) if !matches!(value, Value::Absent | Value::Null) => {
+            out.put(text.as_bytes());
+            (b"", 0)
+        }
+        (Place::Note { window, since_start }, true) if matches!(value, Value::Flag(true) | Value::Int(_)) => {
+            out.put(if opts.cumulative { since_start.as_bytes() } else { window.as_bytes() });
+            (b"", 0)
+        }
+        _ => return,
+    };
+    // `lead`, then the value right-aligned in `width`: a share as `Out::share` writes
+    // it, a duration (`0` for none, `0.000 ms` for a run too short for a
+    // microsecond), a number.
+    match value {
+        Value::Share(h, something) => out.share(lead, h, something, width),
+        Value::Int(v) if field.unit == Unit::Micros && v != 0 => out.duration(lead, counts_to_us(v, hz), width),
+        Value::Int(v) => {
+            out.num_in(lead, v, width, b' ', b"");
+        }
+        Value::Flag(_) | Value::Null | Value::Absent => {}
+    }
+}
+
+/// Leads of the table's columns.
+const SPACES: &[u8; 8] = b"        ";
+
+/// The table's header after `  ID  TASK...`, the columns of this report, right
+/// aligned; returns their width, leads included (the rule under the tasks is as
+/// wide).
+pub(super) fn table_head(out: &mut Out<'_>, opts: &Options, write: bool) -> usize {
+    let mut columns = 0;
+    for field in FIELDS.iter() {
+        if let Place::Column { head, lead, width } = field.place {
+            if shown(field, opts) {
+                let wide = usize::from(lead) + usize::from(width);
+                if write {
+                    out.fill(b' ', wide.saturating_sub(head.len()));
+                    out.put(head.as_bytes());
+                }
+                columns += wide;
+            }
+        }
+    }
+    if write {
+        out.byte(b'\n');
+    }
+    columns
+}
