@@ -3,11 +3,59 @@
 //! here; so are the table's header and rule.
 
 use super::*;
-use crate::fields::{Field, Place, Unit, Value, FIELDS};
+use crate::fields::{Field, Place, Reports, Unit, Value, FIELDS, FIELD_TABLE};
 
 /// The field is in this report, in its syntax.
 fn shown(f: &Field, opts: &Options) -> bool {
     f.in_report(opts.cumulative) && (opts.json || opts.long || !f.long)
+}
+
+/// Which fields a line writes, as bits of their positions in [`FIELDS`]: for the
+/// JSON, its members; for the table, its cells, or (`notes`) the notes at the end of
+/// a task's line. Worked out when compiled for every kind of report and line
+/// ([`MASKS`]), so that a line visits only its own fields.
+const fn mask(json: bool, long: bool, cumulative: bool, idle: bool, notes: bool) -> u16 {
+    assert!(FIELD_TABLE.len() <= 16, "a line's fields are bits of a u16");
+    let (mut bits, mut i) = (0u16, 0);
+    while i < FIELD_TABLE.len() {
+        let f = &FIELD_TABLE[i];
+        let in_report = cumulative || matches!(f.reports, Reports::All);
+        let in_syntax = json || long || !f.long;
+        let placed = if json {
+            !notes && (!idle || f.idle)
+        } else {
+            match f.place {
+                Place::None => false,
+                Place::Note { .. } => notes && !idle,
+                Place::Column { .. } | Place::After(_) => !notes,
+            }
+        };
+        if in_report && in_syntax && placed {
+            bits |= 1 << i;
+        }
+        i += 1;
+    }
+    bits
+}
+
+/// [`mask`] of every report and line, at [`mask_at`].
+static MASKS: [u16; 32] = {
+    let mut masks = [0; 32];
+    let mut k = 0;
+    while k < 32 {
+        masks[k] = mask(k & 1 != 0, k & 2 != 0, k & 4 != 0, k & 8 != 0, k & 16 != 0);
+        k += 1;
+    }
+    masks
+};
+
+/// Where a report's line finds its fields in [`MASKS`].
+fn mask_at(opts: &Options, idle: bool, notes: bool) -> usize {
+    usize::from(opts.json)
+        | usize::from(opts.long) << 1
+        | usize::from(opts.cumulative) << 2
+        | usize::from(idle) << 3
+        | usize::from(notes) << 4
 }
 
 /// One line being written: where to, in which report, from which figures.
@@ -16,7 +64,6 @@ struct LineOut<'o, 's, 'f> {
     opts: &'o Options,
     hz: u32,
     figures: &'o Figures<'f>,
-    idle: bool,
 }
 
 /// Which line of a report [`line`] writes.
@@ -50,13 +97,17 @@ pub(super) fn line(out: &mut Out<'_>, opts: &Options, hz: u32, figures: &Figures
         out.num_in(b"", u64::from(row.id), 4, b' ', b"  ");
         out.name_cell(name_of(row));
     }
-    let mut line = LineOut { out, opts, hz, figures, idle };
-    // Two passes over the table, the cells then (a task's line in the table) the
-    // notes, as one loop: one copy of the field's writer.
+    let mut line = LineOut { out, opts, hz, figures };
+    // Two passes, over the fields of this line only: the cells then (a task's line
+    // in the table) the notes, as one loop: one copy of the field's writer.
     let mut notes = false;
     loop {
-        for field in FIELDS.iter() {
-            field_out(&mut line, field, notes);
+        let mut fields = MASKS.get(mask_at(opts, idle, notes)).copied().unwrap_or(0);
+        while fields != 0 {
+            if let Some(field) = FIELDS.get(fields.trailing_zeros() as usize) {
+                field_out(&mut line, field, notes);
+            }
+            fields &= fields - 1;
         }
         if notes || opts.json || idle {
             break;
@@ -70,14 +121,11 @@ pub(super) fn line(out: &mut Out<'_>, opts: &Options, hz: u32, figures: &Figures
     });
 }
 
-/// One field of `line`: in the table, its cell (`notes`: the end-of-line notes'
-/// pass, which writes only those); in the JSON, its member.
+/// One field of `line` (one of its [`MASKS`]): in the table, its cell (`notes`:
+/// the end-of-line notes' pass); in the JSON, its member.
 #[inline(always)]
 fn field_out(line: &mut LineOut<'_, '_, '_>, field: &Field, notes: bool) {
     let opts = line.opts;
-    if !shown(field, opts) || (line.idle && opts.json && !field.idle) {
-        return;
-    }
     let value = field.figure.value(line.figures);
     let (out, hz) = (&mut *line.out, line.hz);
     if opts.json {
