@@ -244,8 +244,9 @@ void rust_eh_personality(void);
  * calls again with the same line, and the report goes on where it stopped. Returns
  * 0 (`pdFALSE`) with the last piece. Every piece is of the same window, which is
  * held open from the first piece to the last (see `show_cpu_usage`); each call
- * writes the report again from the engine up to its piece, without a copy, so give
- * it a buffer of a few hundred bytes rather than a few dozen. If the figures
+ * walks the report again from the engine, without a copy, and writes its piece
+ * (the task lines before it are counted, not written), so a buffer of a few
+ * hundred bytes rather than a few dozen keeps the walks few. If the figures
  * change all the same before the last piece (`CPU_USAGE_ERR_CHANGED`), the report
  * is cut there with a line saying so. `len` must be at least 2. One task at a
  * time: a second caller meanwhile gets a line saying so. (The `shell` feature.)

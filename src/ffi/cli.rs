@@ -6,7 +6,7 @@ use core::sync::atomic::{AtomicBool, Ordering};
 
 use super::args::{self, MAX_CMDLINE};
 use super::shell::{header_into, options, write_changed, Live};
-use super::sink::{self, BufSink};
+use super::sink::{self, BufSink, Marks};
 use super::status::cpu_usage_status as St;
 use super::{let_go, Shared};
 use crate::engine::{Header, SlotStats, Stamp};
@@ -14,9 +14,10 @@ use crate::report::{self, Options, Sink};
 
 /// A report being handed out by `cpu_usage_cli_command`, piece by piece: which line
 /// it answers, how far it has got, and which figures it is of. It keeps no copy of
-/// the figures: each call writes the report again from the engine up to its piece,
-/// its window held open from the first piece to the last. (All zero to start with,
-/// so that the static is in `.bss` and costs no flash.)
+/// the figures: each call walks the report again from the engine, writing only its
+/// piece (the task lines before it are counted, not written: `marks`), its window
+/// held open from the first piece to the last. (All zero to start with, so that the
+/// static is in `.bss` and costs no flash.)
 struct CliReport {
     /// A report is under way: the next call with the same line goes on with it.
     under_way: bool,
@@ -24,6 +25,8 @@ struct CliReport {
     line: u32,
     /// Bytes of its text handed out so far.
     offset: usize,
+    /// Where its task lines begin, as far as pieces have gone.
+    marks: Marks,
     /// Its options were applied (`-w` sets the window once).
     applied: bool,
     /// `stamp` holds the figures it is of, whose window it holds open.
@@ -43,6 +46,7 @@ impl CliReport {
         under_way: false,
         line: 0,
         offset: 0,
+        marks: Marks { skip_lines: 0, skip_to: 0, last_line: 0, last_at: 0 },
         applied: false,
         read: false,
         stamp: Stamp::ZERO,
@@ -120,8 +124,9 @@ static CLI_BUSY: AtomicBool = AtomicBool::new(false);
 /// calls again with the same line, and the report goes on where it stopped. Returns
 /// 0 (`pdFALSE`) with the last piece. Every piece is of the same window, which is
 /// held open from the first piece to the last (see `show_cpu_usage`); each call
-/// writes the report again from the engine up to its piece, without a copy, so give
-/// it a buffer of a few hundred bytes rather than a few dozen. If the figures
+/// walks the report again from the engine, without a copy, and writes its piece
+/// (the task lines before it are counted, not written), so a buffer of a few
+/// hundred bytes rather than a few dozen keeps the walks few. If the figures
 /// change all the same before the last piece (`CPU_USAGE_ERR_CHANGED`), the report
 /// is cut there with a line saying so. `len` must be at least 2. One task at a
 /// time: a second caller meanwhile gets a line saying so. (The `shell` feature.)
@@ -139,6 +144,8 @@ pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmd
     }
     // SAFETY: the caller's C string, read up to the bound.
     let line = unsafe { args::c_str(cmdline, MAX_CMDLINE) }.unwrap_or(b"");
+    // (Before the piece, which borrows it.)
+    let mut marks: Marks;
     // SAFETY: non-NULL and writable for `len` bytes by the caller's contract.
     let Some(mut piece) = (unsafe { BufSink::new(out, len, 0) }) else { return 0 };
     if !super::claim(&CLI_BUSY) {
@@ -155,6 +162,8 @@ pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmd
         cli.let_go();
         *cli = CliReport { line: hash, ..CliReport::NONE };
     }
+    marks = cli.marks;
+    piece.marks = Some(&mut marks);
     piece.skip = cli.offset;
     if cli.cut || !write_piece(&mut piece, cli, &words) {
         // The figures changed since the first piece: what is out stays, and the
@@ -174,6 +183,8 @@ pub unsafe extern "C" fn cpu_usage_cli_command(out: *mut c_char, len: usize, cmd
     let more = cli.offset + given < piece.needed;
     piece.terminate(given);
     cli.offset += given;
+    // The next piece takes up at the last task line that began in this one.
+    cli.marks = Marks { skip_lines: marks.last_line, skip_to: marks.last_at, ..marks };
     cli.under_way = more;
     if !more {
         cli.let_go();

@@ -10,7 +10,7 @@ use super::config::OutputFn;
 use super::status::cpu_usage_status as St;
 use super::with_library;
 use crate::arch;
-use crate::report::Sink;
+use crate::report::{Go, Sink};
 
 /// Bytes of a line held before it goes out (a longer one goes out in pieces); a
 /// power of two. It is on the stack of the task that runs the command, for the
@@ -137,6 +137,24 @@ pub(super) struct BufSink<'a> {
     pub(super) skip: usize,
     /// Where the report begins (`Sink::begin`).
     report_at: usize,
+    /// A piece of a report handed out in pieces: where its task lines begin.
+    pub(super) marks: Option<&'a mut Marks>,
+}
+
+/// Where the task lines of a report handed out in pieces begin
+/// (`cpu_usage_cli_command`), so that a piece neither writes again the lines that
+/// earlier pieces gave out nor writes past its own end: each piece then costs the
+/// report's walk and a few lines, not the whole report.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Marks {
+    /// The task lines earlier pieces gave out (counted, not written again), and the
+    /// text's length before the next one.
+    pub(super) skip_lines: u32,
+    pub(super) skip_to: usize,
+    /// The last task line that began before this piece's end, and the text's length
+    /// before it: where the next piece takes up.
+    pub(super) last_line: u32,
+    pub(super) last_at: usize,
 }
 
 impl<'a> BufSink<'a> {
@@ -152,7 +170,7 @@ impl<'a> BufSink<'a> {
             // SAFETY: non-NULL and writable for `len` bytes by the caller's contract.
             (false, _) => unsafe { core::slice::from_raw_parts_mut(buf.cast::<u8>(), len) },
         };
-        Some(BufSink { buf, needed: 0, skip, report_at: 0 })
+        Some(BufSink { buf, needed: 0, skip, report_at: 0, marks: None })
     }
 
     /// Starts again with no text.
@@ -191,6 +209,23 @@ impl Sink for BufSink<'_> {
     /// Forgets the report, not what came before it.
     fn void(&mut self) {
         self.needed = self.report_at;
+    }
+
+    fn task_line(&mut self, n: u32) -> Go {
+        let Some(marks) = self.marks.as_deref_mut() else { return Go::Write };
+        if n < marks.skip_lines {
+            return Go::Skip;
+        }
+        if n == marks.skip_lines {
+            self.needed = self.needed.max(marks.skip_to);
+        }
+        // Past the piece's last byte (the buffer's last is the NUL's): a later
+        // piece's.
+        if self.needed > self.skip + self.buf.len().saturating_sub(1) {
+            return Go::Stop;
+        }
+        (marks.last_line, marks.last_at) = (n, self.needed);
+        Go::Write
     }
 }
 

@@ -403,6 +403,62 @@ fn the_cli_command_hands_a_long_report_out_in_pieces() {
     cleanup(&[(0x3000, worker), (0x4000, idle)]);
 }
 
+/// Every report, handed out in pieces of any size, is the report `cpu_usage_format`
+/// writes; and each piece writes the task lines of its own text, not every line
+/// before it again: at most the lines of the report and two more per piece (the
+/// line a piece takes up in, and the one that ends past it).
+#[test]
+fn the_cli_command_writes_each_task_line_about_once_whatever_the_pieces() {
+    let _g = lock();
+    let (worker, idle) = interrupts_and_sleep_window();
+    // Twenty more tasks, each with its own run time, two of them deleted in the
+    // window; then a window closes.
+    let mut tasks = Vec::new();
+    // SAFETY: hooks called as the kernel would, one at a time.
+    unsafe {
+        for i in 0..20usize {
+            let tcb = 0x9000 + 0x100 * i;
+            let name = CString::new(format!("task{i:02}")).unwrap();
+            let id = cpu_usage_hook_task_create(tcb as *mut c_void, name.as_ptr());
+            cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), id);
+            advance(1_000 * (i as u32 + 1));
+            tasks.push((tcb, id));
+        }
+        cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), idle);
+        for &(tcb, id) in tasks.get(3..5).unwrap() {
+            assert_eq!(cpu_usage_hook_task_delete(tcb as *mut c_void, id), 0);
+        }
+        for _ in 0..1000 {
+            advance(1000);
+            cpu_usage_hook_tick();
+        }
+    }
+    let lines_written = || crate::report::TASK_LINES_WRITTEN.with(|n| n.get());
+    for options in ["", "-m", "-l", "-c", "-c -m -l", "-s", "-n 5", "-s -m -d", "-n 3 -c"] {
+        let args: Vec<&str> = std::iter::once("show_cpu_usage").chain(options.split_whitespace()).collect();
+        let before = lines_written();
+        let (status, whole) = format(&args);
+        assert_eq!(status as usize, whole.len(), "{options}: {whole}");
+        let lines = lines_written() - before;
+        assert!(lines >= 3, "`{options}` lists tasks: {whole}");
+        let line = CString::new(format!("show_cpu_usage {options}")).unwrap();
+        for len in [2, 7, 50, 64, 129, 700, 8192] {
+            let before = lines_written();
+            let (text, calls) = cli_pieces(&line, len, || {});
+            assert_eq!(text, whole, "`{options}` in pieces of {}", len - 1);
+            let written = lines_written() - before;
+            assert!(
+                written <= lines + 2 * calls as u64,
+                "`{options}` in {calls} pieces of {}: {written} task lines written for a report of {lines}",
+                len - 1
+            );
+        }
+    }
+    cleanup(&[(0x3000, worker), (0x4000, idle)]);
+    let live: Vec<_> = tasks.iter().enumerate().filter(|(i, _)| !(3..5).contains(i)).map(|(_, &t)| t).collect();
+    cleanup(&live);
+}
+
 #[test]
 fn watchdogs_call_back_once_per_crossing() {
     let _g = lock();

@@ -15,7 +15,9 @@ mod usage;
 mod watchdog;
 
 pub use args::{parse, BadArgs, Options, Problem};
-pub use out::Sink;
+pub use out::{Go, Sink};
+#[cfg(test)]
+pub(crate) use text::TASK_LINES_WRITTEN;
 pub use text::{write_report, Changed, ClockInfo, Source, BATCH};
 pub use usage::{write_error, write_no_window, write_usage, write_window_refused, write_window_set};
 pub use watchdog::{parse_watchdog, write_watchdog_error, write_watchdog_status, write_watchdog_usage, WatchCmd};

@@ -26,6 +26,26 @@ pub trait Sink {
     /// `CPU_USAGE_ERR_CHANGED`). A buffer drops it; a line already partly out is
     /// ended. What follows says why; the report is never written twice.
     fn void(&mut self);
+
+    /// The report's task line `n` (from 0, in the order printed) begins: what to do
+    /// with it. A sink that hands a long report out in pieces
+    /// (`cpu_usage_cli_command`) skips the lines an earlier piece gave out, whose
+    /// length it knows, and stops the report once its piece is full.
+    fn task_line(&mut self, n: u32) -> Go {
+        let _ = n;
+        Go::Write
+    }
+}
+
+/// What a report does with a task line (see [`Sink::task_line`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Go {
+    /// Write it.
+    Write,
+    /// Count it, but write nothing: its text went out before.
+    Skip,
+    /// Stop the report: nothing more of it is wanted now.
+    Stop,
 }
 
 /// Bytes of a [`Cell`]: a 64-bit number, a point, three decimals and a unit.

@@ -29,7 +29,7 @@ mod table;
 
 use cells::{line as line_out, Kind};
 
-use super::out::{name_of, Out, Sink};
+use super::out::{name_of, Go, Out, Sink};
 use super::{counts_to_us, pct_of, Options};
 use crate::engine::arith::{ShareWalk, Shares};
 use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats, Smoothed};
@@ -197,6 +197,8 @@ struct Report<'s> {
     /// What a walk found (see `Report::walk`), once `surveyed`.
     survey: Survey,
     surveyed: bool,
+    /// The sink wants no more of the report ([`Go::Stop`]).
+    stopped: bool,
 }
 
 /// A task picked for a sorted report: its counts, its share (handed out in the
@@ -276,14 +278,24 @@ impl Report<'_> {
     fn in_order(&mut self) -> Result<Sum, Changed> {
         let mut printed = Sum::default();
         let (opts, clock, header) = (self.opts, self.clock, self.header);
-        let mut first = true;
+        let (mut first, mut stopped) = (true, false);
+        // (Once the sink stops the report, the walk goes on for the survey alone.)
         self.walk(!self.surveyed, |out, _, line, _, share| {
-            if part(line, opts) == Part::Task {
-                task(out, opts, clock, header, &line.row, share, first);
-                first = false;
-                printed.add(line.row.counts, share);
+            if part(line, opts) != Part::Task || stopped {
+                return;
             }
+            match out.0.task_line(printed.lines) {
+                Go::Stop => {
+                    stopped = true;
+                    return;
+                }
+                Go::Skip => {}
+                Go::Write => task(out, opts, clock, header, &line.row, share, first),
+            }
+            first = false;
+            printed.add(line.row.counts, share);
         })?;
+        self.stopped = stopped;
         Ok(printed)
     }
 
@@ -296,7 +308,7 @@ impl Report<'_> {
         let limit = self.opts.top.map_or(u32::MAX, u32::from);
         let mut after: Option<Pick> = None;
         let mut batch = [Pick { counts: 0, share: 0, at: 0 }; BATCH];
-        while printed.lines < limit {
+        while printed.lines < limit && !self.stopped {
             let n = self.pick(after, &mut batch)?;
             if n == 0 {
                 break;
@@ -362,9 +374,18 @@ impl Report<'_> {
             if printed.lines >= limit {
                 break;
             }
-            self.src.line(usize::from(pick.at), &mut line)?;
             let share = pick.share;
-            task(&mut self.out, self.opts, self.clock, self.header, &line.row, share, *first);
+            match self.out.0.task_line(printed.lines) {
+                Go::Stop => {
+                    self.stopped = true;
+                    break;
+                }
+                Go::Skip => {}
+                Go::Write => {
+                    self.src.line(usize::from(pick.at), &mut line)?;
+                    task(&mut self.out, self.opts, self.clock, self.header, &line.row, share, *first);
+                }
+            }
             *first = false;
             printed.add(pick.counts, share);
             *after = Some(*pick);
@@ -443,8 +464,17 @@ impl Report<'_> {
 /// One task line: a table row, or an object of the JSON's `tasks` (`first`: without
 /// the comma before it).
 fn task(out: &mut Out<'_>, opts: &Options, clock: ClockInfo<'_>, header: &Header, row: &Row, share: u16, first: bool) {
+    #[cfg(test)]
+    TASK_LINES_WRITTEN.with(|n| n.set(n.get() + 1));
     let figures = Figures { row, share, bucket_tasks: header.overflow_tasks };
     line_out(out, opts, clock.hz, &figures, if first { Kind::First } else { Kind::Task });
+}
+
+#[cfg(test)]
+std::thread_local! {
+    /// Task lines this thread's reports wrote (for the tests of
+    /// `cpu_usage_cli_command`, which must not write a line again for each piece).
+    pub(crate) static TASK_LINES_WRITTEN: core::cell::Cell<u64> = const { core::cell::Cell::new(0) };
 }
 
 /// Writes a report of `header` and the lines `src` gives. `Err(Changed)` when the
@@ -472,6 +502,7 @@ pub fn write_report(
         printed: Sum::default(),
         survey: Survey::default(),
         surveyed: false,
+        stopped: false,
     };
     r.before_tasks()?;
     // Each part apart, so that no part's locals are on the stack under another's
@@ -485,6 +516,9 @@ pub fn write_report(
     match pool {
         Some(pinned) => r.survey.slots = *pinned,
         None => *pool = Some(r.survey.slots),
+    }
+    if r.stopped {
+        return Ok(());
     }
     if opts.json {
         r.json_tail();
