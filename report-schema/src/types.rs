@@ -78,7 +78,7 @@ impl TaskHistory for History {
 
 /// One line of a report: a task, the shared overflow bucket (ID 0), with `-d` a task
 /// deleted in the window ([`Task`]), or the idle task ([`Idle`]). The figures are
-/// those of the library's field table (`freertos_cpu_usage::report::fields`), in its
+/// those of the library's field table (`freertos_cpu_usage::fields`), in its
 /// order; `P` holds the ones only a task's line has (its share, whether deleted, the
 /// bucket's tasks), which sit between `counts` and `switches`, and `H` the since-start
 /// history. (`P`'s fields read as the line's own: `task.usage_pct`.)
