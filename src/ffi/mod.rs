@@ -5,8 +5,8 @@
 //!   top to bottom there, with [`crate::engine`]);
 //! - [`config`]: clock, window, output and ABI version;
 //! - [`status`]: the status codes and their texts;
-//! - [`watchdog`]: the watchdogs' thresholds and callback (and, with the `shell`
-//!   feature, their shell command);
+//! - with the `watchdogs` feature: [`watchdog`], the watchdogs' thresholds and
+//!   callback (and, with the `shell` feature, their shell command);
 //! - [`snapshot`]: the last window as C structs;
 //! - with the `shell` feature: [`shell`] (`show_cpu_usage`, `cpu_usage_format`) and
 //!   [`cli`] (FreeRTOS+CLI); with `trace`: [`trace_cmd`] (`cpu_usage_trace`);
