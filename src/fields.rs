@@ -163,8 +163,8 @@ impl CField {
 
 impl Field {
     /// The field is in a report since start (`cumulative`) or of a window.
-    pub fn in_report(&self, cumulative: bool) -> bool {
-        cumulative || self.reports == Reports::All
+    pub const fn in_report(&self, cumulative: bool) -> bool {
+        cumulative || matches!(self.reports, Reports::All)
     }
 }
 

@@ -3,12 +3,7 @@
 //! here; so are the table's header and rule.
 
 use super::*;
-use crate::fields::{Field, Place, Reports, Unit, Value, FIELDS, FIELD_TABLE};
-
-/// The field is in this report, in its syntax.
-fn shown(f: &Field, opts: &Options) -> bool {
-    f.in_report(opts.cumulative) && (opts.json || opts.long || !f.long)
-}
+use crate::fields::{Field, Place, Unit, Value, FIELDS, FIELD_TABLE};
 
 /// Which fields a line writes, as bits of their positions in [`FIELDS`]: for the
 /// JSON, its members; for the table, its cells, or (`notes`) the notes at the end of
@@ -19,7 +14,7 @@ const fn mask(json: bool, long: bool, cumulative: bool, idle: bool, notes: bool)
     let (mut bits, mut i) = (0u16, 0);
     while i < FIELD_TABLE.len() {
         let f = &FIELD_TABLE[i];
-        let in_report = cumulative || matches!(f.reports, Reports::All);
+        let in_report = f.in_report(cumulative);
         let in_syntax = json || long || !f.long;
         let placed = if json {
             !notes && (!idle || f.idle)
@@ -38,7 +33,7 @@ const fn mask(json: bool, long: bool, cumulative: bool, idle: bool, notes: bool)
     bits
 }
 
-/// [`mask`] of every report and line, at [`mask_at`].
+/// [`mask`] of every report and line, as [`fields_of`] finds it.
 static MASKS: [u16; 32] = {
     let mut masks = [0; 32];
     let mut k = 0;
@@ -49,13 +44,15 @@ static MASKS: [u16; 32] = {
     masks
 };
 
-/// Where a report's line finds its fields in [`MASKS`].
-fn mask_at(opts: &Options, idle: bool, notes: bool) -> usize {
-    usize::from(opts.json)
+/// The fields a line of this report writes (see [`mask`]): bits of their positions
+/// in [`FIELDS`], taken lowest first.
+fn fields_of(opts: &Options, idle: bool, notes: bool) -> u16 {
+    let at = usize::from(opts.json)
         | usize::from(opts.long) << 1
         | usize::from(opts.cumulative) << 2
         | usize::from(idle) << 3
-        | usize::from(notes) << 4
+        | usize::from(notes) << 4;
+    MASKS.get(at).copied().unwrap_or(0)
 }
 
 /// One line being written: where to, in which report, from which figures.
@@ -102,7 +99,7 @@ pub(super) fn line(out: &mut Out<'_>, opts: &Options, hz: u32, figures: &Figures
     // in the table) the notes, as one loop: one copy of the field's writer.
     let mut notes = false;
     loop {
-        let mut fields = MASKS.get(mask_at(opts, idle, notes)).copied().unwrap_or(0);
+        let mut fields = fields_of(opts, idle, notes);
         while fields != 0 {
             if let Some(field) = FIELDS.get(fields.trailing_zeros() as usize) {
                 field_out(&mut line, field, notes);
@@ -178,16 +175,18 @@ const SPACES: &[u8; 8] = b"        ";
 /// wide).
 pub(super) fn table_head(out: &mut Out<'_>, opts: &Options, write: bool) -> usize {
     let mut columns = 0;
-    for field in FIELDS.iter() {
-        if let Place::Column { head, lead, width } = field.place {
-            if shown(field, opts) {
-                let wide = usize::from(lead) + usize::from(width);
-                if write {
-                    out.fill(b' ', wide.saturating_sub(head.len()));
-                    out.put(head.as_bytes());
-                }
-                columns += wide;
+    // (The columns of a task's line in the table.)
+    let mut fields = fields_of(opts, false, false);
+    while fields != 0 {
+        let field = FIELDS.get(fields.trailing_zeros() as usize);
+        fields &= fields - 1;
+        if let Some(&Field { place: Place::Column { head, lead, width }, .. }) = field {
+            let wide = usize::from(lead) + usize::from(width);
+            if write {
+                out.fill(b' ', wide.saturating_sub(head.len()));
+                out.put(head.as_bytes());
             }
+            columns += wide;
         }
     }
     if write {
