@@ -140,9 +140,9 @@ impl<const N: usize> Ring<N> {
     /// Clears the ring and starts recording, with a point at the engine's last
     /// reading (a later one could lie past a window end not yet seen by a hook).
     pub fn start(&mut self, engine: &ApiEngine) {
-        let (window, _, last) = engine.trace_clock();
+        let (window, _, last) = engine.trace_clock(0);
         *self = Ring { events: self.events, last_mark: window, on: true, ..Ring::EMPTY };
-        let slot = engine.charged_slot();
+        let slot = engine.charged_slot(0);
         self.push(Event { ts: last, from: slot, to: slot });
     }
 
@@ -152,8 +152,8 @@ impl<const N: usize> Ring<N> {
         if !self.on {
             return false;
         }
-        let (_, _, last) = engine.trace_clock();
-        let slot = engine.charged_slot();
+        let (_, _, last) = engine.trace_clock(0);
+        let slot = engine.charged_slot(0);
         self.push(Event { ts: last, from: slot, to: slot });
         self.on = false;
         true
@@ -186,11 +186,11 @@ impl<const N: usize> Ring<N> {
         if !self.on {
             return;
         }
-        let (window, win_start, last) = engine.trace_clock();
+        let (window, win_start, last) = engine.trace_clock(0);
         if window != self.last_mark {
             self.mark_window(window, win_start);
         }
-        let to = engine.charged_slot();
+        let to = engine.charged_slot(0);
         if to != from && self.on {
             self.push(Event { ts: last, from, to });
         }
@@ -550,8 +550,8 @@ mod tests {
     fn start_clears_and_stop_ends_with_a_point() {
         let mut e = ApiEngine::new(1000);
         e.restart(100);
-        let a = e.task_create(100, b"a");
-        e.switch_in(150, a);
+        let a = e.task_create(0, 100, b"a");
+        e.switch_in(0, 150, a);
         let mut ring = Ring::<4>::EMPTY;
         for t in 0..9 {
             ring.push(ev(t, 1, 2));
@@ -563,8 +563,8 @@ mod tests {
         assert!(!ring.stop(&e), "already stopped");
         assert_eq!(all(&ring), vec![ev(150, a as u16, a as u16); 2]);
         // Stopped, hooks record nothing.
-        let from = e.charged_slot();
-        e.switch_in(200, a);
+        let from = e.charged_slot(0);
+        e.switch_in(0, 200, a);
         ring.note(&e, from);
         assert_eq!(ring.counts().0, 2);
     }
@@ -588,36 +588,36 @@ mod tests {
         let mut e = ApiEngine::new(1000);
         e.restart(0);
         let mut ring = Ring::<512>::EMPTY;
-        let a = e.task_create(0, b"a");
-        let b = e.task_create(0, b"b");
-        let idle = e.task_create(0, b"IDLE");
+        let a = e.task_create(0, 0, b"a");
+        let b = e.task_create(0, 0, b"b");
+        let idle = e.task_create(0, 0, b"IDLE");
         e.scheduler_start(idle);
         ring.start(&e);
         let mut t = 0u32;
         let traced = |e: &mut ApiEngine, ring: &mut Ring<512>, f: &dyn Fn(&mut ApiEngine)| {
-            let from = e.charged_slot();
+            let from = e.charged_slot(0);
             f(e);
             ring.note(e, from);
         };
         for round in 0..40u32 {
             t += 37 + round % 5;
-            traced(&mut e, &mut ring, &|e| e.switch_in(t, a));
+            traced(&mut e, &mut ring, &|e| e.switch_in(0, t, a));
             t += 11;
-            traced(&mut e, &mut ring, &|e| e.isr_enter(t));
+            traced(&mut e, &mut ring, &|e| e.isr_enter(0, t));
             t += 3;
-            traced(&mut e, &mut ring, &|e| e.isr_exit(t));
+            traced(&mut e, &mut ring, &|e| e.isr_exit(0, t));
             t += 50;
             traced(&mut e, &mut ring, &|e| {
-                e.tick(t);
+                e.tick(0, t);
             });
             t += 20 + round;
-            traced(&mut e, &mut ring, &|e| e.switch_in(t, b));
+            traced(&mut e, &mut ring, &|e| e.switch_in(0, t, b));
             t += 5;
-            traced(&mut e, &mut ring, &|e| e.switch_in(t, idle));
+            traced(&mut e, &mut ring, &|e| e.switch_in(0, t, idle));
             t += 9;
-            traced(&mut e, &mut ring, &|e| e.sleep_begin(t));
+            traced(&mut e, &mut ring, &|e| e.sleep_begin(0, t));
             t += 40;
-            traced(&mut e, &mut ring, &|e| e.sleep_end(t));
+            traced(&mut e, &mut ring, &|e| e.sleep_end(0, t));
             // The last window closes before the trace is cut: check it.
             if round == 20 {
                 let mut rows = [Row::EMPTY; 40];
@@ -667,18 +667,18 @@ mod tests {
     fn a_restart_stops_recording() {
         let mut e = ApiEngine::new(1000);
         e.restart(0);
-        let a = e.task_create(0, b"a");
+        let a = e.task_create(0, 0, b"a");
         let mut ring = Ring::<16>::EMPTY;
         for _ in 0..3 {
-            let from = e.charged_slot();
-            e.tick(e.trace_clock().2 + 1000);
+            let from = e.charged_slot(0);
+            e.tick(0, e.trace_clock(0).2 + 1000);
             ring.note(&e, from);
         }
         ring.start(&e);
-        e.switch_in(3500, a);
+        e.switch_in(0, 3500, a);
         e.restart(4000);
-        let from = e.charged_slot();
-        e.tick(4100);
+        let from = e.charged_slot(0);
+        e.tick(0, 4100);
         ring.note(&e, from);
         assert!(!ring.is_on());
         assert_eq!(ring.counts(), (1, 0, true));

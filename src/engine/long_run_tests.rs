@@ -53,7 +53,7 @@ fn long_run(
     let mut e = Engine::new(0);
     e.set_window(win);
     e.restart(start);
-    let ids: Vec<u32> = names.iter().map(|n| e.task_create(start, n)).collect();
+    let ids: Vec<u32> = names.iter().map(|n| e.task_create(0, start, n)).collect();
     e.scheduler_start(ids[0]);
     let win = u64::from(win);
     let at = |offset: u64| (u64::from(start) + offset) as u32;
@@ -103,7 +103,7 @@ fn long_run(
         for &(who, len) in slices {
             let end = t + len;
             if let Some(i) = who {
-                e.switch_in(at(t), ids[i]);
+                e.switch_in(0, at(t), ids[i]);
                 after_hook(&e, &mut rows, t);
             }
             while next_wrap + margin < t {
@@ -114,7 +114,7 @@ fn long_run(
                 let mut tick = wrap.saturating_sub(margin);
                 while tick <= wrap + margin {
                     if tick > t && tick < end {
-                        e.tick(at(tick));
+                        e.tick(0, at(tick));
                         after_hook(&e, &mut rows, tick);
                     }
                     tick += fine;
@@ -126,7 +126,7 @@ fn long_run(
     }
     // Close the last window exactly at its end, so that nothing is pending.
     let end = t.div_ceil(win) * win;
-    e.tick(at(end));
+    e.tick(0, at(end));
     after_hook(&e, &mut rows, end);
     assert!((u64::from(start) + end) >> 32 >= min_elapsed >> 32, "fewer counter wraps than meant");
     check_since_start(&e, &mut rows, end);

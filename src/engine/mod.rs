@@ -21,10 +21,30 @@
 //! # Slots
 //! Index `i` in `0..=IDS` is ID `i`'s: 0 the bucket shared by tasks created when every
 //! ID is taken, `1..=IDS` the tasks'; then interrupts, sleep and "other" (the time
-//! before the first task). So a switch can store a task's ID as the slot it charges,
+//! before the first task), and on several cores more (see "Cores"). So a switch can store a task's ID as the slot it charges,
 //! once it has checked that the ID is at most `IDS`. A slot's index is also its line's
 //! position in every report (`read.rs`, "Positions") and its number in the event
 //! trace's dump: one numbering of the buckets everywhere.
+//!
+//! # Cores
+//! An engine for `CORES` cores (a power of two, 1 unless said otherwise) keeps each
+//! core's running state apart (`Run`: its last reading, what it charges, its
+//! interrupts and sleep) and shares the rest: the windows, the tasks' slots and the
+//! ID pool. Every hook names its core, `k`; with one core that is 0, known when the
+//! engine is compiled, and the code is what it was before there were cores. Each
+//! core has its own slots of interrupts and sleep, and with several cores one of idle
+//! time too: the idle tasks have no core of their own (they migrate), so they all
+//! carry one ID, [`Engine::IDLE`], which charges the idle slot of the core that
+//! switches it in. A task's slot takes its time on every core it runs on. The window
+//! ends at the same instant on every core: the hook that closes it charges every
+//! core up to that instant (a loop over the cores, not the tasks), so each window's
+//! lines add up to the cores times its length, and each core's interrupts, sleep and
+//! idle are exactly its own. The engine does not lock: the caller runs one hook at a
+//! time, on whatever core, and reads the clock inside that (the library's hooks and
+//! readers take one lock on a multi-core build).
+//!
+//! With several cores, slot `IDS + 1 + k` is core `k`'s interrupts, `IDS + 1 + CORES
+//! + k` its sleep, then "other", then the idle slots (see [`slots_beside_tasks`]).
 //!
 //! # Runs
 //! A run is what a slot did in one go: a task from its switch-in to its switch-out
@@ -91,19 +111,31 @@ pub const MAX_IDS: usize = 1024;
 
 /// ID of the shared bucket for tasks beyond capacity.
 pub const OVERFLOW_ID: u32 = 0;
-/// Slots besides the task IDs': the shared bucket, "other", interrupts, sleep.
-pub const SLOTS_BESIDE_TASKS: usize = 4;
+/// The most cores an engine can have.
+pub const MAX_CORES: usize = 8;
 
-/// The engine with `ids` task IDs: [`Engine`]`<ids, ids + 4, ids / 32 rounded up>`.
-/// Stable Rust cannot size an array by an expression of a generic parameter, so the
-/// slot count and the ID pool's word count are parameters of their own, which follow
-/// from the first; [`Engine::new`] checks that they do when it is compiled.
+/// Slots besides the task IDs' on `cores` cores: the shared bucket, "other", and each
+/// core's interrupts and sleep; with several cores also each core's idle time (see
+/// "Cores"). 4 on one core.
+pub const fn slots_beside_tasks(cores: usize) -> usize {
+    2 + 2 * cores + if cores > 1 { cores } else { 0 }
+}
+
+/// The engine with `ids` task IDs (and `cores` cores, 1 if not given):
+/// [`Engine`]`<ids, ids + 4, ids / 32 rounded up>` on one core. Stable Rust cannot
+/// size an array by an expression of a generic parameter, so the slot count and the
+/// ID pool's word count are parameters of their own, which follow from the others;
+/// [`Engine::new`] checks that they do when it is compiled.
 macro_rules! engine_for {
     ($ids:expr) => {
+        $crate::engine::engine_for!($ids, 1)
+    };
+    ($ids:expr, $cores:expr) => {
         $crate::engine::Engine<
             { $ids },
-            { $ids + $crate::engine::SLOTS_BESIDE_TASKS },
+            { $ids + $crate::engine::slots_beside_tasks($cores) },
             { ($ids as usize).div_ceil(32) },
+            { $cores },
         >
     };
 }
@@ -429,12 +461,11 @@ const LAZY: u16 = 64;
 /// (Listed, not `!(LONG | DIED)`: a mask that fits an instruction's immediate.)
 const BUT_LONG_DIED: u16 = DYING | IN_ISR | ASLEEP | PENDING | LAZY;
 
-/// The whole accounting state, for `IDS` task IDs (`SLOTS` and `WORDS` follow from
-/// it: name the type with `engine_for!`). The C API keeps one instance in a static
-/// (`crate::settings::ApiEngine`); tests make their own, of every size. It starts all
-/// zero, so that static costs RAM only.
+/// One core's running state: who is charged since when. The hooks of a core change
+/// only its own (and a rollover every core's: see "Cores").
+#[derive(Clone, Copy)]
 #[repr(C)] // fields in this order: what the hooks touch first, at small offsets
-pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
+struct Run {
     /// The last clock reading: the hooks never let it go back (see "Clocks that step
     /// back").
     last: u32,
@@ -448,10 +479,6 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     /// Start of the running task's run, moved on by the interrupts and sleep inside
     /// it so that `now - run_start` is the task's own time.
     run_start: u32,
-    win_start: u32,
-    win_len: u32,
-    /// Number of the window under way, from 0 at (re)start; `window - 1` is published.
-    window: u32,
     /// Slot being charged now.
     charged: u16,
     /// `DYING`: the running task deleted itself (release its ID at the next switch);
@@ -471,9 +498,6 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     /// Interrupt handlers nested in the one that `IN_ISR` says runs (0 while at most
     /// one runs; at most 255, deeper than interrupt priorities let handlers nest).
     isr_depth: u8,
-    /// `STARTED`: accounting has started; `SCHEDULING`: so has the scheduler, and
-    /// the IDs kept for its own tasks are for all.
-    phase: u8,
     isr_start: u32,
     /// Own time of the run below the outermost interrupt (the task's, or the
     /// sleep's), when the interrupt began.
@@ -481,6 +505,41 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     sleep_start: u32,
     /// The idle task's own run time when it fell asleep.
     sleep_task_run: u32,
+}
+
+impl Run {
+    /// Charging the shared bucket (which `restart` moves to "other"), nothing under way.
+    const IDLE: Run = Run {
+        last: 0,
+        left: 0,
+        run_start: 0,
+        charged: OVERFLOW_ID as u16,
+        flags: 0,
+        run_carry: 0,
+        isr_carry: 0,
+        sleep_carry: 0,
+        task: OVERFLOW_ID as u16,
+        isr_depth: 0,
+        isr_start: 0,
+        isr_below: 0,
+        sleep_start: 0,
+        sleep_task_run: 0,
+    };
+}
+
+/// The whole accounting state, for `IDS` task IDs (`SLOTS` and `WORDS` follow from
+/// it: name the type with `engine_for!`). The C API keeps one instance in a static
+/// (`crate::settings::ApiEngine`); tests make their own, of every size. It starts all
+/// zero, so that static costs RAM only.
+#[repr(C)] // fields in this order: what the hooks touch first, at small offsets
+pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usize = 1> {
+    /// Each core's running state (see "Cores"), core 0's first: on one core, what
+    /// the hooks touch first is at the smallest offsets.
+    run: [Run; CORES],
+    win_start: u32,
+    win_len: u32,
+    /// Number of the window under way, from 0 at (re)start; `window - 1` is published.
+    window: u32,
     /// Changes to the since-start figures besides a window's end (wrapping): with
     /// `window` and `restarts`, what a since-start reader's lines must be of (see
     /// `Stamp`). (16 bits: a report lasts far fewer than 65536 creates.) Only the
@@ -494,6 +553,12 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     hold: u8,
     /// Restarts so far (wrapping): with `window`, what a window's reader checks.
     restarts: u8,
+    /// `STARTED`: accounting has started; `SCHEDULING`: so has the scheduler, and
+    /// the IDs kept for its own tasks are for all.
+    phase: u8,
+    /// With several cores, the core of the hook whose slow path runs (see
+    /// `Engine::to_slow`).
+    slow_core: u8,
     /// Length of the published window: `win_len`, or longer after a stall (see
     /// `roll_over`); 0 until a window has completed since accounting (re)started.
     pub_len: u32,
@@ -526,18 +591,26 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize> {
     meta: [Meta; IDS],
 }
 
-impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
+impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usize> Engine<IDS, SLOTS, WORDS, CORES> {
     /// The task IDs: `1..=IDS`.
     pub const IDS: usize = IDS;
+    /// The cores: `0..CORES`.
+    pub const CORES: usize = CORES;
     /// Slot of the bucket shared (under ID 0) by tasks beyond capacity.
     pub(crate) const OVERFLOW: usize = OVERFLOW_ID as usize;
-    /// Slot of the time in interrupt handlers.
+    /// Slot of the time in interrupt handlers (core 0's; core `k`'s is `ISR + k`).
     pub(crate) const ISR: usize = IDS + 1;
-    /// Slot of the time the idle task slept.
-    pub(crate) const SLEEP: usize = IDS + 2;
+    /// Slot of the time the idle task slept (core 0's; core `k`'s is `SLEEP + k`).
+    pub(crate) const SLEEP: usize = IDS + 1 + CORES;
     /// Slot of the time before the first task ("other"). (A zeroed engine charges
     /// the shared bucket instead: `restart` moves that here.)
-    pub(crate) const OTHER: usize = IDS + 3;
+    pub(crate) const OTHER: usize = IDS + 1 + 2 * CORES;
+    /// With several cores, slot of core 0's idle time (core `k`'s is `IDLE + k`), and
+    /// the ID the idle tasks have (see "Cores"). With one, `SLOTS`: no such slot.
+    pub const IDLE: usize = IDS + 2 + 2 * CORES;
+    /// `k & CORE_MASK` is a core's index in `run`, whatever `k` (a power of two:
+    /// no bounds check, no panic path).
+    const CORE_MASK: usize = CORES - 1;
 
     /// IDs kept, until the scheduler starts, for the tasks the kernel creates then:
     /// the idle task and the timer service task (only the idle task's with a single
@@ -550,7 +623,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         // Slot indices (IDs, the shared bucket, interrupts, sleep) are kept in 16 bits,
         // and the ID pool's summary word has one bit per word of 32 IDs.
         assert!(IDS <= MAX_IDS, "an engine has at most 1024 task IDs");
-        assert!(SLOTS == IDS + SLOTS_BESIDE_TASKS, "SLOTS must be IDS + 4: name the type with engine_for!");
+        assert!(CORES.is_power_of_two() && CORES <= MAX_CORES, "an engine has 1, 2, 4 or 8 cores");
+        assert!(SLOTS == IDS + slots_beside_tasks(CORES), "SLOTS must follow from IDS and CORES: name the type with engine_for!");
         assert!(WORDS == IDS.div_ceil(32), "WORDS must be IDS / 32 rounded up: name the type with engine_for!");
     };
 
@@ -562,25 +636,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
             acct: [Acct::ZERO; SLOTS],
             meta: [Meta::FREE; IDS],
             pool: IdPool::EMPTY,
-            charged: Self::OVERFLOW as u16,
-            flags: 0,
+            run: [Run::IDLE; CORES],
             phase: 0,
-            last: 0,
-            left: 0,
+            slow_core: 0,
             win_start: 0,
             win_len,
             pub_len: 0,
             window: 0,
-            run_start: 0,
-            run_carry: 0,
-            isr_carry: 0,
-            sleep_carry: 0,
-            task: Self::OVERFLOW as u16,
-            isr_depth: 0,
-            isr_start: 0,
-            isr_below: 0,
-            sleep_start: 0,
-            sleep_task_run: 0,
             refresh: 0,
             idle: 0,
             overflow_tasks: 0,
@@ -643,29 +705,32 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         {
             self.overflow_since_start = self.overflow_tasks;
         }
-        self.last = now;
         self.win_start = now;
-        self.left = self.win_len;
         self.hold = 0;
-        self.run_start = now;
-        (self.run_carry, self.isr_carry, self.sleep_carry) = (0, 0, 0);
-        self.flags &= !LONG;
-        self.isr_start = now;
-        self.isr_below = 0;
-        self.sleep_start = now;
-        self.sleep_task_run = 0;
-        // Whatever the hooks were in the middle of (a clock change comes from a task,
-        // so no interrupt or sleep is under way for real), the task runs on.
-        if self.flags & (IN_ISR | ASLEEP) != 0 {
-            self.charged = self.task;
+        let (win_len, overflow_tasks) = (self.win_len, self.overflow_tasks);
+        for r in self.run.iter_mut() {
+            r.last = now;
+            r.left = win_len;
+            r.run_start = now;
+            (r.run_carry, r.isr_carry, r.sleep_carry) = (0, 0, 0);
+            r.isr_start = now;
+            r.isr_below = 0;
+            r.sleep_start = now;
+            r.sleep_task_run = 0;
+            // Whatever the hooks were in the middle of (a clock change comes from a
+            // task, so no interrupt or sleep is under way for real), the task runs on.
+            if r.flags & (IN_ISR | ASLEEP) != 0 {
+                r.charged = r.task;
+            }
+            // The shared bucket charged while no task shares it: nothing has run yet
+            // (the engine starts zeroed), or a stale ID was switched in. No task
+            // runs: "other".
+            if usize::from(r.charged) == Self::OVERFLOW && overflow_tasks == 0 {
+                r.charged = Self::OTHER as u16;
+            }
+            r.flags &= DYING;
+            r.isr_depth = 0;
         }
-        // The shared bucket charged while no task shares it: nothing has run yet (the
-        // engine starts zeroed), or a stale ID was switched in. No task runs: "other".
-        if usize::from(self.charged) == Self::OVERFLOW && self.overflow_tasks == 0 {
-            self.charged = Self::OTHER as u16;
-        }
-        self.flags &= DYING;
-        self.isr_depth = 0;
         #[cfg(feature = "watchdogs")]
         self.restart_watch();
         self.phase |= STARTED;
@@ -688,9 +753,11 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// closes at the next hook.
     pub fn set_window(&mut self, len: u32) {
         self.win_len = len.clamp(1, MAX_WINDOW_COUNTS);
-        // (If the last reading lies past the new end, the window ends there.)
-        let past = self.last.wrapping_sub(self.win_start);
-        self.left = self.win_len.saturating_sub(past);
+        // (If a core's last reading lies past the new end, the window ends there.)
+        let (win_start, win_len) = (self.win_start, self.win_len);
+        for r in self.run.iter_mut() {
+            r.left = win_len.saturating_sub(r.last.wrapping_sub(win_start));
+        }
     }
 
     /// Sets the weights of the three smoothed loads: the share of the old value kept
@@ -725,7 +792,7 @@ macro_rules! tests_at_capacities {
             type Engine = engine_for!($ids);
             const IDS: usize = $ids;
             #[allow(dead_code)]
-            const SLOTS: usize = IDS + SLOTS_BESIDE_TASKS;
+            const SLOTS: usize = IDS + slots_beside_tasks(1);
             #[allow(dead_code)]
             const OVERFLOW: usize = Engine::OVERFLOW;
             #[allow(dead_code)]
@@ -746,6 +813,26 @@ macro_rules! tests_at_capacities {
             )+
         }
     )*};
+}
+
+/// The engine's tests on several cores (`smp_tests.rs`), for each core count below,
+/// with 8 task IDs (so that tasks beyond them share the bucket).
+#[cfg(test)]
+macro_rules! tests_on_cores {
+    ($($module:ident: $cores:literal cores;)*) => {$(
+        mod $module {
+            type Engine = engine_for!(8, $cores);
+            const CORES: usize = $cores;
+
+            include!("smp_tests.rs");
+        }
+    )*};
+}
+
+#[cfg(test)]
+tests_on_cores! {
+    cores_2: 2 cores;
+    cores_4: 4 cores;
 }
 
 #[cfg(test)]

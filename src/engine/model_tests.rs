@@ -947,7 +947,7 @@ impl Sim {
         }
         if setup.idle {
             let created = sim.create_at(sim.m.last, b"IDLE");
-            let id = sim.e.kernel_task(created, b"IDLE", false);
+            let id = sim.e.kernel_task(0, created, b"IDLE", false);
             let i = sim.m.tasks.len() - 1;
             assert_eq!(id, sim.m.kernel_task(i), "the idle task's ID as the scheduler starts");
             assert_ne!(id, OVERFLOW_ID, "the idle task without an ID of its own");
@@ -1018,20 +1018,20 @@ impl Sim {
     }
 
     /// A hook the engine must ignore: it changes nothing.
-    fn ignored_at(&mut self, now: u64, hook: fn(&mut Engine, u32)) {
-        { let r = self.reading(now); hook(&mut self.e, r) };
+    fn ignored_at(&mut self, now: u64, hook: fn(&mut Engine, usize, u32)) {
+        { let r = self.reading(now); hook(&mut self.e, 0, r) };
         self.floor = now;
         self.hooked(None);
     }
 
     fn tick_at(&mut self, now: u64) {
-        let pending = self.e.tick(self.reading(now));
+        let pending = self.e.tick(0, self.reading(now));
         self.m.hook(now);
         self.hooked(Some(pending));
     }
 
     fn create_at(&mut self, now: u64, name: &[u8]) -> u32 {
-        let id = self.e.task_create(self.reading(now), name);
+        let id = self.e.task_create(0, self.reading(now), name);
         self.m.hook(now);
         let want = self.m.create(name);
         assert_eq!(id, want, "create returned the wrong ID");
@@ -1041,7 +1041,7 @@ impl Sim {
 
     fn delete_at(&mut self, now: u64, i: usize) {
         let id = self.m.tasks[i].id;
-        assert_eq!(self.e.task_delete(self.reading(now), id), Ok(()));
+        assert_eq!(self.e.task_delete(0, self.reading(now), id), Ok(()));
         self.m.hook(now);
         let running = self.m.running.and_then(|r| r.1) == Some(i);
         if running && id != OVERFLOW_ID {
@@ -1053,7 +1053,7 @@ impl Sim {
     }
 
     fn switch_in_at(&mut self, now: u64, id: u32, who: (Who, Option<usize>)) {
-        self.e.switch_in(self.reading(now), id);
+        self.e.switch_in(0, self.reading(now), id);
         self.m.hook(now);
         // A task that deleted itself has had its last switch.
         if let Some((_, Some(i))) = self.m.running {
@@ -1068,13 +1068,13 @@ impl Sim {
     fn isr_enter_at(&mut self, now: u64) {
         if self.m.isr_depth > 0 {
             // Nested: only the depth changes.
-            self.e.isr_enter(self.reading(now));
+            self.e.isr_enter(0, self.reading(now));
             self.m.isr_depth += 1;
             self.floor = now;
             self.hooked(None);
             return;
         }
-        self.e.isr_enter(self.reading(now));
+        self.e.isr_enter(0, self.reading(now));
         self.m.hook(now);
         self.m.isr_begin();
         self.hooked(None);
@@ -1084,7 +1084,7 @@ impl Sim {
         match self.m.isr_depth {
             0 => self.ignored_at(now, Engine::isr_exit),
             1 => {
-                self.e.isr_exit(self.reading(now));
+                self.e.isr_exit(0, self.reading(now));
                 self.m.hook(now);
                 self.m.isr_end();
                 self.hooked(None);
@@ -1097,14 +1097,14 @@ impl Sim {
     }
 
     fn sleep_begin_at(&mut self, now: u64) {
-        self.e.sleep_begin(self.reading(now));
+        self.e.sleep_begin(0, self.reading(now));
         self.m.hook(now);
         self.m.sleep_begin();
         self.hooked(None);
     }
 
     fn sleep_end_at(&mut self, now: u64) {
-        self.e.sleep_end(self.reading(now));
+        self.e.sleep_end(0, self.reading(now));
         self.m.hook(now);
         self.m.sleep_end();
         self.hooked(None);
@@ -1159,7 +1159,7 @@ impl Sim {
                     // Given to a live task since: not unknown.
                     self.tick_at(now);
                 } else {
-                    assert_eq!(self.e.task_delete(self.reading(now), id), Err(HookError::UnknownId), "ID {id}");
+                    assert_eq!(self.e.task_delete(0, self.reading(now), id), Err(HookError::UnknownId), "ID {id}");
                     self.m.hook(now);
                     self.hooked(None);
                 }
@@ -1377,45 +1377,45 @@ proptest! {
 fn stale_id_case(run: u32, later: bool, stale_len: u32) {
     use super::support::{counts, started, window, LEN};
     let mut e = started(0);
-    let a = e.task_create(1, b"a");
+    let a = e.task_create(0, 1, b"a");
     assert_eq!(a, 1, "the first task takes the first ID");
-    e.switch_in(10, a);
-    e.switch_in(10 + run, OVERFLOW_ID);
-    assert_eq!(e.task_delete(12 + run, a), Ok(()));
+    e.switch_in(0, 10, a);
+    e.switch_in(0, 10 + run, OVERFLOW_ID);
+    assert_eq!(e.task_delete(0, 12 + run, a), Ok(()));
     // The stale switch: in the window the task died in, or in the next one.
     let at = if later { LEN + 10 } else { 14 + run };
     if later {
         // The next window runs, and the task running was charged in it: the stale
         // switch takes the common path.
-        e.tick(LEN + 5);
-        e.switch_in(LEN + 7, OVERFLOW_ID);
+        e.tick(0, LEN + 5);
+        e.switch_in(0, LEN + 7, OVERFLOW_ID);
     }
-    e.switch_in(at, a);
-    e.switch_in(at + stale_len, OVERFLOW_ID);
-    e.tick(LEN + 450);
+    e.switch_in(0, at, a);
+    e.switch_in(0, at + stale_len, OVERFLOW_ID);
+    e.tick(0, LEN + 450);
     let (_, rows) = window(&e);
     assert_eq!(counts(&rows, a), u64::from(run), "the dead task's line is its own run alone");
-    e.tick(2 * LEN + 5);
+    e.tick(0, 2 * LEN + 5);
     let (_, rows) = window(&e);
     assert_eq!(counts(&rows, a), 0, "the window after the death charges the dead task nothing");
-    e.tick(3 * LEN + 5);
-    e.tick(4 * LEN + 5);
+    e.tick(0, 3 * LEN + 5);
+    e.tick(0, 4 * LEN + 5);
     // The ID leaves quarantine and goes to a new task, while a stale switch-in of
     // it is running: none of that time is the new task's.
     let t = 5 * LEN + 10;
-    e.tick(t - 5);
-    e.switch_in(t - 3, OVERFLOW_ID);
-    e.switch_in(t, a);
+    e.tick(0, t - 5);
+    e.switch_in(0, t - 3, OVERFLOW_ID);
+    e.switch_in(0, t, a);
     let mut b = OVERFLOW_ID;
     for _ in 0..=IDS {
-        b = e.task_create(t + stale_len / 2, b"b");
+        b = e.task_create(0, t + stale_len / 2, b"b");
         if b == a {
             break;
         }
     }
     assert_eq!(b, a, "the dead task's ID is reused");
-    e.switch_in(t + stale_len, OVERFLOW_ID);
-    e.tick(6 * LEN + 5);
+    e.switch_in(0, t + stale_len, OVERFLOW_ID);
+    e.tick(0, 6 * LEN + 5);
     let (_, rows) = window(&e);
     assert_eq!(counts(&rows, b), 0, "the slot's new task never ran");
 }

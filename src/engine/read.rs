@@ -113,7 +113,7 @@ impl Line {
     pub const EMPTY: Line = Line { row: Row::EMPTY, shown: false, seat: Seat::None };
 }
 
-impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
+impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usize> Engine<IDS, SLOTS, WORDS, CORES> {
     /// Positions of a report's lines, see the module's docs: one per slot.
     pub const LINES: usize = SLOTS;
     /// The position of the interrupts' line (its slot); sleep and "other" follow it.
@@ -205,18 +205,21 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     #[inline]
     pub fn read_line(&self, at: usize, since_start: bool, line: &mut Line) {
         // (A pattern cannot name a constant of a generic type: the positions after the
-        // tasks' are matched by their distance from the first of them. A position is
-        // its slot; past the last, "other".)
-        let (slot, kind) = match at.checked_sub(Self::ISR) {
-            Some(0) => (Self::ISR, RowKind::Interrupts),
-            Some(1) => (Self::SLEEP, RowKind::Sleep),
-            Some(_) => (Self::OTHER, RowKind::Other),
-            None if at == Self::OVERFLOW => (Self::OVERFLOW, RowKind::Overflow),
-            None if at == usize::from(self.idle) => (at, RowKind::Idle),
-            None => (at, RowKind::Task),
+        // tasks' are told apart by their distance from the first of them. A position
+        // is its slot; past the last, "other". A core's line has the core's number
+        // for its ID.)
+        let (slot, kind, core) = match at.checked_sub(Self::ISR) {
+            Some(k) if k < CORES => (at, RowKind::Interrupts, k),
+            Some(k) if k < 2 * CORES => (at, RowKind::Sleep, k - CORES),
+            Some(k) if CORES > 1 && k > 2 * CORES && at < SLOTS => (at, RowKind::Idle, k - 2 * CORES - 1),
+            Some(_) => (Self::OTHER, RowKind::Other, 0),
+            None if at == Self::OVERFLOW => (Self::OVERFLOW, RowKind::Overflow, 0),
+            None if at == usize::from(self.idle) => (at, RowKind::Idle, 0),
+            None => (at, RowKind::Task, 0),
         };
         let row = &mut line.row;
         self.figures(slot, kind, since_start, row);
+        row.id = core as u16;
         let window = self.window;
         let Some(m) = self.meta.get(at.wrapping_sub(1)) else {
             // The bucket is shown while it has tasks or time; the summary lines always.
@@ -371,7 +374,7 @@ pub(crate) mod gather {
         pub load_avg: [Smoothed; 3],
     }
 
-    impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
+    impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usize> Engine<IDS, SLOTS, WORDS, CORES> {
         /// The last completed window's lines shown, in position order ("other" in
         /// the summary); `None` until a window has completed.
         pub fn read_window(&self, rows: &mut [Row]) -> Option<Summary> {

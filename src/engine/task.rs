@@ -4,13 +4,13 @@
 
 use super::*;
 
-impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
-    /// A task was created (`traceTASK_CREATE`): returns its ID, 0 if every ID is
+impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usize> Engine<IDS, SLOTS, WORDS, CORES> {
+    /// A task was created (`traceTASK_CREATE`, on core `k`): returns its ID, 0 if every ID is
     /// taken (the task then shares the overflow bucket). Until the scheduler starts,
     /// the last [`Self::KEPT_FOR_KERNEL`] IDs are kept for the idle and timer tasks, which
     /// the kernel creates last ([`Engine::kernel_task`]).
-    pub fn task_create(&mut self, now: u32, name: &[u8]) -> u32 {
-        self.advance(now);
+    pub fn task_create(&mut self, k: usize, now: u32, name: &[u8]) -> u32 {
+        self.advance(k, now);
         let window = self.window;
         // An ID whose last windows are gone leaves quarantine: at most one per create,
         // which is enough, because a create only ever needs one.
@@ -73,9 +73,9 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// from now on. One that landed in the overflow bucket, because the application
     /// created more tasks than IDs before starting the scheduler, takes one of the
     /// IDs kept for it, so the idle line and the load are always right.
-    /// `running`: the kernel has already switched it in (the first task to run), so
-    /// it is charged under its new ID from here.
-    pub fn kernel_task(&mut self, id: u32, name: &[u8], running: bool) -> u32 {
+    /// `running`: the kernel has already switched it in on core `k` (the first task
+    /// to run), so it is charged under its new ID from here.
+    pub fn kernel_task(&mut self, k: usize, id: u32, name: &[u8], running: bool) -> u32 {
         if id != OVERFLOW_ID || self.phase & SCHEDULING != 0 {
             return id;
         }
@@ -89,35 +89,40 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
         }
         // A common switch may have put a stale ID on this slot: its time is not the
         // new task's (see `Engine::switch_in`). (A create does this in `advance`.)
-        self.forget_dead();
+        self.forget_dead(k);
         let id = self.seat(i, name);
         if running {
             let slot = id as u16;
-            if self.flags & (IN_ISR | ASLEEP) != 0 {
-                self.task = slot;
+            let r = &mut self.run[k & Self::CORE_MASK];
+            if r.flags & (IN_ISR | ASLEEP) != 0 {
+                r.task = slot;
             } else {
-                self.charged = slot;
+                r.charged = slot;
             }
         }
         id
     }
 
-    /// A task was deleted (`traceTASK_DELETE`). Its time stays in the windows it ran
-    /// in, marked deleted. A task deleting itself keeps running (and being charged)
-    /// until the next switch, which is when its ID enters quarantine.
-    pub fn task_delete(&mut self, now: u32, id: u32) -> Result<(), HookError> {
-        self.advance(now);
+    /// A task was deleted (`traceTASK_DELETE`, on core `k`). Its time stays in the
+    /// windows it ran in, marked deleted. A task deleted while it runs (itself, or on
+    /// another core) keeps running (and being charged) until its core's next switch,
+    /// which is when its ID enters quarantine.
+    pub fn task_delete(&mut self, k: usize, now: u32, id: u32) -> Result<(), HookError> {
+        self.advance(k, now);
         if id == OVERFLOW_ID {
             self.overflow_tasks = self.overflow_tasks.saturating_sub(1);
             return Ok(());
         }
         let slot = id as usize;
-        let running = if self.flags & (IN_ISR | ASLEEP) != 0 { self.task } else { self.charged };
+        // The core it runs on, if any (a task runs on one core at a time).
+        let on = self.run.iter().position(|r| {
+            usize::from(if r.flags & (IN_ISR | ASLEEP) != 0 { r.task } else { r.charged }) == slot
+        });
         match self.meta.get_mut(slot.wrapping_sub(1)) {
             Some(m) if m.state == TaskState::Alive => {
-                if usize::from(running) == slot {
+                if let Some(r) = on.and_then(|j| self.run.get_mut(j)) {
                     m.state = TaskState::Dying;
-                    self.flags |= DYING;
+                    r.flags |= DYING;
                 } else {
                     self.release(slot);
                 }
@@ -132,15 +137,49 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     pub fn scheduler_start(&mut self, idle_id: u32) {
         self.idle = u16::try_from(idle_id).unwrap_or(0);
         self.phase |= SCHEDULING;
+        if CORES > 1 {
+            // Every core starts with an idle task (the kernel switches in only the
+            // first core's; the others' first event is their idle task's switch-out).
+            for (k, r) in self.run.iter_mut().enumerate() {
+                r.charged = Self::idle_of(k) as u16;
+            }
+        }
+    }
+
+    /// With several cores, one of the idle tasks (which have no core of their own),
+    /// with the ID it got at creation, as the scheduler starts: it gives that ID back
+    /// and takes the idle tasks' ID, [`Self::IDLE`], which charges the idle slot of
+    /// whichever core it runs on (see "Cores"). Returns that ID. On one core, the
+    /// idle task is a kernel task as any other ([`Engine::kernel_task`]).
+    pub fn idle_task(&mut self, k: usize, id: u32, name: &[u8], running: bool) -> u32 {
+        if CORES == 1 {
+            return self.kernel_task(k, id, name, running);
+        }
+        let slot = id as usize;
+        if id == OVERFLOW_ID {
+            self.overflow_tasks = self.overflow_tasks.saturating_sub(1);
+            #[cfg(feature = "shell")]
+            {
+                self.overflow_in_window[0] = self.overflow_in_window[0].saturating_sub(1);
+                self.overflow_since_start = self.overflow_since_start.saturating_sub(1);
+            }
+        } else if let Some(m) = self.meta.get_mut(slot.wrapping_sub(1)) {
+            // It never ran under it: free at once, no quarantine.
+            if m.state == TaskState::Alive && self.phase & SCHEDULING == 0 {
+                *m = Meta::FREE;
+                self.pool.put(slot - 1);
+            }
+        }
+        Self::IDLE as u32
     }
 
     // ---- For the event trace (`crate::trace`) -------------------------------------
 
-    /// The slot being charged now (a slot index, see "Slots").
+    /// The slot being charged now on core `k` (a slot index, see "Slots").
     #[cfg(feature = "trace")]
     #[inline(always)]
-    pub(crate) fn charged_slot(&self) -> u16 {
-        self.charged
+    pub(crate) fn charged_slot(&self, k: usize) -> u16 {
+        self.run[k & Self::CORE_MASK].charged
     }
 
     /// The window under way, its start, and the last clock reading: every hook that
@@ -148,8 +187,8 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS
     /// reading here.
     #[cfg(feature = "trace")]
     #[inline(always)]
-    pub(crate) fn trace_clock(&self) -> (u32, u32, u32) {
-        (self.window, self.win_start, self.last)
+    pub(crate) fn trace_clock(&self, k: usize) -> (u32, u32, u32) {
+        (self.window, self.win_start, self.run[k & Self::CORE_MASK].last)
     }
 
     /// Task `id`'s name, also after its death; `None` for an ID never used.

@@ -88,7 +88,7 @@ impl Watch {
     };
 }
 
-impl<const IDS: usize, const SLOTS: usize, const WORDS: usize> Engine<IDS, SLOTS, WORDS> {
+impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usize> Engine<IDS, SLOTS, WORDS, CORES> {
     /// Trips the load watchdog when the load (everything but idle and sleep) is above
     /// `pct_hundredths` for `windows` windows in a row; `windows` 0 turns it off.
     pub fn set_load_watchdog(&mut self, pct_hundredths: u32, windows: u32) {

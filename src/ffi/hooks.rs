@@ -34,7 +34,7 @@ pub unsafe extern "C" fn cpu_usage_hook_task_create(tcb: *mut c_void, name: *con
     let mut st = unsafe { library() };
     let now = st.now();
     st.start_if_needed(now);
-    st.engine.task_create(now, &copy)
+    st.engine.task_create(core(), now, &copy)
 }
 
 /// `traceTASK_DELETE`, with the ID the task got at creation. Returns 0, or
@@ -50,7 +50,7 @@ pub unsafe extern "C" fn cpu_usage_hook_task_delete(tcb: *mut c_void, id: u32) -
     // SAFETY: a hook.
     let st = unsafe { library() };
     let now = st.now();
-    match st.engine.task_delete(now, id) {
+    match st.engine.task_delete(core(), now, id) {
         Ok(()) => St::CPU_USAGE_OK.code(),
         Err(_) => St::CPU_USAGE_ERR_TASK_ID.code(),
     }
@@ -67,7 +67,7 @@ pub unsafe extern "C" fn cpu_usage_hook_task_delete(tcb: *mut c_void, id: u32) -
 pub unsafe extern "C" fn cpu_usage_hook_task_switched_in(now: u32, id: u32) {
     // SAFETY: a hook.
     let st = unsafe { library() };
-    st.engine.switch_in(now, id);
+    st.engine.switch_in(core(), now, id);
 }
 
 /// `traceTASK_INCREMENT_TICK`: reads the clock at least once per tick.
@@ -80,7 +80,7 @@ pub unsafe extern "C" fn cpu_usage_hook_tick() {
     // SAFETY: a hook.
     let st = unsafe { library() };
     let now = st.now();
-    if st.engine.tick(now) {
+    if st.engine.tick(core(), now) {
         #[cfg(feature = "watchdogs")]
         watchdog::deliver_alerts(st);
     }
@@ -101,7 +101,7 @@ pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
     // (No check that accounting has started: what the engine does before, the
     // start discards.)
     let now = st.now();
-    st.engine.isr_enter(now);
+    st.engine.isr_enter(core(), now);
 }
 
 /// An interrupt handler ends: `traceISR_EXIT`, `traceISR_EXIT_TO_SCHEDULER` and
@@ -114,7 +114,7 @@ pub unsafe extern "C" fn cpu_usage_hook_isr_exit() {
     // SAFETY: a hook.
     let st = unsafe { library() };
     let now = st.now();
-    st.engine.isr_exit(now);
+    st.engine.isr_exit(core(), now);
 }
 
 /// `traceLOW_POWER_IDLE_BEGIN`: the idle task goes to sleep; until it wakes, time
@@ -145,12 +145,12 @@ pub unsafe extern "C" fn cpu_usage_hook_sleep_end() {
 /// # Safety
 /// Only from a hook.
 #[inline(always)]
-unsafe fn once_started(event: fn(&mut ApiEngine, u32)) {
+unsafe fn once_started(event: fn(&mut ApiEngine, usize, u32)) {
     // SAFETY: a hook, by the caller's contract.
     let st = unsafe { library() };
     if st.engine.is_started() {
         let now = st.now();
-        event(st.engine, now);
+        event(st.engine, core(), now);
     }
 }
 
@@ -178,7 +178,13 @@ pub unsafe extern "C" fn cpu_usage_hook_kernel_task(
     let copy = unsafe { name_of(name) };
     // SAFETY: a hook.
     let st = unsafe { library() };
-    st.engine.kernel_task(id, &copy, running != 0)
+    st.engine.kernel_task(core(), id, &copy, running != 0)
+}
+
+/// The core a hook runs on: the C API's engine has one.
+#[inline(always)]
+fn core() -> usize {
+    0
 }
 
 /// A task's name as the engine keeps it: up to `NAME_LEN` bytes, NUL-padded.
@@ -248,7 +254,7 @@ pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u3
 #[inline(always)]
 unsafe fn traced<R>(hook: impl FnOnce() -> R) -> R {
     // SAFETY: a hook; each reference to the state ends before the next is made.
-    let from = unsafe { library() }.engine.charged_slot();
+    let from = unsafe { library() }.engine.charged_slot(core());
     let result = hook();
     // SAFETY: as above.
     unsafe { crate::trace::record(library().engine, from) };
