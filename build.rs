@@ -2,6 +2,10 @@
 //!
 //! - `CPU_USAGE_MAX_TASKS` (default 32, 1..=1024): task slots, each with its own ID.
 //! - `CPU_USAGE_NAME_LEN` (default 16, 4..=64): bytes kept of each task name.
+//! - `CPU_USAGE_CORES` (default 1; 1, 2, 4 or 8): the cores of the FreeRTOS kernel the
+//!   library is built for, its `configNUMBER_OF_CORES` (the hooks header checks that
+//!   they agree). With more than one, `cfg(cpu_usage_smp)` adds the hooks an SMP
+//!   kernel calls.
 //! - `CPU_USAGE_TRACE_EVENTS` (default 1024, 16..=32768): events the optional event
 //!   trace keeps (8 bytes each; linked only into firmware built with `CPU_USAGE_TRACE`).
 //!   At most 32768, so that the 16 bits of a window number kept in a window marker
@@ -41,6 +45,14 @@ fn main() {
     let max_tasks = setting("CPU_USAGE_MAX_TASKS", 32, 1, 1024);
     let name_len = setting("CPU_USAGE_NAME_LEN", 16, 4, 64);
     let trace_events = setting("CPU_USAGE_TRACE_EVENTS", 1024, 16, 32768);
+    let cores = setting("CPU_USAGE_CORES", 1, 1, 8);
+    if !cores.is_power_of_two() {
+        panic!("CPU_USAGE_CORES={cores} is not 1, 2, 4 or 8");
+    }
+    println!("cargo:rustc-check-cfg=cfg(cpu_usage_smp)");
+    if cores > 1 {
+        println!("cargo:rustc-cfg=cpu_usage_smp");
+    }
     basepri_cfg();
 
     let major: u32 = env!("CARGO_PKG_VERSION_MAJOR").parse().unwrap();
@@ -58,13 +70,15 @@ fn main() {
              pub const NAME_LEN: usize = {name_len};\n\
              /// Events the event trace keeps (`CPU_USAGE_TRACE_EVENTS`).\n\
              pub const TRACE_EVENTS: usize = {trace_events};\n\
+             /// Cores of the kernel (`CPU_USAGE_CORES`).\n\
+             pub const CORES: usize = {cores};\n\
              /// `(major << 16) | (minor << 8) | patch` of this crate.\n\
              pub const ABI_VERSION: u32 = {abi:#08x};\n"
         ),
     )
     .unwrap();
 
-    write_header(max_tasks, name_len, trace_events, abi);
+    write_header(max_tasks, name_len, trace_events, cores, abi);
 }
 
 /// Sets `cfg(cpu_usage_basepri)` when the target core has BASEPRI: thumbv7m, thumbv7em
@@ -80,7 +94,7 @@ fn basepri_cfg() {
 }
 
 /// Generates the C header into `$OUT_DIR/freertos_cpu_usage.h`.
-fn write_header(max_tasks: u32, name_len: u32, trace_events: u32, abi: u32) {
+fn write_header(max_tasks: u32, name_len: u32, trace_events: u32, cores: u32, abi: u32) {
     let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=src");
@@ -91,7 +105,8 @@ fn write_header(max_tasks: u32, name_len: u32, trace_events: u32, abi: u32) {
          #define CPU_USAGE_MAX_TASKS {max_tasks}\n\
          #define CPU_USAGE_NAME_LEN {name_len}\n\
          #define CPU_USAGE_NAME_BUF (CPU_USAGE_NAME_LEN + 1)\n\
-         #define CPU_USAGE_TRACE_EVENTS {trace_events}\n"
+         #define CPU_USAGE_TRACE_EVENTS {trace_events}\n\
+         #define CPU_USAGE_CORES {cores}\n"
     );
     config.after_includes = Some(config.after_includes.unwrap_or_default() + &defines);
 

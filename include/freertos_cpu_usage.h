@@ -18,6 +18,7 @@
 #define CPU_USAGE_NAME_LEN 16
 #define CPU_USAGE_NAME_BUF (CPU_USAGE_NAME_LEN + 1)
 #define CPU_USAGE_TRACE_EVENTS 1024
+#define CPU_USAGE_CORES 1
 
 
 /**
@@ -426,6 +427,83 @@ uint32_t cpu_usage_hook_kernel_task(void *tcb, uint32_t id, const char *name, ui
  * Called by the hooks header from inside the kernel.
  */
 void cpu_usage_hook_scheduler_start(uint32_t idle_id, uint32_t cpu_hz, uint32_t port_setting);
+
+/**
+ * `cpu_usage_hook_task_create` on core `core`.
+ *
+ * # Safety
+ * As `cpu_usage_hook_task_create`, on an SMP kernel.
+ */
+uint32_t cpu_usage_hook_smp_task_create(uint32_t core, void *tcb, const char *name);
+
+/**
+ * `cpu_usage_hook_task_delete` on core `core` (the task may run on another: it is
+ * charged there until that core switches it out).
+ *
+ * # Safety
+ * As `cpu_usage_hook_task_delete`, on an SMP kernel.
+ */
+int32_t cpu_usage_hook_smp_task_delete(uint32_t core, void *tcb, uint32_t id);
+
+/**
+ * `cpu_usage_hook_task_switched_in` on core `core`. (The hooks header reads the clock
+ * inside the kernel's lock, which the switch holds.)
+ *
+ * # Safety
+ * As `cpu_usage_hook_task_switched_in`, on an SMP kernel.
+ */
+void cpu_usage_hook_smp_task_switched_in(uint32_t core, uint32_t now, uint32_t id);
+
+/**
+ * `cpu_usage_hook_tick` on core `core`.
+ *
+ * # Safety
+ * As `cpu_usage_hook_tick`, on an SMP kernel.
+ */
+void cpu_usage_hook_smp_tick(uint32_t core);
+
+/**
+ * `cpu_usage_hook_isr_enter` on core `core`: its interrupts line.
+ *
+ * # Safety
+ * As `cpu_usage_hook_isr_enter`, on an SMP kernel, with the kernel's ISR lock held.
+ */
+void cpu_usage_hook_smp_isr_enter(uint32_t core);
+
+/**
+ * `cpu_usage_hook_isr_exit` on core `core`.
+ *
+ * # Safety
+ * As `cpu_usage_hook_isr_exit`, on an SMP kernel, with the kernel's ISR lock held.
+ */
+void cpu_usage_hook_smp_isr_exit(uint32_t core);
+
+/**
+ * `cpu_usage_hook_sleep_begin` on core `core`: its sleep line.
+ *
+ * # Safety
+ * As `cpu_usage_hook_sleep_begin`, on an SMP kernel, with the kernel's ISR lock held.
+ */
+void cpu_usage_hook_smp_sleep_begin(uint32_t core);
+
+/**
+ * `cpu_usage_hook_sleep_end` on core `core`.
+ *
+ * # Safety
+ * As `cpu_usage_hook_sleep_end`, on an SMP kernel, with the kernel's ISR lock held.
+ */
+void cpu_usage_hook_smp_sleep_end(uint32_t core);
+
+/**
+ * `traceSTARTING_SCHEDULER`, for each idle task of an SMP kernel (one per core, none
+ * bound to a core), before `cpu_usage_hook_scheduler_start`: returns the ID it keeps,
+ * the one all idle tasks share, which charges the idle line of the core that runs it.
+ * `name` as for `cpu_usage_hook_task_create` (not kept: the idle lines are the cores').
+ *
+ * # Safety
+ * Called by the hooks header from inside the kernel.
+ */
+uint32_t cpu_usage_hook_smp_idle_task(void *tcb, uint32_t id, const char *name);
 
 /**
  * The shell command: prints the last completed window (or, with `-c`, the figures

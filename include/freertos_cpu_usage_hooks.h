@@ -122,8 +122,15 @@
     #error "freertos_cpu_usage_hooks.h is included after task.h: include it as the LAST line of FreeRTOSConfig.h instead"
 #endif
 
+/* An SMP kernel (configNUMBER_OF_CORES > 1) calls the library's hooks for several
+ * cores, with the core each runs on (portGET_CORE_ID()): see "Several cores" below. */
 #if defined( configNUMBER_OF_CORES ) && ( configNUMBER_OF_CORES > 1 )
-    #error "freertos-cpu-usage supports single-core FreeRTOS: set configNUMBER_OF_CORES to 1"
+    #define CPU_USAGE_SMP_    1
+    #if defined( CPU_USAGE_TRACE ) && ( CPU_USAGE_TRACE == 1 )
+        #error "CPU_USAGE_TRACE 1 is for single-core FreeRTOS so far: leave it out with configNUMBER_OF_CORES > 1"
+    #endif
+#else
+    #define CPU_USAGE_SMP_    0
 #endif
 
 /* Where each task's ID lives in its TCB (see "Where the ID lives" at the top). */
@@ -143,6 +150,16 @@
 #ifndef __ASSEMBLER__
 
 #include "freertos_cpu_usage.h"
+
+/* The library is built for a number of cores (CPU_USAGE_CORES, its build's setting):
+ * the kernel's must be the same. */
+#if CPU_USAGE_SMP_
+    #if !defined( CPU_USAGE_CORES ) || ( CPU_USAGE_CORES != configNUMBER_OF_CORES )
+        #error "the library is built for another number of cores than configNUMBER_OF_CORES: build it with CPU_USAGE_CORES set to configNUMBER_OF_CORES, and include that build's freertos_cpu_usage.h"
+    #endif
+#elif defined( CPU_USAGE_CORES ) && ( CPU_USAGE_CORES != 1 )
+    #error "the library is built for several cores (CPU_USAGE_CORES) but the kernel has one: build it without CPU_USAGE_CORES, or set configNUMBER_OF_CORES"
+#endif
 
 /* The library function a hook calls: its traced twin with CPU_USAGE_TRACE 1, which
  * the library has when built with its `trace` feature (the same signatures as the
@@ -346,6 +363,116 @@
         CPU_USAGE_HOOK_( cpu_usage_hook_sleep_end )();                                      \
         portEXIT_CRITICAL();                                                                \
     } while( 0 )
+
+/* ---- Several cores ---------------------------------------------------------------------
+ *
+ * On an SMP kernel (configNUMBER_OF_CORES > 1) these replace the definitions above:
+ * each hook names the core it runs on, portGET_CORE_ID(), and the library accounts each
+ * core apart. The hooks run one at a time: the kernel calls the switch, the tick, the
+ * creates and deletes with its ISR lock held (vTaskSwitchContext, the tick, critical
+ * sections); the interrupt hooks take that lock here (portENTER_CRITICAL_FROM_ISR(),
+ * which nests on the core that holds it), and the sleep hooks the kernel's critical
+ * section. The idle tasks belong to no core: they all carry one ID, which charges the
+ * idle line of whichever core runs one. The library's clock must be one for all cores
+ * (RISC-V's mtime, a global timer), never a per-core cycle counter. */
+#if CPU_USAGE_SMP_
+    #define CPU_USAGE_CORE_()    ( ( uint32_t ) portGET_CORE_ID() )
+
+    #undef CPU_USAGE_TRACE_TASK_CREATE
+    #define CPU_USAGE_TRACE_TASK_CREATE( pxNewTCB )                                         \
+    do {                                                                                    \
+        CPU_USAGE_SET_ID_( pxNewTCB,                                                        \
+                           cpu_usage_hook_smp_task_create( CPU_USAGE_CORE_(),               \
+                                                           ( void * ) ( pxNewTCB ),         \
+                                                           ( pxNewTCB )->pcTaskName ) );    \
+    } while( 0 )
+
+    #undef CPU_USAGE_TRACE_TASK_DELETE
+    #define CPU_USAGE_TRACE_TASK_DELETE( pxTaskToDelete )                                   \
+    do {                                                                                    \
+        ( void ) cpu_usage_hook_smp_task_delete( CPU_USAGE_CORE_(),                         \
+                                                 ( void * ) ( pxTaskToDelete ),             \
+                                                 CPU_USAGE_ID_OF_( pxTaskToDelete ) );      \
+    } while( 0 )
+
+    /* pxCurrentTCBs[], not pxCurrentTCB (a call that masks interrupts on SMP). */
+    #undef CPU_USAGE_TRACE_TASK_SWITCHED_IN
+    #define CPU_USAGE_TRACE_TASK_SWITCHED_IN()                                              \
+    do {                                                                                    \
+        uint32_t ulCpuUsageCore_ = CPU_USAGE_CORE_();                                       \
+        uint32_t ulCpuUsageNow_ = cpu_usage_clock_read();                                   \
+        cpu_usage_hook_smp_task_switched_in( ulCpuUsageCore_, ulCpuUsageNow_,               \
+                                             CPU_USAGE_ID_OF_( pxCurrentTCBs[ ulCpuUsageCore_ ] ) ); \
+    } while( 0 )
+
+    #undef CPU_USAGE_TRACE_TASK_INCREMENT_TICK
+    #define CPU_USAGE_TRACE_TASK_INCREMENT_TICK( xTickCount )                               \
+    do {                                                                                    \
+        cpu_usage_hook_smp_tick( CPU_USAGE_CORE_() );                                       \
+    } while( 0 )
+
+    /* Every core's idle task takes the idle tasks' ID; the scheduler starts every core
+     * on one. */
+    #undef CPU_USAGE_TRACE_STARTING_SCHEDULER
+    #define CPU_USAGE_TRACE_STARTING_SCHEDULER( xIdleTaskHandles )                          \
+    do {                                                                                    \
+        uint32_t ulCpuUsageIdle_ = 0;                                                       \
+        for( BaseType_t xCpuUsageCore_ = 0; xCpuUsageCore_ < configNUMBER_OF_CORES; xCpuUsageCore_++ ) \
+        {                                                                                   \
+            TaskHandle_t xCpuUsageIdleTask_ = ( xIdleTaskHandles )[ xCpuUsageCore_ ];       \
+            ulCpuUsageIdle_ = cpu_usage_hook_smp_idle_task( ( void * ) xCpuUsageIdleTask_,  \
+                                                            CPU_USAGE_ID_OF_( xCpuUsageIdleTask_ ), \
+                                                            xCpuUsageIdleTask_->pcTaskName ); \
+            CPU_USAGE_SET_ID_( xCpuUsageIdleTask_, ulCpuUsageIdle_ );                       \
+        }                                                                                   \
+        CPU_USAGE_TIMER_TASK_();                                                            \
+        cpu_usage_hook_scheduler_start( ulCpuUsageIdle_, CPU_USAGE_CPU_CLOCK_HZ,            \
+                                        CPU_USAGE_PORT_SETTING );                           \
+    } while( 0 )
+
+    /* The timer service task is not running yet (pxCurrentTCB is a call on SMP). */
+    #undef CPU_USAGE_KERNEL_TASK_
+    #define CPU_USAGE_KERNEL_TASK_( xHandle )                                               \
+    do {                                                                                    \
+        TaskHandle_t xCpuUsageTask = ( xHandle );                                           \
+        CPU_USAGE_SET_ID_( xCpuUsageTask,                                                   \
+                           cpu_usage_hook_kernel_task( ( void * ) xCpuUsageTask,            \
+                                                       CPU_USAGE_ID_OF_( xCpuUsageTask ),   \
+                                                       xCpuUsageTask->pcTaskName, 0 ) );    \
+    } while( 0 )
+
+    #undef CPU_USAGE_ISR_ENTER_
+    #define CPU_USAGE_ISR_ENTER_()                                                          \
+    do {                                                                                    \
+        UBaseType_t uxCpuUsageSaved_ = portENTER_CRITICAL_FROM_ISR();                       \
+        cpu_usage_hook_smp_isr_enter( CPU_USAGE_CORE_() );                                  \
+        portEXIT_CRITICAL_FROM_ISR( uxCpuUsageSaved_ );                                     \
+    } while( 0 )
+
+    #undef CPU_USAGE_ISR_EXIT_
+    #define CPU_USAGE_ISR_EXIT_()                                                           \
+    do {                                                                                    \
+        UBaseType_t uxCpuUsageSaved_ = portENTER_CRITICAL_FROM_ISR();                       \
+        cpu_usage_hook_smp_isr_exit( CPU_USAGE_CORE_() );                                   \
+        portEXIT_CRITICAL_FROM_ISR( uxCpuUsageSaved_ );                                     \
+    } while( 0 )
+
+    #undef CPU_USAGE_TRACE_LOW_POWER_IDLE_BEGIN
+    #define CPU_USAGE_TRACE_LOW_POWER_IDLE_BEGIN()                                          \
+    do {                                                                                    \
+        portENTER_CRITICAL();                                                               \
+        cpu_usage_hook_smp_sleep_begin( CPU_USAGE_CORE_() );                                \
+        portEXIT_CRITICAL();                                                                \
+    } while( 0 )
+
+    #undef CPU_USAGE_TRACE_LOW_POWER_IDLE_END
+    #define CPU_USAGE_TRACE_LOW_POWER_IDLE_END()                                            \
+    do {                                                                                    \
+        portENTER_CRITICAL();                                                               \
+        cpu_usage_hook_smp_sleep_end( CPU_USAGE_CORE_() );                                  \
+        portEXIT_CRITICAL();                                                                \
+    } while( 0 )
+#endif /* CPU_USAGE_SMP_ */
 
 /* ---- The kernel's trace macros ------------------------------------------------------
  *

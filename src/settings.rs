@@ -1,7 +1,7 @@
 //! The build's settings, and the one engine the C API keeps.
 //!
 //! build.rs reads them from the environment (`CPU_USAGE_MAX_TASKS`,
-//! `CPU_USAGE_NAME_LEN`, `CPU_USAGE_TRACE_EVENTS`) and writes them, with the ABI
+//! `CPU_USAGE_NAME_LEN`, `CPU_USAGE_TRACE_EVENTS`, `CPU_USAGE_CORES`) and writes them, with the ABI
 //! version from Cargo.toml, to `$OUT_DIR/config.rs`, and echoes them into the C header
 //! it generates ([`C_HEADER`]). The engine itself takes its number of task IDs as
 //! a parameter ([`crate::engine::Engine`]); `MAX_TASKS` only picks the instance behind
@@ -9,8 +9,9 @@
 
 include!(concat!(env!("OUT_DIR"), "/config.rs"));
 
-/// The engine behind the C API (one static of it, in `ffi`): `MAX_TASKS` task IDs.
-pub type ApiEngine = crate::engine::engine_for!(MAX_TASKS);
+/// The engine behind the C API (one static of it, in `ffi`): `MAX_TASKS` task IDs,
+/// `CORES` cores.
+pub type ApiEngine = crate::engine::engine_for!(MAX_TASKS, CORES);
 
 /// The C header of this build, as build.rs generated it (cbindgen) into `OUT_DIR`:
 /// the API with these settings. `include/freertos_cpu_usage.h` is a copy of it for the

@@ -94,7 +94,12 @@ pub const SLEEP_ID: u32 = SLEEP as u32;
 /// The dump's number of "other": no task switched in.
 pub const OTHER_ID: u32 = OTHER as u32;
 
+// The event trace follows one core so far.
+#[cfg(cpu_usage_smp)]
+compile_error!("the `trace` feature is for one core so far: build with CPU_USAGE_CORES 1, or without it");
+
 // The reports' and the dump's numbers are the slots' (see the module's docs).
+#[cfg(not(cpu_usage_smp))]
 const _: () = assert!(ISR == MAX_TASKS + 1 && SLEEP == MAX_TASKS + 2 && OTHER == MAX_TASKS + 3 && OVERFLOW == 0);
 
 /// One event, 8 bytes: a change of charged slot, a start or stop point (`from ==

@@ -105,6 +105,58 @@ pub use cortex_m::*;
 mod riscv;
 #[cfg(all(target_os = "none", target_arch = "riscv32"))]
 pub use riscv::*;
+#[cfg(all(cpu_usage_smp, target_os = "none", target_arch = "riscv32", not(feature = "external-critical-section")))]
+use riscv::cs;
+
+/// Several cores (an SMP kernel): the library's critical section is this core's
+/// interrupt mask (the one-core section: `cs`) and then the kernel's ISR lock, taken
+/// as the kernel's own interrupt-safe critical sections take it
+/// (`vTaskEnterCriticalFromISR`, nesting on the core that holds it). The kernel holds
+/// that lock around the switch, the tick, creates and deletes, and the hooks header
+/// takes it around the other hooks: so a reader on one core never meets a hook
+/// half-way on another. Before the scheduler starts the kernel takes no lock (one core
+/// runs), and the mask alone is the section.
+#[cfg(all(cpu_usage_smp, target_os = "none", target_arch = "riscv32", not(feature = "external-critical-section")))]
+mod smp {
+    use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+    #[allow(non_snake_case)]
+    extern "C" {
+        fn vTaskEnterCriticalFromISR() -> u32;
+        fn vTaskExitCriticalFromISR(saved: u32);
+    }
+
+    /// What `vTaskEnterCriticalFromISR` returned, for its exit: written and read only
+    /// with the lock held. (Always the masked state: the core's mask is taken first,
+    /// so one value serves the outermost section and the ones nested in it.)
+    static KERNEL_SAVED: AtomicU32 = AtomicU32::new(0);
+
+    struct SmpCs;
+    critical_section::set_impl!(SmpCs);
+
+    unsafe impl critical_section::Impl for SmpCs {
+        unsafe fn acquire() -> u16 {
+            // SAFETY: this core's mask, then the kernel's lock, as its own sections.
+            unsafe {
+                let token = super::cs::acquire();
+                KERNEL_SAVED.store(vTaskEnterCriticalFromISR(), Relaxed);
+                token
+            }
+        }
+
+        unsafe fn release(token: u16) {
+            // SAFETY: undoes `acquire`, in the opposite order.
+            unsafe {
+                vTaskExitCriticalFromISR(KERNEL_SAVED.load(Relaxed));
+                super::cs::release(token);
+            }
+        }
+    }
+}
+
+/// Several cores elsewhere than RISC-V: no critical section is provided yet.
+#[cfg(all(cpu_usage_smp, target_os = "none", not(target_arch = "riscv32"), not(feature = "external-critical-section")))]
+compile_error!("CPU_USAGE_CORES > 1 is built for RISC-V only so far: on other cores, build with the external-critical-section feature and provide one that takes the kernel's ISR lock");
 
 /// Unit tests run on the host without a FreeRTOS port: a real lock stands in for
 /// the port's critical section.

@@ -116,31 +116,55 @@ pub fn set_interrupt_mask_level(_port_setting: u32) {}
 /// Clears `mstatus.MIE` and puts back what it was. The token is 1 when interrupts were
 /// enabled at acquire, so that release enables them again; 0 otherwise (a section
 /// inside another, inside a kernel critical section, or in a trap handler, where the
-/// hart cleared MIE on entry), and release leaves them off.
+/// hart cleared MIE on entry), and release leaves them off. (On several cores this
+/// is the section's own hart's part: `super::smp`.)
 #[cfg(not(feature = "external-critical-section"))]
-mod cs {
+pub(super) mod cs {
     /// `mstatus.MIE`, bit 3: the instructions below clear and set it by its value, 8.
     const MSTATUS_MIE: usize = 1 << 3;
 
+    #[cfg(not(cpu_usage_smp))]
     struct MachineInterruptCs;
+    #[cfg(not(cpu_usage_smp))]
     critical_section::set_impl!(MachineInterruptCs);
 
+    #[cfg(not(cpu_usage_smp))]
     unsafe impl critical_section::Impl for MachineInterruptCs {
         unsafe fn acquire() -> u16 {
-            let mstatus: usize;
-            // SAFETY: atomically reads mstatus and clears MIE (machine mode, where the
-            // library runs); not `nomem`, so that no access of the section is moved
-            // before it.
-            unsafe { core::arch::asm!("csrrci {}, mstatus, 8", out(reg) mstatus, options(nostack, preserves_flags)) };
-            u16::from(mstatus & MSTATUS_MIE != 0)
+            // SAFETY: forwarded contract.
+            unsafe { acquire() }
         }
 
         unsafe fn release(token: u16) {
-            if token != 0 {
-                // SAFETY: enables interrupts that were enabled at acquire; not `nomem`,
-                // so that no access of the section is moved after it.
-                unsafe { core::arch::asm!("csrsi mstatus, 8", options(nostack, preserves_flags)) };
-            }
+            // SAFETY: forwarded contract.
+            unsafe { release(token) }
+        }
+    }
+
+    /// Masks this hart's interrupts: returns the token for `release`.
+    ///
+    /// # Safety
+    /// As `critical_section::Impl::acquire`.
+    #[inline(always)]
+    pub(crate) unsafe fn acquire() -> u16 {
+        let mstatus: usize;
+        // SAFETY: atomically reads mstatus and clears MIE (machine mode, where the
+        // library runs); not `nomem`, so that no access of the section is moved
+        // before it.
+        unsafe { core::arch::asm!("csrrci {}, mstatus, 8", out(reg) mstatus, options(nostack, preserves_flags)) };
+        u16::from(mstatus & MSTATUS_MIE != 0)
+    }
+
+    /// Puts back what `acquire` masked.
+    ///
+    /// # Safety
+    /// As `critical_section::Impl::release`.
+    #[inline(always)]
+    pub(crate) unsafe fn release(token: u16) {
+        if token != 0 {
+            // SAFETY: enables interrupts that were enabled at acquire; not `nomem`,
+            // so that no access of the section is moved after it.
+            unsafe { core::arch::asm!("csrsi mstatus, 8", options(nostack, preserves_flags)) };
         }
     }
 }

@@ -37,13 +37,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
                 if a.window == window && run <= a.longest {
                     self.end_common_run(k, charged, now, d, id);
                 } else {
-                    self.to_slow(k);
+                    self.pass_core(k);
                     Self::switch_in_less_common(now, id, run, self);
                 }
                 return;
             }
         }
-        self.to_slow(k);
+        self.pass_core(k);
         Self::switch_in_slow(now, id, self);
     }
 
@@ -63,13 +63,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
     /// arguments they took before there were cores, and a one-core build's hooks
     /// set up their calls as they did.)
     #[inline(always)]
-    fn to_slow(&mut self, k: usize) {
+    fn pass_core(&mut self, k: usize) {
         if CORES > 1 {
             self.slow_core = (k & Self::CORE_MASK) as u8;
         }
     }
 
-    /// The core of the hook whose slow path runs (`to_slow`).
+    /// The core of the hook whose slow path runs (`pass_core`).
     #[inline(always)]
     fn slow_core(&self) -> usize {
         if CORES > 1 {
@@ -161,7 +161,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
     #[inline]
     pub fn tick(&mut self, k: usize, now: u32) -> bool {
         if !self.charge_fast(k, now) {
-            self.to_slow(k);
+            self.pass_core(k);
             Self::advance_at(now, self);
         }
         #[cfg(feature = "watchdogs")]
@@ -197,7 +197,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
             r.flags |= IN_ISR | LAZY;
             return;
         }
-        self.to_slow(k);
+        self.pass_core(k);
         Self::isr_enter_slow(now, self);
     }
 
@@ -266,7 +266,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
                 }
             }
         }
-        self.to_slow(k);
+        self.pass_core(k);
         Self::isr_exit_slow(now, self);
     }
 
@@ -477,7 +477,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
     /// [`Engine::reading`]), which the caller goes on with.
     #[inline(always)]
     pub(super) fn advance(&mut self, k: usize, now: u32) -> u32 {
-        self.to_slow(k);
+        self.pass_core(k);
         Self::advance_at(now, self)
     }
 

@@ -557,7 +557,7 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize, cons
     /// the IDs kept for its own tasks are for all.
     phase: u8,
     /// With several cores, the core of the hook whose slow path runs (see
-    /// `Engine::to_slow`).
+    /// `Engine::pass_core`).
     slow_core: u8,
     /// Length of the published window: `win_len`, or longer after a stall (see
     /// `roll_over`); 0 until a window has completed since accounting (re)started.

@@ -25,6 +25,16 @@ use crate::settings::ApiEngine;
 /// at least `CPU_USAGE_NAME_LEN` readable bytes or to a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_task_create(tcb: *mut c_void, name: *const c_char) -> u32 {
+    // SAFETY: forwarded contract; one core.
+    unsafe { task_create_on(0, tcb, name) }
+}
+
+/// `cpu_usage_hook_task_create` on core `k`.
+///
+/// # Safety
+/// As `cpu_usage_hook_task_create`.
+#[inline(always)]
+unsafe fn task_create_on(k: usize, tcb: *mut c_void, name: *const c_char) -> u32 {
     if tcb.is_null() {
         return OVERFLOW_ID;
     }
@@ -34,7 +44,7 @@ pub unsafe extern "C" fn cpu_usage_hook_task_create(tcb: *mut c_void, name: *con
     let mut st = unsafe { library() };
     let now = st.now();
     st.start_if_needed(now);
-    st.engine.task_create(core(), now, &copy)
+    st.engine.task_create(k, now, &copy)
 }
 
 /// `traceTASK_DELETE`, with the ID the task got at creation. Returns 0, or
@@ -44,13 +54,23 @@ pub unsafe extern "C" fn cpu_usage_hook_task_create(tcb: *mut c_void, name: *con
 /// Called by the hooks header from inside the kernel.
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_task_delete(tcb: *mut c_void, id: u32) -> i32 {
+    // SAFETY: forwarded contract; one core.
+    unsafe { task_delete_on(0, tcb, id) }
+}
+
+/// `cpu_usage_hook_task_delete` on core `k`.
+///
+/// # Safety
+/// As `cpu_usage_hook_task_delete`.
+#[inline(always)]
+unsafe fn task_delete_on(k: usize, tcb: *mut c_void, id: u32) -> i32 {
     if tcb.is_null() {
         return St::CPU_USAGE_ERR_NULL.code();
     }
     // SAFETY: a hook.
     let st = unsafe { library() };
     let now = st.now();
-    match st.engine.task_delete(core(), now, id) {
+    match st.engine.task_delete(k, now, id) {
         Ok(()) => St::CPU_USAGE_OK.code(),
         Err(_) => St::CPU_USAGE_ERR_TASK_ID.code(),
     }
@@ -67,7 +87,7 @@ pub unsafe extern "C" fn cpu_usage_hook_task_delete(tcb: *mut c_void, id: u32) -
 pub unsafe extern "C" fn cpu_usage_hook_task_switched_in(now: u32, id: u32) {
     // SAFETY: a hook.
     let st = unsafe { library() };
-    st.engine.switch_in(core(), now, id);
+    st.engine.switch_in(0, now, id);
 }
 
 /// `traceTASK_INCREMENT_TICK`: reads the clock at least once per tick.
@@ -76,11 +96,21 @@ pub unsafe extern "C" fn cpu_usage_hook_task_switched_in(now: u32, id: u32) {
 /// Called by the hooks header from the tick interrupt.
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_tick() {
+    // SAFETY: forwarded contract; one core.
+    unsafe { tick_on(0) }
+}
+
+/// `cpu_usage_hook_tick` on core `k`.
+///
+/// # Safety
+/// As `cpu_usage_hook_tick`.
+#[inline(always)]
+unsafe fn tick_on(k: usize) {
     arch::on_tick();
     // SAFETY: a hook.
     let st = unsafe { library() };
     let now = st.now();
-    if st.engine.tick(core(), now) {
+    if st.engine.tick(k, now) {
         #[cfg(feature = "watchdogs")]
         watchdog::deliver_alerts(st);
     }
@@ -95,13 +125,23 @@ pub unsafe extern "C" fn cpu_usage_hook_tick() {
 /// priority.
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
+    // SAFETY: forwarded contract; one core.
+    unsafe { isr_enter_on(0) }
+}
+
+/// `cpu_usage_hook_isr_enter` on core `k`.
+///
+/// # Safety
+/// As `cpu_usage_hook_isr_enter`.
+#[inline(always)]
+unsafe fn isr_enter_on(k: usize) {
     arch::on_isr_enter();
     // SAFETY: a hook.
     let st = unsafe { library() };
     // (No check that accounting has started: what the engine does before, the
     // start discards.)
     let now = st.now();
-    st.engine.isr_enter(core(), now);
+    st.engine.isr_enter(k, now);
 }
 
 /// An interrupt handler ends: `traceISR_EXIT`, `traceISR_EXIT_TO_SCHEDULER` and
@@ -111,10 +151,20 @@ pub unsafe extern "C" fn cpu_usage_hook_isr_enter() {
 /// As `cpu_usage_hook_isr_enter`.
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_isr_exit() {
+    // SAFETY: forwarded contract; one core.
+    unsafe { isr_exit_on(0) }
+}
+
+/// `cpu_usage_hook_isr_exit` on core `k`.
+///
+/// # Safety
+/// As `cpu_usage_hook_isr_exit`.
+#[inline(always)]
+unsafe fn isr_exit_on(k: usize) {
     // SAFETY: a hook.
     let st = unsafe { library() };
     let now = st.now();
-    st.engine.isr_exit(core(), now);
+    st.engine.isr_exit(k, now);
 }
 
 /// `traceLOW_POWER_IDLE_BEGIN`: the idle task goes to sleep; until it wakes, time
@@ -126,7 +176,7 @@ pub unsafe extern "C" fn cpu_usage_hook_isr_exit() {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_sleep_begin() {
     // SAFETY: a hook.
-    unsafe { once_started(ApiEngine::sleep_begin) };
+    unsafe { once_started(0, ApiEngine::sleep_begin) };
 }
 
 /// `traceLOW_POWER_IDLE_END`: the idle task woke up.
@@ -136,21 +186,21 @@ pub unsafe extern "C" fn cpu_usage_hook_sleep_begin() {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_sleep_end() {
     // SAFETY: a hook.
-    unsafe { once_started(ApiEngine::sleep_end) };
+    unsafe { once_started(0, ApiEngine::sleep_end) };
 }
 
-/// Gives an interrupt or sleep hook's event to the engine at the clock's reading,
-/// once accounting has started (an interrupt may come before the scheduler does).
+/// Gives a sleep hook's event on core `k` to the engine at the clock's reading, once
+/// accounting has started.
 ///
 /// # Safety
 /// Only from a hook.
 #[inline(always)]
-unsafe fn once_started(event: fn(&mut ApiEngine, usize, u32)) {
+unsafe fn once_started(k: usize, event: fn(&mut ApiEngine, usize, u32)) {
     // SAFETY: a hook, by the caller's contract.
     let st = unsafe { library() };
     if st.engine.is_started() {
         let now = st.now();
-        event(st.engine, core(), now);
+        event(st.engine, k, now);
     }
 }
 
@@ -178,13 +228,7 @@ pub unsafe extern "C" fn cpu_usage_hook_kernel_task(
     let copy = unsafe { name_of(name) };
     // SAFETY: a hook.
     let st = unsafe { library() };
-    st.engine.kernel_task(core(), id, &copy, running != 0)
-}
-
-/// The core a hook runs on: the C API's engine has one.
-#[inline(always)]
-fn core() -> usize {
-    0
+    st.engine.kernel_task(0, id, &copy, running != 0)
 }
 
 /// A task's name as the engine keeps it: up to `NAME_LEN` bytes, NUL-padded.
@@ -239,6 +283,127 @@ pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u3
     st.engine.restart(now);
 }
 
+// ---- Several cores (a build with CPU_USAGE_CORES > 1) -----------------------------------
+//
+// On an SMP kernel (configNUMBER_OF_CORES > 1) the hooks header calls these instead,
+// with the core the macro runs on (`portGET_CORE_ID()`). Each does what its one-core
+// twin does, on that core's running state. They run one at a time: the kernel holds
+// its ISR lock around the switch, the tick, creates and deletes, and the hooks header
+// takes it (`taskENTER_CRITICAL_FROM_ISR()`) around the interrupt and sleep hooks,
+// which the kernel calls without it; the library's readers take it too (`arch`). So
+// each reads the clock, one clock for all cores, after every hook before it.
+
+/// `cpu_usage_hook_task_create` on core `core`.
+///
+/// # Safety
+/// As `cpu_usage_hook_task_create`, on an SMP kernel.
+#[cfg(cpu_usage_smp)]
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_smp_task_create(core: u32, tcb: *mut c_void, name: *const c_char) -> u32 {
+    // SAFETY: forwarded contract.
+    unsafe { task_create_on(core as usize, tcb, name) }
+}
+
+/// `cpu_usage_hook_task_delete` on core `core` (the task may run on another: it is
+/// charged there until that core switches it out).
+///
+/// # Safety
+/// As `cpu_usage_hook_task_delete`, on an SMP kernel.
+#[cfg(cpu_usage_smp)]
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_smp_task_delete(core: u32, tcb: *mut c_void, id: u32) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { task_delete_on(core as usize, tcb, id) }
+}
+
+/// `cpu_usage_hook_task_switched_in` on core `core`. (The hooks header reads the clock
+/// inside the kernel's lock, which the switch holds.)
+///
+/// # Safety
+/// As `cpu_usage_hook_task_switched_in`, on an SMP kernel.
+#[cfg(cpu_usage_smp)]
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_smp_task_switched_in(core: u32, now: u32, id: u32) {
+    // SAFETY: a hook.
+    let st = unsafe { library() };
+    st.engine.switch_in(core as usize, now, id);
+}
+
+/// `cpu_usage_hook_tick` on core `core`.
+///
+/// # Safety
+/// As `cpu_usage_hook_tick`, on an SMP kernel.
+#[cfg(cpu_usage_smp)]
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_smp_tick(core: u32) {
+    // SAFETY: forwarded contract.
+    unsafe { tick_on(core as usize) }
+}
+
+/// `cpu_usage_hook_isr_enter` on core `core`: its interrupts line.
+///
+/// # Safety
+/// As `cpu_usage_hook_isr_enter`, on an SMP kernel, with the kernel's ISR lock held.
+#[cfg(cpu_usage_smp)]
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_smp_isr_enter(core: u32) {
+    // SAFETY: forwarded contract.
+    unsafe { isr_enter_on(core as usize) }
+}
+
+/// `cpu_usage_hook_isr_exit` on core `core`.
+///
+/// # Safety
+/// As `cpu_usage_hook_isr_exit`, on an SMP kernel, with the kernel's ISR lock held.
+#[cfg(cpu_usage_smp)]
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_smp_isr_exit(core: u32) {
+    // SAFETY: forwarded contract.
+    unsafe { isr_exit_on(core as usize) }
+}
+
+/// `cpu_usage_hook_sleep_begin` on core `core`: its sleep line.
+///
+/// # Safety
+/// As `cpu_usage_hook_sleep_begin`, on an SMP kernel, with the kernel's ISR lock held.
+#[cfg(cpu_usage_smp)]
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_smp_sleep_begin(core: u32) {
+    // SAFETY: a hook.
+    unsafe { once_started(core as usize, ApiEngine::sleep_begin) };
+}
+
+/// `cpu_usage_hook_sleep_end` on core `core`.
+///
+/// # Safety
+/// As `cpu_usage_hook_sleep_end`, on an SMP kernel, with the kernel's ISR lock held.
+#[cfg(cpu_usage_smp)]
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_smp_sleep_end(core: u32) {
+    // SAFETY: a hook.
+    unsafe { once_started(core as usize, ApiEngine::sleep_end) };
+}
+
+/// `traceSTARTING_SCHEDULER`, for each idle task of an SMP kernel (one per core, none
+/// bound to a core), before `cpu_usage_hook_scheduler_start`: returns the ID it keeps,
+/// the one all idle tasks share, which charges the idle line of the core that runs it.
+/// `name` as for `cpu_usage_hook_task_create` (not kept: the idle lines are the cores').
+///
+/// # Safety
+/// Called by the hooks header from inside the kernel.
+#[cfg(cpu_usage_smp)]
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_hook_smp_idle_task(tcb: *mut c_void, id: u32, name: *const c_char) -> u32 {
+    if tcb.is_null() {
+        return id;
+    }
+    // SAFETY: the caller's contract.
+    let copy = unsafe { name_of(name) };
+    // SAFETY: a hook.
+    let st = unsafe { library() };
+    st.engine.idle_task(0, id, &copy, false)
+}
+
 // ---- Traced hooks (the `trace` feature; firmware with CPU_USAGE_TRACE 1) --------------
 //
 // The hooks again, each followed by a record of what it changed in the event trace
@@ -254,7 +419,7 @@ pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u3
 #[inline(always)]
 unsafe fn traced<R>(hook: impl FnOnce() -> R) -> R {
     // SAFETY: a hook; each reference to the state ends before the next is made.
-    let from = unsafe { library() }.engine.charged_slot(core());
+    let from = unsafe { library() }.engine.charged_slot(0);
     let result = hook();
     // SAFETY: as above.
     unsafe { crate::trace::record(library().engine, from) };
