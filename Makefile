@@ -111,6 +111,8 @@ test: setup
 	$(CARGO) test --workspace
 	@# The minimal build (no shell, no trace): the engine and its C API on a simulated clock.
 	$(CARGO) test --lib --no-default-features --target-dir target/minimal
+	@# Built for two cores (CPU_USAGE_CORES=2): the SMP hooks and the report of every core.
+	CPU_USAGE_CORES=2 $(CARGO) test --lib --target-dir target/smp smp_tests
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --release --target thumbv7m-none-eabi --features trace -- -D warnings
 	$(CARGO) clippy --release --target thumbv7m-none-eabi --no-default-features -- -D warnings
@@ -125,6 +127,7 @@ test: setup
 	$(CARGO) clippy --release --target riscv32imac-unknown-none-elf --features trace -- -D warnings
 	$(CARGO) clippy --release --target riscv32imac-unknown-none-elf --no-default-features -- -D warnings
 	$(CARGO) clippy --release --target riscv32imc-unknown-none-elf --features trace -- -D warnings
+	CPU_USAGE_CORES=2 $(CARGO) clippy --release --target riscv32imac-unknown-none-elf --target-dir target/smp -- -D warnings
 	scripts/check-no-panic.sh $(LIB_CM3) $(BUILD)/no-panic/exports.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	scripts/check-no-panic.sh $(LIB_RV32) $(BUILD)/no-panic/exports-rv32.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	@# Cortex-M0 (microbit's archive): no CLZ or divide instruction, so the compiler

@@ -241,3 +241,5 @@ impl Library<'_> {
 mod minimal_tests;
 #[cfg(all(test, feature = "shell"))]
 mod tests;
+#[cfg(all(test, cpu_usage_smp))]
+mod smp_tests;

@@ -191,7 +191,7 @@ fn copy(
     load_avg: [u32; 3],
     hz: u32,
 ) -> Option<cpu_usage_summary_info> {
-    let shares = Shares::of_total(header.length);
+    let shares = Shares::of_total(header.length << ApiEngine::CORES.trailing_zeros());
     let us = |counts: u64| u32::try_from(arith::counts_to_us(counts, hz)).unwrap_or(u32::MAX);
     let mut info = cpu_usage_summary_info {
         window: header.window,

@@ -13,22 +13,22 @@ use std::ffi::CString;
 use std::sync::Mutex;
 
 static SERIAL: Mutex<()> = Mutex::new(());
-static NOW: AtomicU32 = AtomicU32::new(0);
+pub(super) static NOW: AtomicU32 = AtomicU32::new(0);
 
-unsafe extern "C" fn fake_clock() -> u32 {
+pub(super) unsafe extern "C" fn fake_clock() -> u32 {
     NOW.load(Ordering::Relaxed)
 }
 
 const HZ: u32 = 1_000_000;
 
-fn lock() -> std::sync::MutexGuard<'static, ()> {
+pub(super) fn lock() -> std::sync::MutexGuard<'static, ()> {
     let guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     assert_eq!(cpu_usage_set_window_ms(1000), 0);
     assert_eq!(cpu_usage_set_clock(Some(fake_clock), HZ), 0);
     guard
 }
 
-fn format(args: &[&str]) -> (i32, String) {
+pub(super) fn format(args: &[&str]) -> (i32, String) {
     let owned: Vec<CString> = args.iter().map(|a| CString::new(*a).unwrap()).collect();
     let mut argv: Vec<*mut c_char> = owned.iter().map(|a| a.as_ptr().cast_mut()).collect();
     let mut buf = vec![0u8; 8192];
@@ -38,7 +38,7 @@ fn format(args: &[&str]) -> (i32, String) {
     (n, String::from_utf8(buf[..end].to_vec()).unwrap())
 }
 
-fn advance(counts: u32) {
+pub(super) fn advance(counts: u32) {
     NOW.fetch_add(counts, Ordering::Relaxed);
 }
 

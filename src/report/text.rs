@@ -34,7 +34,12 @@ use super::{counts_to_us, pct_of, Options};
 use crate::engine::arith::{ShareWalk, Shares};
 use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats, Smoothed};
 use crate::fields::Figures;
+use crate::engine::NAME_LEN;
 use crate::settings::{ApiEngine, MAX_TASKS};
+
+/// The cores the report's figures are of: with several, shares are of all of them
+/// (every report's lines add up to 100%), and each core has a line of its own.
+const CORES: usize = ApiEngine::CORES;
 
 /// The figures changed while a report read them (a window completed, or a task was
 /// created or deleted): what was written is of no one moment, and must be written
@@ -136,7 +141,8 @@ struct Survey {
     tasks: Sum,
     /// The lines summed as deleted tasks.
     deleted: Sum,
-    /// The idle task's position (0: none) and the counts before its line.
+    /// The idle task's position (0: none; with several cores, the first core's idle
+    /// line, the others' after it) and the counts before its line.
     idle_at: usize,
     idle_before: u64,
     /// The counts before the interrupts' line (sleep and "other" follow it).
@@ -165,10 +171,12 @@ impl Survey {
         let counts = line.row.counts;
         match part(line, opts) {
             Part::Task => self.tasks.add(counts, share),
-            Part::Idle => {
+            // (With several cores, the first of the cores' idle lines.)
+            Part::Idle if self.idle_at == 0 => {
                 self.idle_at = at;
                 self.idle_before = before;
             }
+            Part::Idle => {}
             // (A line not shown is no task of the report, only its time.)
             Part::Deleted if !line.shown => self.deleted.time(counts, share),
             Part::Deleted => self.deleted.add(counts, share),
@@ -179,6 +187,15 @@ impl Survey {
             }
         }
     }
+}
+
+/// One core's line (several cores): shares of that core's time, and its interrupts.
+struct CoreFigures {
+    busy: u16,
+    idle: u16,
+    interrupts: u16,
+    sleep: u16,
+    isr_runs: u64,
 }
 
 /// One report being written: where to, from where, and what the first walk found.
@@ -394,18 +411,48 @@ impl Report<'_> {
     }
 
     /// Reads the idle task's line again into `line`, and gives its counts and
-    /// share; `None` without an idle task.
+    /// share; `None` without an idle task. With several cores, the cores' idle lines
+    /// summed, as the idle tasks' line.
     #[inline(always)]
     fn idle(&mut self, line: &mut Line) -> Result<Option<Sum>, Changed> {
         let at = self.survey.idle_at;
         if at == 0 {
             return Ok(None);
         }
+        let mut walk = ShareWalk::new(self.shares(), self.survey.idle_before);
+        let idle = self.lines_summed(at, 1, &mut walk, line)?;
+        if CORES > 1 {
+            line.row.name = [0; NAME_LEN];
+            for (dst, src) in line.row.name.iter_mut().zip(b"IDLE") {
+                *dst = *src;
+            }
+            line.row.id = self.header.idle;
+        }
+        Ok(Some(idle))
+    }
+
+    /// Reads the line at `at` into `line` (its share the next of `walk`) and, with
+    /// several cores, the lines of the other cores after it, `step` apart: summed
+    /// into `line` (counts, runs, the longest run) and into the sum returned.
+    #[inline(always)]
+    fn lines_summed(&mut self, at: usize, step: usize, walk: &mut ShareWalk, line: &mut Line) -> Result<Sum, Changed> {
         self.src.line(at, line)?;
         let counts = line.row.counts;
-        let mut idle = Sum::default();
-        idle.add(counts, ShareWalk::new(self.shares(), self.survey.idle_before).next(counts).1);
-        Ok(Some(idle))
+        let mut sum = Sum::default();
+        sum.add(counts, walk.next(counts).1);
+        if CORES > 1 {
+            let mut row = line.row;
+            for k in (0..CORES).skip(1) {
+                self.src.line(at + k * step, line)?;
+                let counts = line.row.counts;
+                sum.time(counts, walk.next(counts).1);
+                row.counts = row.counts.wrapping_add(counts);
+                row.runs = row.runs.wrapping_add(line.row.runs);
+                row.longest = row.longest.max(line.row.longest);
+            }
+            line.row = row;
+        }
+        Ok(sum)
     }
 
     /// The idle task's line, table or JSON (or what says it is not known yet). (The
@@ -434,14 +481,48 @@ impl Report<'_> {
     }
 
     /// Reads the line of interrupts, sleep or other (`which` 0, 1, 2, in this order
-    /// on `walk`) again into `line`, and gives its counts and share.
+    /// on `walk`) again into `line`, and gives its counts and share. With several
+    /// cores, the cores' interrupts (or sleep) summed: each core has its line, and
+    /// "other" is one.
     #[inline(always)]
     fn summary(&mut self, walk: &mut ShareWalk, which: usize, line: &mut Line) -> Result<Sum, Changed> {
-        self.src.line(ApiEngine::INTERRUPTS_AT + which, line)?;
-        let counts = line.row.counts;
-        let mut sum = Sum::default();
-        sum.add(counts, walk.next(counts).1);
-        Ok(sum)
+        let at = ApiEngine::INTERRUPTS_AT + which * CORES;
+        if which == 2 {
+            self.src.line(at, line)?;
+            let counts = line.row.counts;
+            let mut sum = Sum::default();
+            sum.add(counts, walk.next(counts).1);
+            return Ok(sum);
+        }
+        self.lines_summed(at, 1, walk, line)
+    }
+
+    /// Core `k`'s figures (several cores), read into `line` one at a time: its idle,
+    /// interrupts and sleep, and its busy time (all but idle and sleep), each a share
+    /// of the core's time.
+    fn core(&mut self, k: usize, line: &mut Line) -> Result<CoreFigures, Changed> {
+        let span = self.span();
+        let mut read = |src: &mut dyn Source, at: usize| -> Result<(u64, u64), Changed> {
+            src.line(at, line)?;
+            Ok((line.row.counts, line.row.runs))
+        };
+        let (idle, _) = read(self.src, ApiEngine::IDLE + k)?;
+        let (isr, isr_runs) = read(self.src, ApiEngine::INTERRUPTS_AT + k)?;
+        let (sleep, _) = read(self.src, ApiEngine::SLEEP_AT + k)?;
+        let busy = span.saturating_sub(idle).saturating_sub(sleep);
+        Ok(CoreFigures {
+            busy: pct_of(busy, span),
+            idle: pct_of(idle, span),
+            interrupts: pct_of(isr, span),
+            sleep: pct_of(sleep, span),
+            isr_runs,
+        })
+    }
+
+    /// The time the report is of: its length, or with several cores what each core
+    /// had of it (the lines add up to the cores times that).
+    fn span(&self) -> u64 {
+        self.length >> CORES.trailing_zeros()
     }
 
     /// The shares of the report's length. (Worked out again where needed, a shift:
@@ -498,7 +579,8 @@ pub fn write_report(
         opts,
         clock,
         header,
-        length: header.length,
+        // (A window's lines add up to its length on every core.)
+        length: header.length << CORES.trailing_zeros(),
         printed: Sum::default(),
         survey: Survey::default(),
         surveyed: false,

@@ -6,13 +6,13 @@ impl Report<'_> {
     /// The head, before the tasks.
     #[inline(never)]
     pub(super) fn json_head(&mut self) {
-        let (h, clock, cumulative) = (self.header, self.clock, self.opts.cumulative);
+        let (h, clock, cumulative, span) = (self.header, self.clock, self.opts.cumulative, self.span());
         let out = &mut self.out;
         if cumulative {
             out.put(b"{\"mode\":\"cumulative\"");
             out.key_int(b"windows", u64::from(h.window));
-            out.key_int(b"uptime_us", counts_to_us(self.length, clock.hz));
-            out.key_int(b"uptime_counts", self.length);
+            out.key_int(b"uptime_us", counts_to_us(span, clock.hz));
+            out.key_int(b"uptime_counts", span);
         } else {
             out.put(b"{\"mode\":\"window\"");
             out.key_int(b"window", u64::from(h.window));
@@ -22,6 +22,9 @@ impl Report<'_> {
         out.key(b"clock");
         out.json_str(clock.name.as_bytes());
         out.key_int(b"clock_hz", u64::from(clock.hz));
+        if CORES > 1 {
+            out.key_int(b"cores", CORES as u64);
+        }
         out.put(b",\"tasks\":[");
     }
 
@@ -83,6 +86,9 @@ impl Report<'_> {
         out.key_pct(b"other_pct", other.share());
         out.key_pct(b"idle_pct", idle.share());
         out.key_pct(b"load_pct", load);
+        if CORES > 1 {
+            self.json_cores()?;
+        }
         let load_avg = self.src.load_avg()?;
         let out = &mut self.out;
         out.put(b",\"load_avg_pct\":");
@@ -95,6 +101,26 @@ impl Report<'_> {
             }
         }
         out.put(b"]}\n");
+        Ok(())
+    }
+
+    /// Each core's figures (several cores): `per_core`, shares of that core's time.
+    #[inline(never)]
+    fn json_cores(&mut self) -> Result<(), Changed> {
+        let mut line = Line::EMPTY;
+        for k in 0..CORES {
+            let core = self.core(k, &mut line)?;
+            let out = &mut self.out;
+            out.put(if k == 0 { b",\"per_core\":[{\"core\":" } else { b",{\"core\":" });
+            out.int(k as u64);
+            out.key_pct(b"busy_pct", core.busy);
+            out.key_pct(b"idle_pct", core.idle);
+            out.key_pct(b"interrupts_pct", core.interrupts);
+            out.key_pct(b"sleep_pct", core.sleep);
+            out.key_int(b"interrupts", core.isr_runs);
+            out.put(b"}");
+        }
+        self.out.put(b"]");
         Ok(())
     }
 }

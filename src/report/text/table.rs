@@ -8,8 +8,8 @@ impl Report<'_> {
     #[inline(never)]
     pub(super) fn table_head(&mut self) {
         let (h, clock, opts) = (self.header, self.clock, self.opts);
+        let us = counts_to_us(self.span(), clock.hz);
         let out = &mut self.out;
-        let us = counts_to_us(self.length, clock.hz);
         if opts.cumulative {
             out.put(b"CPU usage since start: ");
             out.duration(b"", us, 0);
@@ -22,11 +22,20 @@ impl Report<'_> {
             out.put(b": ");
             out.duration(b"", us, 0);
         }
+        if CORES > 1 {
+            out.put(b" on ");
+            out.int(CORES as u64);
+            out.put(b" cores");
+        }
         out.put(b", clock ");
         out.put(clock.name.as_bytes());
         out.byte(b' ');
         out.int(u64::from(clock.hz));
-        out.put(b" Hz\n  ID  ");
+        out.put(b" Hz");
+        if CORES > 1 {
+            out.put(b"; shares of all cores");
+        }
+        out.put(b"\n  ID  ");
         out.name_cell(b"TASK");
         cells::table_head(out, opts, true);
     }
@@ -95,7 +104,33 @@ impl Report<'_> {
         out.name_cell(b"load");
         out.share(b" ", load, busy, 7);
         out.put(b"  100% - idle - sleep\n");
+        if CORES > 1 {
+            self.table_cores()?;
+        }
         self.table_load_avg()
+    }
+
+    /// Each core's line (several cores): its busy time, idle, interrupts and sleep,
+    /// each a share of that core's time.
+    #[inline(never)]
+    fn table_cores(&mut self) -> Result<(), Changed> {
+        let mut line = Line::EMPTY;
+        for k in 0..CORES {
+            let core = self.core(k, &mut line)?;
+            let out = &mut self.out;
+            out.put(b"      core ");
+            let digits = out.num(k as u64, 0, b' ');
+            out.fill(b' ', NAME_LEN.saturating_sub(5 + digits));
+            out.share(b" ", core.busy, core.busy != 0, 7);
+            out.put(b"  busy; idle ");
+            out.share(b"", core.idle, core.idle != 0, 0);
+            out.put(b", interrupts ");
+            out.share(b"", core.interrupts, core.interrupts != 0, 0);
+            out.put(b", sleep ");
+            out.share(b"", core.sleep, core.sleep != 0, 0);
+            out.byte(b'\n');
+        }
+        Ok(())
     }
 
     /// The smoothed loads and the ID pool: the last lines. (Apart, so that the loads
