@@ -28,6 +28,7 @@
 
 use crate::engine::arith::pct_of;
 use crate::engine::{Row, RowKind};
+use crate::settings::ApiEngine;
 
 /// A figure of a report line. (Its position in [`FIELDS`] is the order in which the
 /// JSON and the table write it.)
@@ -343,7 +344,11 @@ impl Figure {
             Figure::LongestWindow if row.longest == 0 => Value::Null,
             Figure::LongestWindow => Value::Int(u64::from(row.longest_window)),
             Figure::Peak | Figure::PeakWindow if row.peak_len == 0 => Value::Null,
-            Figure::Peak => Value::Share(pct_of(u64::from(row.peak), u64::from(row.peak_len)), row.peak != 0),
+            // (A share of all cores, as every share in a report.)
+            Figure::Peak => Value::Share(
+                pct_of(u64::from(row.peak), u64::from(row.peak_len) << ApiEngine::CORES.trailing_zeros()),
+                row.peak != 0,
+            ),
             Figure::PeakWindow => Value::Int(u64::from(row.peak_window)),
         }
     }

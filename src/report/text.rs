@@ -450,6 +450,8 @@ impl Report<'_> {
                 row.runs = row.runs.wrapping_add(line.row.runs);
                 row.longest = row.longest.max(line.row.longest);
             }
+            // (The busiest window of a sum of lines is none of theirs.)
+            row.peak_len = 0;
             line.row = row;
         }
         Ok(sum)
