@@ -134,7 +134,7 @@ pub fn set_interrupt_mask_level(max_syscall_priority: u32) {
 /// encodes it). Nests, and is correct from tasks and from interrupts at or below the
 /// kernel's priority.
 #[cfg(not(feature = "external-critical-section"))]
-mod cs {
+pub(super) mod cs {
     use super::super::mask::Taken;
 
     /// The BASEPRI level to raise to; 0 (PRIMASK) until the scheduler starts. Written
@@ -142,52 +142,76 @@ mod cs {
     #[cfg(cpu_usage_basepri)]
     pub(super) static LEVEL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
 
+    #[cfg(not(cpu_usage_smp))]
     struct FreeRtosMaskCs;
+    #[cfg(not(cpu_usage_smp))]
     critical_section::set_impl!(FreeRtosMaskCs);
 
-    // Not inlined: with two masks to choose from, each copy would cost every reader
-    // and setter some 40 bytes of flash; a call costs a few instructions, and the hooks
-    // (the hot path) never take the section.
+    #[cfg(not(cpu_usage_smp))]
     unsafe impl critical_section::Impl for FreeRtosMaskCs {
-        #[inline(never)]
+        #[inline(always)]
         unsafe fn acquire() -> u16 {
-            #[cfg(cpu_usage_basepri)]
-            {
-                let level = LEVEL.load(core::sync::atomic::Ordering::Relaxed);
-                if level != 0 {
-                    // SAFETY: the library runs privileged, from tasks and from handlers
-                    // at or below the kernel's priority (the hooks header's contract).
-                    return unsafe { raise_basepri(level) }.encode();
-                }
-            }
-            let primask: u32;
-            // SAFETY: reads PRIMASK, then masks interrupts; no memory is touched.
-            unsafe {
-                core::arch::asm!("mrs {}, PRIMASK", out(reg) primask, options(nomem, nostack, preserves_flags));
-                core::arch::asm!("cpsid i", options(nostack, preserves_flags));
-            }
-            // Interrupts were enabled if PRIMASK was clear.
-            Taken::Primask { were_enabled: primask & 1 == 0 }.encode()
+            // SAFETY: forwarded contract.
+            unsafe { acquire() }
         }
 
-        #[inline(never)]
+        #[inline(always)]
         unsafe fn release(token: u16) {
-            match Taken::decode(token) {
-                // SAFETY: re-enables interrupts that were enabled at acquire.
-                Taken::Primask { were_enabled: true } => unsafe {
-                    core::arch::asm!("cpsie i", options(nostack, preserves_flags));
-                },
-                Taken::Primask { were_enabled: false } => {}
-                Taken::Basepri { previous } => {
-                    // SAFETY: puts back the BASEPRI read at acquire.
-                    #[cfg(cpu_usage_basepri)]
-                    unsafe {
-                        core::arch::asm!("msr BASEPRI, {}", in(reg) u32::from(previous), options(nostack, preserves_flags));
-                    }
-                    // Never taken where the core has no BASEPRI.
-                    #[cfg(not(cpu_usage_basepri))]
-                    let _ = previous;
+            // SAFETY: forwarded contract.
+            unsafe { release(token) }
+        }
+    }
+
+    /// Masks what the kernel masks: returns the token for `release`. (Inlined into its
+    /// one caller, `critical-section`'s function: on one core the section, on several
+    /// `super::smp`'s, this core's part of it. Readers and setters call that function:
+    /// with two masks to choose from, a copy in each would cost some 40 bytes of flash,
+    /// and the hooks (the hot path) never take the section.)
+    ///
+    /// # Safety
+    /// As `critical_section::Impl::acquire`.
+    #[inline(always)]
+    pub(crate) unsafe fn acquire() -> u16 {
+        #[cfg(cpu_usage_basepri)]
+        {
+            let level = LEVEL.load(core::sync::atomic::Ordering::Relaxed);
+            if level != 0 {
+                // SAFETY: the library runs privileged, from tasks and from handlers
+                // at or below the kernel's priority (the hooks header's contract).
+                return unsafe { raise_basepri(level) }.encode();
+            }
+        }
+        let primask: u32;
+        // SAFETY: reads PRIMASK, then masks interrupts; no memory is touched.
+        unsafe {
+            core::arch::asm!("mrs {}, PRIMASK", out(reg) primask, options(nomem, nostack, preserves_flags));
+            core::arch::asm!("cpsid i", options(nostack, preserves_flags));
+        }
+        // Interrupts were enabled if PRIMASK was clear.
+        Taken::Primask { were_enabled: primask & 1 == 0 }.encode()
+    }
+
+    /// Puts back what `acquire` masked.
+    ///
+    /// # Safety
+    /// As `critical_section::Impl::release`.
+    #[inline(always)]
+    pub(crate) unsafe fn release(token: u16) {
+        match Taken::decode(token) {
+            // SAFETY: re-enables interrupts that were enabled at acquire.
+            Taken::Primask { were_enabled: true } => unsafe {
+                core::arch::asm!("cpsie i", options(nostack, preserves_flags));
+            },
+            Taken::Primask { were_enabled: false } => {}
+            Taken::Basepri { previous } => {
+                // SAFETY: puts back the BASEPRI read at acquire.
+                #[cfg(cpu_usage_basepri)]
+                unsafe {
+                    core::arch::asm!("msr BASEPRI, {}", in(reg) u32::from(previous), options(nostack, preserves_flags));
                 }
+                // Never taken where the core has no BASEPRI.
+                #[cfg(not(cpu_usage_basepri))]
+                let _ = previous;
             }
         }
     }

@@ -103,10 +103,17 @@ pub use cortex_m::*;
 
 #[cfg(all(target_os = "none", target_arch = "riscv32"))]
 mod riscv;
+#[cfg(all(cpu_usage_smp, target_os = "none", target_arch = "arm", not(feature = "external-critical-section")))]
+use cortex_m::cs;
+#[cfg(all(
+    cpu_usage_smp,
+    target_os = "none",
+    target_arch = "riscv32",
+    not(feature = "external-critical-section")
+))]
+use riscv::cs;
 #[cfg(all(target_os = "none", target_arch = "riscv32"))]
 pub use riscv::*;
-#[cfg(all(cpu_usage_smp, target_os = "none", target_arch = "riscv32", not(feature = "external-critical-section")))]
-use riscv::cs;
 
 /// Several cores (an SMP kernel): the library's critical section is this core's
 /// interrupt mask (the one-core section: `cs`) and then the kernel's ISR lock, taken
@@ -116,7 +123,7 @@ use riscv::cs;
 /// takes it around the other hooks: so a reader on one core never meets a hook
 /// half-way on another. Before the scheduler starts the kernel takes no lock (one core
 /// runs), and the mask alone is the section.
-#[cfg(all(cpu_usage_smp, target_os = "none", target_arch = "riscv32", not(feature = "external-critical-section")))]
+#[cfg(all(cpu_usage_smp, target_os = "none", not(feature = "external-critical-section")))]
 mod smp {
     use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -153,10 +160,6 @@ mod smp {
         }
     }
 }
-
-/// Several cores elsewhere than RISC-V: no critical section is provided yet.
-#[cfg(all(cpu_usage_smp, target_os = "none", not(target_arch = "riscv32"), not(feature = "external-critical-section")))]
-compile_error!("CPU_USAGE_CORES > 1 is built for RISC-V only so far: on other cores, build with the external-critical-section feature and provide one that takes the kernel's ISR lock");
 
 /// Unit tests run on the host without a FreeRTOS port: a real lock stands in for
 /// the port's critical section.
