@@ -259,8 +259,9 @@ long cpu_usage_cli_command(char *out, size_t len, const char *cmdline);
 
 /**
  * Counts time with `read`, a free-running 32-bit counter at `hz` counts per second
- * that the hooks read with interrupts masked. Restarts all figures (tasks keep their
- * IDs). Returns 0, `CPU_USAGE_ERR_NULL`, `CPU_USAGE_ERR_CLOCK` (hz is 0) or
+ * that the hooks read with interrupts masked. On several cores it must be one clock
+ * for all of them (a global timer, not a core's cycle counter). Restarts all figures
+ * (tasks keep their IDs). Returns 0, `CPU_USAGE_ERR_NULL`, `CPU_USAGE_ERR_CLOCK` (hz is 0) or
  * `CPU_USAGE_ERR_WINDOW` (the window would be longer than 2^31 counts of it).
  */
 int32_t cpu_usage_set_clock(uint32_t (*read)(void), uint32_t hz);

@@ -147,15 +147,16 @@ pub(super) mod cs {
     #[cfg(not(cpu_usage_smp))]
     critical_section::set_impl!(FreeRtosMaskCs);
 
+    // Not inlined: see `acquire`.
     #[cfg(not(cpu_usage_smp))]
     unsafe impl critical_section::Impl for FreeRtosMaskCs {
-        #[inline(always)]
+        #[inline(never)]
         unsafe fn acquire() -> u16 {
             // SAFETY: forwarded contract.
             unsafe { acquire() }
         }
 
-        #[inline(always)]
+        #[inline(never)]
         unsafe fn release(token: u16) {
             // SAFETY: forwarded contract.
             unsafe { release(token) }
@@ -163,10 +164,10 @@ pub(super) mod cs {
     }
 
     /// Masks what the kernel masks: returns the token for `release`. (Inlined into its
-    /// one caller, `critical-section`'s function: on one core the section, on several
-    /// `super::smp`'s, this core's part of it. Readers and setters call that function:
-    /// with two masks to choose from, a copy in each would cost some 40 bytes of flash,
-    /// and the hooks (the hot path) never take the section.)
+    /// one caller, the section's `acquire`, or on several cores `super::smp`'s, which
+    /// is not inlined: readers and setters call it, since with two masks to choose
+    /// from a copy in each would cost some 40 bytes of flash, and the hooks (the hot
+    /// path) never take the section.)
     ///
     /// # Safety
     /// As `critical_section::Impl::acquire`.

@@ -141,7 +141,9 @@ mod smp {
     struct SmpCs;
     critical_section::set_impl!(SmpCs);
 
+    // Not inlined: readers and setters call one copy.
     unsafe impl critical_section::Impl for SmpCs {
+        #[inline(never)]
         unsafe fn acquire() -> u16 {
             // SAFETY: this core's mask, then the kernel's lock, as its own sections.
             unsafe {
@@ -151,6 +153,7 @@ mod smp {
             }
         }
 
+        #[inline(never)]
         unsafe fn release(token: u16) {
             // SAFETY: undoes `acquire`, in the opposite order.
             unsafe {

@@ -17,8 +17,9 @@ pub(super) type OutputFn = unsafe extern "C" fn(s: *const c_char, n: usize);
 pub(super) type FollowWaitFn = unsafe extern "C" fn(ms: u32) -> c_int;
 
 /// Counts time with `read`, a free-running 32-bit counter at `hz` counts per second
-/// that the hooks read with interrupts masked. Restarts all figures (tasks keep their
-/// IDs). Returns 0, `CPU_USAGE_ERR_NULL`, `CPU_USAGE_ERR_CLOCK` (hz is 0) or
+/// that the hooks read with interrupts masked. On several cores it must be one clock
+/// for all of them (a global timer, not a core's cycle counter). Restarts all figures
+/// (tasks keep their IDs). Returns 0, `CPU_USAGE_ERR_NULL`, `CPU_USAGE_ERR_CLOCK` (hz is 0) or
 /// `CPU_USAGE_ERR_WINDOW` (the window would be longer than 2^31 counts of it).
 #[no_mangle]
 pub extern "C" fn cpu_usage_set_clock(read: Option<unsafe extern "C" fn() -> u32>, hz: u32) -> i32 {
