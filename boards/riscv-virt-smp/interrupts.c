@@ -61,20 +61,22 @@ static int plic_dispatch( void )
 void freertos_risc_v_application_interrupt_handler( uint32_t mcause )
 {
     BaseType_t woken;
+    const uint32_t hart = ( uint32_t ) portGET_CORE_ID();
+
+    if( ( mcause == MCAUSE_MACHINE_TIMER ) && ( hart != 0u ) )
+    {
+        /* Not bracketed for the library: no work, and no kernel call. */
+        virt_smp_pacing_isr( hart );
+        return;
+    }
 
     CPU_USAGE_ISR_ENTER();
 
-    if( ( mcause == MCAUSE_MACHINE_TIMER ) && ( portGET_CORE_ID() == 0 ) )
+    if( ( mcause == MCAUSE_MACHINE_TIMER ) && ( hart == 0u ) )
     {
         woken = ( BaseType_t ) virt_smp_tick_isr();
     }
-    else if( mcause == MCAUSE_MACHINE_TIMER )
-    {
-        /* Not bracketed for the library: no work, and no kernel call. */
-        virt_smp_pacing_isr( ( uint32_t ) portGET_CORE_ID() );
-        return;
-    }
-    else if( ( mcause == MCAUSE_MACHINE_EXTERNAL ) && ( portGET_CORE_ID() == 0 ) )
+    else if( ( mcause == MCAUSE_MACHINE_EXTERNAL ) && ( hart == 0u ) )
     {
         woken = ( BaseType_t ) plic_dispatch();
     }
