@@ -36,7 +36,7 @@ QEMU_BOARDS += $(1)
 
 $(1)_CC := riscv64-unknown-elf-gcc
 # As riscv-virt: the rv32imac/ilp32 multilib for the link, Zicsr spelled out for the
-# compiles; the A extension is what the port's spinlocks use (amoswap).
+# compiles; the A extension is what the port's locks use (amoadd, amoswap, amoor).
 $(1)_ARCH := -march=rv32imac -mabi=ilp32 --specs=picolibc.specs
 $(1)_CFLAGS = -march=rv32imac_zicsr -mcmodel=medany -DVIRT_SMP_HARTS=$(2)
 # The kernel's only RISC-V port file used is its chip header (no extra registers, the

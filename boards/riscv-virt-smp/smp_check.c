@@ -4,8 +4,9 @@
  *
  * Tasks:
  *   pin<h>   one per hart, priority 1, pinned to hart h (vTaskCoreAffinitySet), busy;
- *   free<i>  FREE_TASKS of them, priority 2, no affinity: a few rounds, each ending in
- *            taskYIELD(), then vTaskDelay(1); they go to whichever harts are free;
+ *   free<i>  FREE_TASKS of them, priority 2, no affinity: rounds until the next tick,
+ *            each ending in taskYIELD(), then vTaskDelay(1), so busy every other tick;
+ *            they go to whichever harts the kernel gives them;
  *   check    priority 3: sleeps CHECK_TICKS ticks, then reads what everyone counted,
  *            prints it and ends the run through the test finisher.
  *
@@ -39,7 +40,6 @@
 #define CHECK_TICKS         300u
 #define FREE_TASKS          3u
 #define TASKS               ( configNUMBER_OF_CORES + FREE_TASKS )
-#define FREE_ROUNDS         8u    /* rounds of a free task between its delays */
 /* A round's work: a little inside its critical section (the window in which a broken
  * lock would lose an increment), much more outside. Harts that hold the kernel's locks
  * most of the time would starve the others under -icount, where QEMU runs the harts in
@@ -100,15 +100,18 @@ static void free_task( void * arg )
 
     for( ; ; )
     {
-        /* Rounds as long as a pinned task's: a burst of them lasts long enough for
-         * the harts asked to yield (without -icount, host threads of their own) to
-         * come and take a share of it. */
-        for( uint32_t r = 0u; r < FREE_ROUNDS; r++ )
+        const TickType_t woke = xTaskGetTickCount();
+
+        /* Rounds until the next tick, each ending in a yield, then a tick's sleep: the
+         * three free tasks are ready together for a whole tick, more than hart 0 can
+         * run, so the harts asked to yield find one left however late they answer
+         * (without -icount they are host threads, which the host may hold up). */
+        do
         {
             count_round( task );
             work( OUTSIDE_SPINS );
             taskYIELD();
-        }
+        } while( xTaskGetTickCount() == woke );
 
         vTaskDelay( 1 );
     }

@@ -3,8 +3,8 @@
  * board_uart_* and board_console_rx_*; ../bare-metal/uart_text.c writes text with it).
  *
  * Output is polled, as on riscv-virt, and works from any context; here every hart may
- * call it. Each byte is written under a spinlock with the hart's interrupts masked
- * (the port's recursive lock, so a fault report from inside a write still gets out),
+ * call it. Each byte is written under a lock with the hart's interrupts masked (the
+ * port's recursive lock, so a fault report from inside a write still gets out),
  * so two harts never both find THR empty and write one byte over the other: the bytes
  * all arrive whole. Whole lines are the firmware's business: one task owns the console
  * in each image (the demo's shell task, the self-check's checker task), and the

@@ -188,14 +188,15 @@ fn smp_check(board: &SmpBoard, which: QemuRun) {
     out.check(hook == elapsed, || format!("the tick hook ran {hook} times in {elapsed} ticks"));
 
     if which == QemuRun::Icount {
-        // Guest time is the instruction count: the checker wakes at the tick it asked
-        // for, and the harts take turns often enough (the board's pacing timers) that
-        // every one of them gets free tasks too.
-        out.check(elapsed == CHECK_TICKS, || format!("{elapsed} ticks elapsed, not {CHECK_TICKS}"));
+        // Guest time is the instruction count, and the harts take turns often enough
+        // (the board's pacing timers: each hart a turn every tick) that the checker,
+        // woken at the tick it asked for, runs within that tick or the next, and that
+        // every hart gets free tasks too.
+        out.check(elapsed <= CHECK_TICKS + 1, || format!("{elapsed} ticks elapsed, not {CHECK_TICKS} or one more"));
         // Each of the checker's two readings of mtime falls somewhere in a tick, and a
         // tick that is due is counted once hart 0 has its turn and the ISR lock, which
         // can take up to a tick: the window is CHECK_TICKS ticks of mtime give or take
-        // those (measured: 300 ticks in 3,000,351 to 3,010,195 counts).
+        // those (measured: 300 ticks in 3,002,234 to 3,010,263 counts).
         let low = (CHECK_TICKS - 1) * MTIME_PER_TICK;
         let high = (CHECK_TICKS + 2) * MTIME_PER_TICK;
         out.check((low..=high).contains(&mtime), || {

@@ -82,7 +82,7 @@ __attribute__( ( weak ) ) void freertos_risc_v_application_exception_handler( ui
 static void prvWakeUpClear( uint32_t ulHart )
 {
     portMSIP( ulHart ) = 0U;
-    __asm volatile ( "fence rw, rw" ::: "memory" );
+    __asm volatile ( "fence o, r" ::: "memory" );
 
     if( ulYieldRequested[ ulHart ] != 0U )
     {
@@ -102,26 +102,27 @@ static void prvWaitForSoftwareInterrupt( void )
     __asm volatile ( "csrw mie, %0" :: "r" ( ulMie ) : "memory" );
 }
 
-/* Sleep in WFI until a holder lets go of pxLock (vPortSpinlockGive() sends this hart
- * its software interrupt), unless it is free already.
+/* Sleep in WFI until the lock serves `ulTicket` or its holder lets go (vPortSpinlockGive()
+ * sends every waiter its software interrupt), unless it serves it already.
  *
  * Why sleep rather than spin: under -icount QEMU runs the harts in turn in one thread,
- * each for a slice of the time to the next timer event (up to 100 ms when none is due).
- * A hart spinning on a lock whose holder's turn has ended spins through its own whole
- * turn, and hart 0, which needs the kernel's locks at every tick, then no longer keeps
- * up with its ticks: it stays in the tick handler for good. A sleeping hart ends its
- * turn at once. (Arm's spinlocks wait in WFE, woken by the holder's SEV, for the same
- * reasons: RISC-V has no WFE, and the CLINT's software interrupt stands in for SEV.) */
+ * each until the next timer event. A hart spinning on a lock whose holder's turn has
+ * ended spins through its own whole turn, and hart 0, which needs the kernel's locks at
+ * every tick, then no longer keeps up with its ticks: it stays in the tick handler for
+ * good. A sleeping hart ends its turn at once. (Arm's spinlocks wait in WFE, woken by
+ * the holder's SEV, for the same reasons: RISC-V has no WFE, and the CLINT's software
+ * interrupt stands in for SEV.) */
 static void prvSpinlockSleep( PortSpinlock_t * pxLock,
+                              uint32_t ulTicket,
                               uint32_t ulHart )
 {
     __asm volatile ( "amoor.w.aqrl zero, %1, %0" : "+A" ( pxLock->ulWaiters ) : "r" ( 1UL << ulHart ) : "memory" );
 
-    /* The bit before the check: a holder that lets go after this sees the bit and wakes
+    /* The bit before the look: a holder that lets go after this sees the bit and wakes
      * this hart (its release, then its look at the bits: the same order, mirrored). */
     __asm volatile ( "fence rw, rw" ::: "memory" );
 
-    if( pxLock->ulTaken != 0U )
+    if( pxLock->ulServing != ulTicket )
     {
         prvWaitForSoftwareInterrupt();
     }
@@ -133,7 +134,7 @@ void vPortSpinlockTake( PortSpinlock_t * pxLock,
                         BaseType_t xCoreID )
 {
     const uint32_t ulMe = ( uint32_t ) xCoreID + 1U;
-    uint32_t ulWas;
+    uint32_t ulTicket;
 
     /* Only this hart writes its own number there, and it clears it before letting go,
      * so reading it here is never stale for this hart. */
@@ -143,19 +144,15 @@ void vPortSpinlockTake( PortSpinlock_t * pxLock,
         return;
     }
 
-    for( ; ; )
+    __asm volatile ( "amoadd.w.aqrl %0, %2, %1" : "=r" ( ulTicket ), "+A" ( pxLock->ulNext ) : "r" ( 1U ) : "memory" );
+
+    while( pxLock->ulServing != ulTicket )
     {
-        /* Acquire: what the last holder wrote before its release is seen after this. */
-        __asm volatile ( "amoswap.w.aq %0, %2, %1" : "=r" ( ulWas ), "+A" ( pxLock->ulTaken ) : "r" ( 1U ) : "memory" );
-
-        if( ulWas == 0U )
-        {
-            break;
-        }
-
-        prvSpinlockSleep( pxLock, ( uint32_t ) xCoreID );
+        prvSpinlockSleep( pxLock, ulTicket, ( uint32_t ) xCoreID );
     }
 
+    /* Acquire: what the last holder wrote before its release is seen after this. */
+    __asm volatile ( "fence r, rw" ::: "memory" );
     pxLock->ulOwner = ulMe;
     pxLock->ulDepth = 1U;
 }
@@ -170,13 +167,16 @@ void vPortSpinlockGive( PortSpinlock_t * pxLock,
     if( --pxLock->ulDepth == 0U )
     {
         pxLock->ulOwner = 0U;
-        /* Release: everything written while holding it is seen by the next holder. */
-        __asm volatile ( "amoswap.w.rl zero, zero, %0" : "+A" ( pxLock->ulTaken ) :: "memory" );
+        /* Release: everything written while holding it is seen by the next holder.
+         * Only the holder writes ulServing. */
+        __asm volatile ( "fence rw, w" ::: "memory" );
+        pxLock->ulServing = pxLock->ulServing + 1U;
         __asm volatile ( "fence rw, rw" ::: "memory" );
 
         if( pxLock->ulWaiters != 0U )
         {
             __asm volatile ( "amoswap.w.aqrl %0, zero, %1" : "=r" ( ulWaiters ), "+A" ( pxLock->ulWaiters ) :: "memory" );
+            __asm volatile ( "fence rw, o" ::: "memory" );
 
             for( uint32_t ulHart = 0U; ulWaiters != 0U; ulHart++, ulWaiters >>= 1 )
             {
@@ -189,8 +189,8 @@ void vPortSpinlockGive( PortSpinlock_t * pxLock,
             /* Let the woken harts run now: a WFI with this hart's own software
              * interrupt pending. On hardware that is no wait at all (WFI returns at
              * once for a pending, enabled interrupt). Under QEMU's round robin it ends
-             * this hart's turn, which could otherwise last until the next timer event,
-             * 100 ms when none is due, while the woken hart waits for its turn. */
+             * this hart's turn, which could otherwise last until the next timer event
+             * while the woken hart waits for its turn. */
             portMSIP( xCoreID ) = 1U;
             prvWaitForSoftwareInterrupt();
             prvWakeUpClear( ( uint32_t ) xCoreID );
@@ -318,7 +318,7 @@ void vPortTrapDispatch( uint32_t ulMcause )
          * start's). Cleared first: a request made from now on raises it again and is
          * taken after this one. */
         portMSIP( xCoreID ) = 0U;
-        __asm volatile ( "fence rw, rw" ::: "memory" );
+        __asm volatile ( "fence o, r" ::: "memory" );
 
         /* Taken in one swap: a request that sets the flag again meanwhile is either
          * taken with this one or left for the interrupt it raises next. */

@@ -15,8 +15,9 @@
  *   - portYIELD() is an ecall, portYIELD_CORE( x ) the CLINT's software interrupt of
  *     hart x (msip), and both end in vTaskSwitchContext( mhartid ) in port.c's trap
  *     dispatch, once the handler's own critical sections are over;
- *   - the kernel's two locks are recursive spinlocks on amoswap (port.c), owned by a
- *     hart, taken only with that hart's interrupts masked;
+ *   - the kernel's two locks are recursive ticket locks on amoadd (port.c), owned by
+ *     a hart, taken only with that hart's interrupts masked, their waiters asleep in
+ *     WFI until the holder wakes them;
  *   - the critical nesting count is in the TCB (portCRITICAL_NESTING_IN_TCB), where
  *     tasks.c keeps it per core for SMP, so the context frame does not carry it.
  *
@@ -114,14 +115,17 @@ extern void vTaskExitCriticalFromISR( UBaseType_t uxSavedInterruptStatus );
 #define portENTER_CRITICAL_FROM_ISR()             vTaskEnterCriticalFromISR()
 #define portEXIT_CRITICAL_FROM_ISR( x )           vTaskExitCriticalFromISR( x )
 
-/* ---- The kernel's locks: recursive spinlocks (port.c) ------------------------------
+/* ---- The kernel's locks: recursive ticket locks (port.c) -----------------------------
  * Taken with the hart's interrupts masked (tasks.c always does), held by one hart,
  * taken again by the same hart without waiting (tasks.c nests them: vTaskSuspendAll()
  * inside vTaskSuspendAll(), a critical section while the scheduler is suspended,
- * vTaskSwitchContext() from a handler that interrupted a task holding the task lock). */
+ * vTaskSwitchContext() from a handler that interrupted a task holding the task lock).
+ * First come, first served: a hart that waits long to be woken (a host thread the host
+ * holds up, without -icount) is not overtaken for ever by the busier ones. */
 typedef struct PortSpinlock
 {
-    volatile uint32_t ulTaken;   /* 0 free, 1 taken: the word amoswap works on */
+    volatile uint32_t ulNext;    /* the next ticket to hand out (amoadd) */
+    volatile uint32_t ulServing; /* the ticket whose hart holds the lock */
     volatile uint32_t ulOwner;   /* the holder's hart + 1, 0 when free */
     uint32_t ulDepth;            /* times taken by the holder, written by the holder only */
     volatile uint32_t ulWaiters; /* a bit per hart asleep in WFI for it (port.c) */
