@@ -39,6 +39,12 @@
 #                             (thumbv7m-none-eabi): built by `make lib-<target>`
 #   <board>_NOLIB_SRC         optional: demo-nolib.elf, the demo without the library, is
 #                             built with these sources (the API as stubs) in its place
+#   <board>_DEMO_LIB          optional: `no` when the library cannot be built into the
+#                             board's demo yet (riscv-virt-smp: SMP); demo.elf is then
+#                             not among its images, demo-nolib.elf still is
+#   <board>_APPS              optional: firmware of the board's own, without the library
+#                             and the demo (riscv-virt-smp: smp_check), each <app>.elf
+#                             from the kernel and the sources <board>_APP_SRC_<app>
 #   <board>_VARIANTS          optional: variants of the demo (see "The demo's variants"
 #                             below) the board builds, each as demo-<variant>.elf
 #   <board>_SNAPSHOT_SRC      optional: snapshot.elf, these sources and the kernel linked
@@ -57,6 +63,9 @@
 #   $(BUILD)/<board>/demo-nolib.elf with <board>_NOLIB_SRC: the same built with
 #                                   -DCPU_USAGE_DISABLED (kernel without the hooks
 #                                   header), objects in $(BUILD)/<board>/nolib/
+#   $(BUILD)/<board>/<app>.elf      for each <app> in <board>_APPS: built like
+#                                   demo-nolib.elf (-DCPU_USAGE_DISABLED), with whose
+#                                   objects it shares the kernel's, in $(BUILD)/<board>/nolib/
 #   $(BUILD)/<board>/demo-<v>.elf   for each variant <v> in <board>_VARIANTS: demo.elf
 #                                   with the variant's sources and flags, objects (the
 #                                   kernel's too) in $(BUILD)/<board>/<v>/
@@ -70,7 +79,8 @@
 #                                   in target/minimal), then scripts/localize-libc.sh.
 #   TARGET                          the board `make qemu` runs (default mps2-an385)
 #   QEMU_ELF                        the image the commands run (default
-#                                   $(BUILD)/$(TARGET)/demo.elf)
+#                                   $(BUILD)/$(TARGET)/demo.elf; demo-nolib.elf on a
+#                                   board with <board>_DEMO_LIB no)
 #   QEMU_CMD, QEMU_CMD_ICOUNT,      TARGET's commands. Run them under `timeout`, with
 #   QEMU_CMD_SCRIPT                 stdin from a pipe or a file (a closed stdin breaks
 #                                   -serial stdio).
@@ -209,6 +219,20 @@ $(BUILD)/$(1)/demo-$(2).elf: $$(QEMU_VARIANT_OBJS_$(1)_$(2)) $(call RUST_LIB,$($
 -include $$(QEMU_VARIANT_OBJS_$(1)_$(2):.o=.d)
 endef
 
+# Firmware $(2) of board $(1)'s own (see <board>_APPS): $(2).elf, without the library,
+# compiled as the nolib objects are (their rules; the same kernel objects).
+define QEMU_APP_RULES
+QEMU_APP_OBJS_$(1)_$(2) := $(call qemu_kernel_objs,$(1),nolib) \
+    $(call qemu_objs,$(1),$($(1)_APP_SRC_$(2)),nolib)
+$(1)_IMAGES += $(BUILD)/$(1)/$(2).elf
+
+$(BUILD)/$(1)/$(2).elf: $$(QEMU_APP_OBJS_$(1)_$(2)) $($(1)_LDSCRIPT)
+	$$($(1)_CC) $$(QEMU_LDFLAGS_$(1)) -Wl,-Map=$$(@:.elf=.map) -o $$@ \
+	    $$(QEMU_APP_OBJS_$(1)_$(2)) $$($(1)_LDLIBS)
+
+-include $$(QEMU_APP_OBJS_$(1)_$(2):.o=.d)
+endef
+
 # Everything of board $(1).
 define QEMU_PORT_RULES
 QEMU_CFLAGS_$(1) = $$($(1)_ARCH) -Os -g -std=gnu11 -ffunction-sections -fdata-sections -MMD -MP \
@@ -218,7 +242,7 @@ QEMU_LDFLAGS_$(1) = $$($(1)_ARCH) -T $$($(1)_LDSCRIPT) -nostartfiles -Wl,--gc-se
 
 QEMU_OBJS_$(1) := $(call qemu_kernel_objs,$(1),lib) \
     $(call qemu_objs,$(1),$($(1)_SRC) $(QEMU_DEMO_SRC),lib)
-$(1)_IMAGES := $(BUILD)/$(1)/demo.elf
+$(1)_IMAGES := $(if $(filter no,$($(1)_DEMO_LIB)),,$(BUILD)/$(1)/demo.elf)
 
 $$(eval $$(call QEMU_VARIANT_RULES,$(1),lib,))
 
@@ -226,12 +250,14 @@ $(BUILD)/$(1)/demo.elf: $$(QEMU_OBJS_$(1)) $(call RUST_LIB,$($(1)_RUST_TARGET)) 
 	$$($(1)_CC) $$(QEMU_LDFLAGS_$(1)) -Wl,-Map=$$(@:.elf=.map) -o $$@ \
 	    $$(QEMU_OBJS_$(1)) $(call RUST_LIB,$($(1)_RUST_TARGET)) $$($(1)_LDLIBS)
 
+ifneq ($(strip $($(1)_NOLIB_SRC) $($(1)_APPS)),)
+$$(eval $$(call QEMU_VARIANT_RULES,$(1),nolib,-DCPU_USAGE_DISABLED))
+endif
+
 ifneq ($(strip $($(1)_NOLIB_SRC)),)
 QEMU_NOLIB_OBJS_$(1) := $(call qemu_kernel_objs,$(1),nolib) \
     $(call qemu_objs,$(1),$($(1)_SRC) $(QEMU_DEMO_SRC) $($(1)_NOLIB_SRC),nolib)
 $(1)_IMAGES += $(BUILD)/$(1)/demo-nolib.elf
-
-$$(eval $$(call QEMU_VARIANT_RULES,$(1),nolib,-DCPU_USAGE_DISABLED))
 
 $(BUILD)/$(1)/demo-nolib.elf: $$(QEMU_NOLIB_OBJS_$(1)) $($(1)_LDSCRIPT)
 	$$($(1)_CC) $$(QEMU_LDFLAGS_$(1)) -Wl,-Map=$$(@:.elf=.map) -o $$@ \
@@ -239,6 +265,7 @@ $(BUILD)/$(1)/demo-nolib.elf: $$(QEMU_NOLIB_OBJS_$(1)) $($(1)_LDSCRIPT)
 endif
 
 $$(foreach v,$$($(1)_VARIANTS),$$(eval $$(call QEMU_DEMO_VARIANT_RULES,$(1),$$(v))))
+$$(foreach a,$$($(1)_APPS),$$(eval $$(call QEMU_APP_RULES,$(1),$$(a))))
 
 ifneq ($(strip $($(1)_SNAPSHOT_SRC)),)
 # Objects of their own, the kernel's included: the minimal archive has no event trace,
@@ -273,7 +300,8 @@ $(foreach t,$(QEMU_RUST_TARGETS),$(eval $(call QEMU_RUST_LIB_RULES,$(t),$($(call
 # ---- Running one board -----------------------------------------------------------------
 
 TARGET ?= mps2-an385
-QEMU_ELF ?= $(BUILD)/$(TARGET)/demo.elf
+# A board without the library in its demo (<board>_DEMO_LIB no) runs demo-nolib.elf.
+QEMU_ELF ?= $(BUILD)/$(TARGET)/$(if $(filter no,$($(TARGET)_DEMO_LIB)),demo-nolib.elf,demo.elf)
 
 # An unknown board stops whatever asks for its command.
 qemu_target_check = $(if $(filter $(TARGET),$(QEMU_BOARDS)),,$(error TARGET=$(TARGET) is not a QEMU board (the boards: $(QEMU_BOARDS))))

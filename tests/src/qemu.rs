@@ -1,6 +1,7 @@
-//! Starting a QEMU board's image the way `make qemu TARGET=<board>` does, with `-icount`.
+//! Starting a QEMU board's image the way `make qemu TARGET=<board>` does, with `-icount`
+//! (or, for the SMP boards' runs in parallel, without).
 //!
-//! The command line is the board's `QEMU_CMD_ICOUNT`, from its
+//! The command line is the board's `QEMU_CMD_ICOUNT` (or `QEMU_CMD`), from its
 //! `boards/<board>/board.mk` read through `boards/qemu.mk`, so it cannot
 //! drift from the Makefile. A missing image or QEMU is a failure, never a skip.
 
@@ -9,8 +10,36 @@ use std::process::Command;
 
 use crate::{path_from_env, repo_root, run};
 
+/// Which of a board's QEMU command lines (`boards/qemu.mk`) to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QemuRun {
+    /// `QEMU_CMD_ICOUNT`: under `-icount`, guest time from the instruction count; with
+    /// several harts, QEMU runs them in turn in one host thread (deterministic).
+    Icount,
+    /// `QEMU_CMD`: guest time from the host's clock; with several harts, one host thread
+    /// each, in parallel (multi-threaded TCG), where a board asks for it.
+    Parallel,
+}
+
+impl QemuRun {
+    /// The qemu.mk variable of this command line.
+    pub fn variable(self) -> &'static str {
+        match self {
+            QemuRun::Icount => "QEMU_CMD_ICOUNT",
+            QemuRun::Parallel => "QEMU_CMD",
+        }
+    }
+}
+
 /// `QEMU_CMD_ICOUNT` of `board` for `elf`, split into words.
 pub fn icount_command_words(board: &str, elf: &Path) -> Vec<String> {
+    command_words(board, elf, QemuRun::Icount)
+}
+
+/// The command line `which` of `board` for `elf`, split into words, checked to be a
+/// QEMU command with `-icount` exactly when `which` is [`QemuRun::Icount`].
+pub fn command_words(board: &str, elf: &Path, which: QemuRun) -> Vec<String> {
+    let var = which.variable();
     let mut make = Command::new("make");
     make.current_dir(repo_root()).args([
         "-s",
@@ -18,16 +47,18 @@ pub fn icount_command_words(board: &str, elf: &Path) -> Vec<String> {
         "-f",
         "boards/qemu.mk",
         "--eval",
-        "cu-print-qemu-cmd: ; @printf '%s\\n' $(QEMU_CMD_ICOUNT)",
+        &format!("cu-print-qemu-cmd: ; @printf '%s\\n' $({var})"),
         "cu-print-qemu-cmd",
     ]);
     make.arg(format!("TARGET={board}")).arg(format!("QEMU_ELF={}", elf.display()));
-    let out = run(make, 60).unwrap_or_else(|e| panic!("cannot ask qemu.mk for {board}'s QEMU_CMD_ICOUNT: {e}"));
-    assert!(out.status.success(), "make could not print {board}'s QEMU_CMD_ICOUNT ({}):\n{}", out.status, out.stderr);
+    let out = run(make, 60).unwrap_or_else(|e| panic!("cannot ask qemu.mk for {board}'s {var}: {e}"));
+    assert!(out.status.success(), "make could not print {board}'s {var} ({}):\n{}", out.status, out.stderr);
     let words: Vec<String> = out.stdout.split_whitespace().map(str::to_string).collect();
+    let icount = words.iter().any(|w| w == "-icount");
     assert!(
-        words.first().is_some_and(|w| w.starts_with("qemu-system-")) && words.iter().any(|w| w == "-icount"),
-        "QEMU_CMD_ICOUNT of {board} is not a QEMU command with -icount: {words:?}"
+        words.first().is_some_and(|w| w.starts_with("qemu-system-")) && icount == (which == QemuRun::Icount),
+        "{var} of {board} is not a QEMU command {} -icount: {words:?}",
+        if which == QemuRun::Icount { "with" } else { "without" }
     );
     words
 }
@@ -35,6 +66,11 @@ pub fn icount_command_words(board: &str, elf: &Path) -> Vec<String> {
 /// `board`'s `-icount` command for the image named by environment variable `var`, else
 /// `default` (from the repository root), checked to exist and QEMU to be runnable.
 pub fn image_command(board: &str, var: &str, default: &str) -> Command {
+    image_command_of(board, var, default, QemuRun::Icount)
+}
+
+/// [`image_command`] with the board's command line `which`.
+pub fn image_command_of(board: &str, var: &str, default: &str, which: QemuRun) -> Command {
     let elf = path_from_env(var, default);
     assert!(
         elf.is_file(),
@@ -42,7 +78,7 @@ pub fn image_command(board: &str, var: &str, default: &str) -> Command {
          or point {var} at one",
         elf.display()
     );
-    let words = icount_command_words(board, &elf);
+    let words = command_words(board, &elf, which);
     let mut version = Command::new(&words[0]);
     version.arg("--version");
     let found = run(version, 30);

@@ -1,0 +1,209 @@
+//! FreeRTOS SMP on QEMU's RISC-V virt machine with 2 and 4 harts
+//! (`boards/riscv-virt-smp/`): the board's self-check firmware, `smp_check.elf`, run
+//! on each image under `-icount` (the harts in turn in one host thread, deterministic)
+//! and without it (one host thread per hart, in parallel: what puts the port's
+//! spinlocks to work), four tests in all.
+//!
+//! The firmware (`boards/riscv-virt-smp/smp_check.c`) pins a busy task to each hart,
+//! lets three free tasks yield and sleep wherever the kernel puts them, counts every
+//! round of every task inside a kernel critical section, per hart and in one shared
+//! counter, and after 300 ticks prints the counts and exits through the test finisher:
+//! 0 only if its own checks pass. Here the exit status and the printed counts are
+//! checked again, so that a firmware that exits 0 for the wrong reason fails too.
+//!
+//! The images are `build/riscv-virt-smp<N>/smp_check.elf`, built by `make qemu-image`,
+//! or the files named by `CPU_USAGE_QEMU_SMP2_CHECK_ELF` and
+//! `CPU_USAGE_QEMU_SMP4_CHECK_ELF`. The command lines are the boards' `QEMU_CMD_ICOUNT`
+//! and `QEMU_CMD` (`boards/riscv-virt-smp/board.mk`). A missing image or QEMU is a
+//! failure, never a skip.
+//!
+//! Each run takes 0.3 s of guest time: about 0.2 s on the host under `-icount`, 0.4 s
+//! without.
+
+use freertos_cpu_usage_tests::qemu::{self, QemuRun};
+use freertos_cpu_usage_tests::run;
+
+/// The ticks the checker sleeps before it reads the counts (`CHECK_TICKS`).
+const CHECK_TICKS: u64 = 300;
+/// mtime counts per tick: QEMU virt's 10 MHz at 1000 ticks a second.
+const MTIME_PER_TICK: u64 = 10_000;
+/// The free tasks (`FREE_TASKS`).
+const FREE_TASKS: usize = 3;
+/// The time limit of one run: a run that hangs (a lost wake-up, a deadlock) is killed.
+const RUN_LIMIT_SECS: u64 = 60;
+
+/// One board's self-check image.
+struct SmpBoard {
+    /// The board, `make qemu TARGET=<name>`.
+    name: &'static str,
+    /// Its number of harts (configNUMBER_OF_CORES and QEMU's -smp).
+    harts: usize,
+    /// The image, from the repository root.
+    image: &'static str,
+    /// The environment variable that names another image instead.
+    image_var: &'static str,
+}
+
+const SMP2: SmpBoard = SmpBoard {
+    name: "riscv-virt-smp2",
+    harts: 2,
+    image: "build/riscv-virt-smp2/smp_check.elf",
+    image_var: "CPU_USAGE_QEMU_SMP2_CHECK_ELF",
+};
+
+const SMP4: SmpBoard = SmpBoard {
+    name: "riscv-virt-smp4",
+    harts: 4,
+    image: "build/riscv-virt-smp4/smp_check.elf",
+    image_var: "CPU_USAGE_QEMU_SMP4_CHECK_ELF",
+};
+
+#[test]
+fn smp_check_on_2_harts_under_icount() {
+    smp_check(&SMP2, QemuRun::Icount);
+}
+
+#[test]
+fn smp_check_on_2_harts_in_parallel() {
+    smp_check(&SMP2, QemuRun::Parallel);
+}
+
+#[test]
+fn smp_check_on_4_harts_under_icount() {
+    smp_check(&SMP4, QemuRun::Icount);
+}
+
+#[test]
+fn smp_check_on_4_harts_in_parallel() {
+    smp_check(&SMP4, QemuRun::Parallel);
+}
+
+/// What smp_check.elf printed, with checks whose failure shows all of it.
+struct Output {
+    what: String,
+    text: String,
+}
+
+impl Output {
+    fn fail(&self, why: &str) -> ! {
+        panic!("{}: {why}\n--- what it printed ---\n{}", self.what, self.text)
+    }
+
+    fn check(&self, ok: bool, why: impl FnOnce() -> String) {
+        if !ok {
+            self.fail(&why());
+        }
+    }
+
+    /// The one line starting with `prefix`, without it.
+    fn line(&self, prefix: &str) -> &str {
+        let mut found = self.text.lines().filter_map(|l| l.strip_prefix(prefix));
+        match (found.next(), found.next()) {
+            (Some(rest), None) => rest,
+            (None, _) => self.fail(&format!("no line starting {prefix:?}")),
+            (Some(_), Some(_)) => self.fail(&format!("more than one line starting {prefix:?}")),
+        }
+    }
+
+    /// Every number of `line`, in order.
+    fn numbers(&self, line: &str) -> Vec<u64> {
+        line.split([' ', ',']).filter_map(|t| t.parse().ok()).collect()
+    }
+
+    /// A table row, `name n name n ...`: the numbers, checked to follow `names` in order.
+    fn row(&self, line: &str, names: &[String]) -> Vec<u64> {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let found: Vec<&str> = tokens.iter().step_by(2).copied().collect();
+        self.check(tokens.len() == 2 * names.len() && found == names, || {
+            format!("the row {line:?} does not have the tasks {names:?}")
+        });
+        tokens
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .map(|t| t.parse().unwrap_or_else(|_| self.fail(&format!("{t:?} in {line:?} is not a count"))))
+            .collect()
+    }
+}
+
+/// smp_check.elf of `board` under QEMU's command line `which`, and every check.
+fn smp_check(board: &SmpBoard, which: QemuRun) {
+    let cmd = qemu::image_command_of(board.name, board.image_var, board.image, which);
+    let finished = run(cmd, RUN_LIMIT_SECS).unwrap_or_else(|e| panic!("smp_check.elf under QEMU: {e}"));
+    let out = Output { what: format!("smp_check.elf on {} ({which:?})", board.name), text: finished.stdout };
+
+    // The firmware's own verdict, the test finisher's exit status.
+    out.check(finished.status.code() == Some(0), || {
+        format!(
+            "QEMU exited with {} (0: every check of the firmware passed)\n--- stderr ---\n{}",
+            finished.status, finished.stderr
+        )
+    });
+    out.line("smp_check: ok");
+    out.check(!out.text.contains("FAILED"), || "a check failed".to_string());
+    out.line(&format!("smp_check: {} harts, {CHECK_TICKS} ticks", board.harts));
+
+    // The table: seen[task][hart], one line per hart.
+    let tasks: Vec<String> =
+        (0..board.harts).map(|h| format!("pin{h}")).chain((0..FREE_TASKS).map(|f| format!("free{f}"))).collect();
+    let seen: Vec<Vec<u64>> = (0..board.harts).map(|h| out.row(out.line(&format!("hart {h}:")), &tasks)).collect();
+    out.check(!out.text.contains(&format!("hart {}:", board.harts)), || {
+        format!("a line for a hart beyond {}", board.harts)
+    });
+
+    for pinned in 0..board.harts {
+        for (hart, row) in seen.iter().enumerate() {
+            let n = row[pinned];
+            if hart == pinned {
+                out.check(n > 0, || format!("pin{pinned} never ran on hart {hart}, the hart it is pinned to"));
+            } else {
+                out.check(n == 0, || {
+                    format!("pin{pinned} ran {n} rounds on hart {hart}: its affinity is hart {pinned}")
+                });
+            }
+        }
+    }
+
+    let free_harts: Vec<usize> = (0..board.harts).filter(|&h| seen[h][board.harts..].iter().any(|&n| n > 0)).collect();
+    out.check(free_harts.len() >= 2, || format!("the free tasks ran only on harts {free_harts:?}"));
+
+    // Every round counted once in a row and once in the shared counter, both inside
+    // critical sections: a lock that let two harts in at once loses shared increments.
+    let rows_total: u64 = seen.iter().flatten().sum();
+    let rounds = out.numbers(out.line("rounds: "));
+    out.check(rounds.len() == 2, || "the rounds line has not two counts".to_string());
+    out.check(rounds[0] == rows_total, || format!("rounds counted {} but the table sums to {rows_total}", rounds[0]));
+    out.check(rounds[1] == rounds[0], || {
+        format!(
+            "the shared counter is {} for {} rounds: the kernel's locks let two harts in at once",
+            rounds[1], rounds[0]
+        )
+    });
+
+    // The tick: hart 0's, one per 10,000 counts of mtime.
+    let ticks = out.numbers(out.line("ticks: "));
+    out.check(ticks.len() == 3, || "the ticks line has not three counts".to_string());
+    let (elapsed, mtime, hook) = (ticks[0], ticks[1], ticks[2]);
+    out.check(elapsed >= CHECK_TICKS, || format!("vTaskDelay({CHECK_TICKS}) returned after {elapsed} ticks"));
+    out.check(hook == elapsed, || format!("the tick hook ran {hook} times in {elapsed} ticks"));
+
+    if which == QemuRun::Icount {
+        // Guest time is the instruction count, and the harts take turns often enough
+        // (the board's pacing timers: each hart a turn every tick) that the checker,
+        // woken at the tick it asked for, runs within that tick or the next, and that
+        // every hart gets free tasks too.
+        out.check(elapsed <= CHECK_TICKS + 1, || format!("{elapsed} ticks elapsed, not {CHECK_TICKS} or one more"));
+        // Each of the checker's two readings of mtime falls somewhere in a tick, and a
+        // tick that is due is counted once hart 0 has its turn and the ISR lock, which
+        // can take up to a tick: the window is CHECK_TICKS ticks of mtime give or take
+        // those (measured: 300 ticks in 3,002,234 to 3,010,263 counts).
+        let low = (CHECK_TICKS - 1) * MTIME_PER_TICK;
+        let high = (CHECK_TICKS + 2) * MTIME_PER_TICK;
+        out.check((low..=high).contains(&mtime), || {
+            format!("{CHECK_TICKS} ticks took {mtime} counts of mtime, not {low}..={high}")
+        });
+        out.check(free_harts.len() == board.harts, || {
+            format!("under -icount the free tasks ran only on harts {free_harts:?}, not on all {}", board.harts)
+        });
+    }
+}
