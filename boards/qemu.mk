@@ -125,6 +125,12 @@ kernel-check:
 # ---- The Rust archives -----------------------------------------------------------------
 
 RUST_LIB = target/$(1)/release/libfreertos_cpu_usage.a
+# A board with <board>_CORES above 1: the default build (no event trace, which is for
+# one core so far) for that many cores (CPU_USAGE_CORES), in target/cores<N>, and the
+# C header of that build in target/cores<N>/include (CPU_USAGE_CORES is in it: the
+# hooks header, copied beside it, checks it against configNUMBER_OF_CORES).
+RUST_LIB_CORES = target/cores$(2)/$(1)/release/libfreertos_cpu_usage.a
+RUST_INC_CORES = target/cores$(1)/include
 # The minimal build in a target directory of its own, so that it and the default build
 # do not rebuild each other.
 RUST_LIB_MINIMAL = target/minimal/$(1)/release/libfreertos_cpu_usage.a
@@ -146,6 +152,22 @@ lib-$(1)-minimal:
 $(call RUST_LIB,$(1)): lib-$(1)
 	@:
 $(call RUST_LIB_MINIMAL,$(1)): lib-$(1)-minimal
+	@:
+endef
+
+# The archive and header for $(2) cores of Rust target $(1), for boards with
+# <board>_CORES; $(3), $(4): as above.
+define QEMU_RUST_CORES_LIB_RULES
+.PHONY: lib-$(1)-cores$(2)
+lib-$(1)-cores$(2):
+	CPU_USAGE_CORES=$(2) CARGO="$$(CARGO)" scripts/generated-header.sh $(call RUST_INC_CORES,$(2))/freertos_cpu_usage.h \
+	    --release --target $(1) --target-dir target/cores$(2)
+	@# (The hooks header beside it: it includes the one in its own directory.)
+	@cmp -s include/freertos_cpu_usage_hooks.h $(call RUST_INC_CORES,$(2))/freertos_cpu_usage_hooks.h || \
+	    cp include/freertos_cpu_usage_hooks.h $(call RUST_INC_CORES,$(2))/
+	LOCALIZE_CC=$(3) scripts/localize-libc.sh $(call RUST_LIB_CORES,$(1),$(2)) $(4)
+
+$(call RUST_LIB_CORES,$(1),$(2)) $(call RUST_INC_CORES,$(2))/freertos_cpu_usage.h: lib-$(1)-cores$(2)
 	@:
 endef
 
@@ -235,8 +257,11 @@ endef
 
 # Everything of board $(1).
 define QEMU_PORT_RULES
+# The archive the board's demo links, and where its C header is.
+$(1)_LIB := $(if $(filter-out 1,$(or $($(1)_CORES),1)),$(call RUST_LIB_CORES,$($(1)_RUST_TARGET),$($(1)_CORES)),$(call RUST_LIB,$($(1)_RUST_TARGET)))
+$(1)_LIB_INC := $(if $(filter-out 1,$(or $($(1)_CORES),1)),$(call RUST_INC_CORES,$($(1)_CORES)),include)
 QEMU_CFLAGS_$(1) = $$($(1)_ARCH) -Os -g -std=gnu11 -ffunction-sections -fdata-sections -MMD -MP \
-    -I include -I demo $$(addprefix -I ,$$($(1)_INC)) \
+    -I $$($(1)_LIB_INC) -I include -I demo $$(addprefix -I ,$$($(1)_INC)) \
     -I $$(KERNEL_DIR)/include -I $$(KERNEL_DIR)/$$($(1)_KERNEL_PORT) $$($(1)_CFLAGS)
 QEMU_LDFLAGS_$(1) = $$($(1)_ARCH) -T $$($(1)_LDSCRIPT) -nostartfiles -Wl,--gc-sections $$($(1)_LDFLAGS)
 
@@ -246,9 +271,14 @@ $(1)_IMAGES := $(if $(filter no,$($(1)_DEMO_LIB)),,$(BUILD)/$(1)/demo.elf)
 
 $$(eval $$(call QEMU_VARIANT_RULES,$(1),lib,))
 
-$(BUILD)/$(1)/demo.elf: $$(QEMU_OBJS_$(1)) $(call RUST_LIB,$($(1)_RUST_TARGET)) $($(1)_LDSCRIPT)
+$(BUILD)/$(1)/demo.elf: $$(QEMU_OBJS_$(1)) $$($(1)_LIB) $($(1)_LDSCRIPT)
 	$$($(1)_CC) $$(QEMU_LDFLAGS_$(1)) -Wl,-Map=$$(@:.elf=.map) -o $$@ \
-	    $$(QEMU_OBJS_$(1)) $(call RUST_LIB,$($(1)_RUST_TARGET)) $$($(1)_LDLIBS)
+	    $$(QEMU_OBJS_$(1)) $$($(1)_LIB) $$($(1)_LDLIBS)
+
+# (A build for several cores compiles against its own header, which comes first.)
+ifneq ($$($(1)_LIB_INC),include)
+$$(QEMU_OBJS_$(1)): | $$($(1)_LIB_INC)/freertos_cpu_usage.h
+endif
 
 ifneq ($(strip $($(1)_NOLIB_SRC) $($(1)_APPS)),)
 $$(eval $$(call QEMU_VARIANT_RULES,$(1),nolib,-DCPU_USAGE_DISABLED))
@@ -296,6 +326,9 @@ QEMU_IMAGES := $(foreach b,$(QEMU_BOARDS),$($(b)_IMAGES))
 QEMU_RUST_TARGETS := $(sort $(foreach b,$(QEMU_BOARDS),$($(b)_RUST_TARGET)))
 qemu_first_board_of = $(firstword $(foreach b,$(QEMU_BOARDS),$(if $(filter $(1),$($(b)_RUST_TARGET)),$(b))))
 $(foreach t,$(QEMU_RUST_TARGETS),$(eval $(call QEMU_RUST_LIB_RULES,$(t),$($(call qemu_first_board_of,$(t))_CC),$($(call qemu_first_board_of,$(t))_ARCH))))
+# And per Rust target and core count of the boards with <board>_CORES.
+QEMU_CORES_LIBS := $(sort $(foreach b,$(QEMU_BOARDS),$(if $(filter-out 1,$(or $($(b)_CORES),1)),$($(b)_RUST_TARGET):$($(b)_CORES))))
+$(foreach l,$(QEMU_CORES_LIBS),$(eval $(call QEMU_RUST_CORES_LIB_RULES,$(word 1,$(subst :, ,$(l))),$(word 2,$(subst :, ,$(l))),$($(call qemu_first_board_of,$(word 1,$(subst :, ,$(l))))_CC),$($(call qemu_first_board_of,$(word 1,$(subst :, ,$(l))))_ARCH))))
 
 # ---- Running one board -----------------------------------------------------------------
 

@@ -51,7 +51,7 @@ $(1)_INC := $(RVS_DIR) $(RVS_DIR)/port $(BARE_METAL)
 $(1)_SRC := $(RVS_BOARD_SRC) $(RVS_DIR)/commands.c \
     $(addprefix $(BARE_METAL)/,irq_command.c main.c kernel_hooks.c uart_text.c console_rx.c)
 $(1)_NOLIB_SRC := boards/mps2-an385/cpu_usage_stubs.c
-$(1)_DEMO_LIB := no
+$(1)_CORES := $(2)
 $(1)_APPS := smp_check
 $(1)_APP_SRC_smp_check := $(RVS_BOARD_SRC) $(RVS_DIR)/smp_check.c \
     $(addprefix $(BARE_METAL)/,kernel_hooks.c uart_text.c console_rx.c)

@@ -207,3 +207,171 @@ fn smp_check(board: &SmpBoard, which: QemuRun) {
         });
     }
 }
+
+// ---- The library on several cores -----------------------------------------------------
+//
+// The demo with the library built for the board's cores (`build/riscv-virt-smp<N>/demo.elf`,
+// or `CPU_USAGE_QEMU_SMP2_ELF` / `CPU_USAGE_QEMU_SMP4_ELF`): its shell asked for
+// `show_cpu_usage -m` window after window, each report checked to add up exactly, in
+// all and on every core, and the windows to move on. Under `-icount` the harts take
+// turns; without it they run in parallel host threads with the demo's task churn going
+// on and the shell (a task free to run on any hart) reading: a stress test of the
+// locking, for a minute on 4 harts, every report exact.
+
+use freertos_cpu_usage_tests::{Console, Deadline};
+
+/// The demo with the library, on one board.
+struct SmpDemo {
+    board: &'static SmpBoard,
+    image: &'static str,
+    image_var: &'static str,
+}
+
+const SMP2_DEMO: SmpDemo =
+    SmpDemo { board: &SMP2, image: "build/riscv-virt-smp2/demo.elf", image_var: "CPU_USAGE_QEMU_SMP2_ELF" };
+const SMP4_DEMO: SmpDemo =
+    SmpDemo { board: &SMP4, image: "build/riscv-virt-smp4/demo.elf", image_var: "CPU_USAGE_QEMU_SMP4_ELF" };
+
+/// Seconds one answer of the shell may take (QEMU's start included).
+const ANSWER_SECS: u64 = 30;
+
+#[test]
+fn library_on_2_harts_under_icount() {
+    library_on(&SMP2_DEMO, QemuRun::Icount, 4);
+}
+
+#[test]
+fn library_on_4_harts_under_icount() {
+    library_on(&SMP4_DEMO, QemuRun::Icount, 4);
+}
+
+#[test]
+fn library_on_2_harts_in_parallel() {
+    library_on(&SMP2_DEMO, QemuRun::Parallel, 15);
+}
+
+#[test]
+fn library_on_4_harts_in_parallel_for_a_minute() {
+    library_on(&SMP4_DEMO, QemuRun::Parallel, 60);
+}
+
+/// A report's figures, as hundredths where they are shares.
+struct Report {
+    window: u64,
+    /// Every line's counts (tasks, deleted, idle, interrupts, sleep, other).
+    counts: u64,
+    window_counts: u64,
+    /// Every line's share.
+    hundredths: u64,
+    /// Each core's (busy, idle, interrupts, sleep) in hundredths of its time, and
+    /// its interrupts.
+    cores: Vec<([u64; 4], u64)>,
+    interrupts: u64,
+}
+
+fn hundredths(v: &serde_json::Value) -> u64 {
+    (v.as_f64().unwrap_or(f64::NAN) * 100.0).round() as u64
+}
+
+fn parse(console: &mut Console, answer: &str, harts: usize) -> Report {
+    let line = answer.lines().find(|l| l.starts_with('{')).unwrap_or("");
+    let v: serde_json::Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) => console.fail(&format!("no JSON report ({e}) in {answer:?}")),
+    };
+    let int = |v: &serde_json::Value| v.as_u64().unwrap_or(u64::MAX);
+    if v["cores"].as_u64() != Some(harts as u64) {
+        console.fail(&format!("\"cores\" is {}, not {harts}", v["cores"]));
+    }
+    let tasks = v["tasks"].as_array().cloned().unwrap_or_default();
+    let counts = tasks.iter().map(|t| int(&t["counts"])).sum::<u64>()
+        + int(&v["deleted_counts"])
+        + v["idle"]["counts"].as_u64().unwrap_or(0)
+        + int(&v["interrupts_counts"])
+        + int(&v["sleep_counts"])
+        + int(&v["other_counts"]);
+    let shares = tasks.iter().map(|t| hundredths(&t["usage_pct"])).sum::<u64>()
+        + ["deleted_pct", "idle_pct", "interrupts_pct", "sleep_pct", "other_pct"]
+            .iter()
+            .map(|k| hundredths(&v[*k]))
+            .sum::<u64>();
+    let cores = v["per_core"].as_array().cloned().unwrap_or_default();
+    let cores: Vec<([u64; 4], u64)> = cores
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            if c["core"].as_u64() != Some(k as u64) {
+                console.fail(&format!("per_core entry {k} is of core {}", c["core"]));
+            }
+            let f = ["busy_pct", "idle_pct", "interrupts_pct", "sleep_pct"].map(|key| hundredths(&c[key]));
+            (f, int(&c["interrupts"]))
+        })
+        .collect();
+    Report {
+        window: int(&v["window"]),
+        counts,
+        window_counts: int(&v["window_counts"]),
+        hundredths: shares,
+        cores,
+        interrupts: int(&v["interrupts"]),
+    }
+}
+
+/// Every check a report of `harts` cores must pass.
+fn check(console: &mut Console, r: &Report, harts: usize) {
+    let n = harts as u64;
+    if r.counts != n * r.window_counts {
+        console.fail(&format!(
+            "window {}: the lines add up to {} counts, not {harts} x {}",
+            r.window, r.counts, r.window_counts
+        ));
+    }
+    if r.hundredths != 10_000 {
+        console.fail(&format!("window {}: the shares add up to {} hundredths, not 100.00%", r.window, r.hundredths));
+    }
+    if r.cores.len() != harts {
+        console.fail(&format!("window {}: {} per_core entries for {harts} cores", r.window, r.cores.len()));
+    }
+    for (k, (f, _)) in r.cores.iter().enumerate() {
+        // busy = the core's time - idle - sleep, each rounded down on its own.
+        let whole = f[0] + f[1] + f[3];
+        if !(9_998..=10_000).contains(&whole) {
+            console.fail(&format!("window {}: core {k}'s busy, idle and sleep are {whole} hundredths", r.window));
+        }
+    }
+    let isr: u64 = r.cores.iter().map(|c| c.1).sum();
+    if isr != r.interrupts {
+        console.fail(&format!("window {}: the cores' interrupts add up to {isr}, not {}", r.window, r.interrupts));
+    }
+}
+
+/// The demo of `demo` under QEMU's command line `which`: reports for `secs` seconds of
+/// the host's time (at least three), each checked.
+fn library_on(demo: &SmpDemo, which: QemuRun, secs: u64) {
+    let harts = demo.board.harts;
+    let cmd = qemu::image_command_of(demo.board.name, demo.image_var, demo.image, which);
+    let mut console = Console::spawn(&format!("demo.elf on {} ({which:?})", demo.board.name), cmd);
+    console.read_answer(ANSWER_SECS);
+    // A complete window first (1 s of guest time).
+    let mut last = None;
+    while last.is_none() {
+        let answer = console.command("show_cpu_usage -m", ANSWER_SECS);
+        // (Before it: `"error":"no completed window yet"`.)
+        if answer.contains("\"tasks\"") {
+            last = Some(parse(&mut console, &answer, harts));
+        }
+    }
+    let mut reports = vec![last.take().unwrap()];
+    let deadline = Deadline::after_secs(secs);
+    while !deadline.passed() || reports.len() < 3 {
+        let answer = console.command("show_cpu_usage -m", ANSWER_SECS);
+        let r = parse(&mut console, &answer, harts);
+        check(&mut console, &r, harts);
+        reports.push(r);
+    }
+    let windows: Vec<u64> = reports.iter().map(|r| r.window).collect();
+    if windows.windows(2).any(|w| w[1] < w[0]) || windows.first() == windows.last() {
+        console.fail(&format!("the windows read do not move on: {windows:?}"));
+    }
+    console.exit(ANSWER_SECS);
+}

@@ -32,6 +32,15 @@ PortSpinlock_t xPortTaskLock;
 PortSpinlock_t xPortIsrLock;
 
 volatile UBaseType_t uxPortInHandler[ configNUMBER_OF_CORES ];
+
+BaseType_t xPortCheckIfInISR( void )
+{
+    UBaseType_t uxSaved = portSET_INTERRUPT_MASK_FROM_ISR();
+    BaseType_t xInHandler = ( uxPortInHandler[ portGET_CORE_ID() ] != 0U ) ? pdTRUE : pdFALSE;
+
+    portCLEAR_INTERRUPT_MASK_FROM_ISR( uxSaved );
+    return xInHandler;
+}
 volatile BaseType_t xPortSwitchRequired[ configNUMBER_OF_CORES ];
 
 /* Set (by another hart) when a hart's software interrupt is a yield request, not the

@@ -144,9 +144,12 @@ extern PortSpinlock_t xPortIsrLock;
 
 /* ---- In a handler? ------------------------------------------------------------------
  * Nonzero on a hart while port.c's trap dispatch runs there (every interrupt and
- * exception, the yields included). */
+ * exception, the yields included). Read with the hart's interrupts masked: a task that
+ * read its hart's number and then moved to another hart would read the first hart's
+ * flag, which says nothing of the task (xPortCheckIfInISR). */
 extern volatile UBaseType_t uxPortInHandler[ configNUMBER_OF_CORES ];
-#define portCHECK_IF_IN_ISR()                     ( uxPortInHandler[ portGET_CORE_ID() ] != 0U )
+BaseType_t xPortCheckIfInISR( void );
+#define portCHECK_IF_IN_ISR()                     xPortCheckIfInISR()
 #define portASSERT_IF_IN_ISR()                    configASSERT( portCHECK_IF_IN_ISR() == 0 )
 
 /* ---- Yields ------------------------------------------------------------------------
