@@ -7,11 +7,17 @@
 //! the lines in ID order), so that they add up to exactly 100.00. A share is read as
 //! the nearest binary fraction of its two-decimal text and turned back into whole
 //! hundredths ([`crate::wire::hundredths_of`]); nothing is compared in floating point.
+//!
+//! With several cores (`cores`), the shares are of all the cores' time: the lines'
+//! counts add up to the cores times the length, and their shares to 100.00 as on
+//! one core. Each core's own line (`per_core`) is rounded down on its own, of that
+//! core's time; its invariants bound the cores' shares by the report's counts, which
+//! are the cores' summed.
 
 use std::collections::BTreeSet;
 use std::fmt;
 
-use crate::types::{Idle, MoreTasks, Note, SinceStart, Slots, Task, TaskHistory, Window};
+use crate::types::{CoreLine, Idle, MoreTasks, Note, SinceStart, Slots, Task, TaskHistory, Window};
 use crate::wire::{hundredths_of, is_hundredths, name_bytes};
 
 /// One promise of the report's contract.
@@ -28,7 +34,8 @@ pub enum Invariant {
     /// has a length exactly when a window has completed.
     Length,
     /// The counts of the lines (tasks, the "more" line, the deleted tasks, idle,
-    /// interrupts, sleep, other) add up to the length exactly.
+    /// interrupts, sleep, other) add up to the length exactly (with several cores,
+    /// the cores times the length).
     Counts,
     /// Every share is a whole number of hundredths from 0.00 to 100.00, and the
     /// lines' shares add up to exactly 100.00 (0.00 when the length is 0).
@@ -43,7 +50,9 @@ pub enum Invariant {
     Pool,
     /// IDs: none twice (the idle task's included), none past the capacity, 0 named
     /// `(overflow)` (the shared bucket), the idle task's from 1; no more tasks on the
-    /// lines than IDs and the bucket.
+    /// lines than IDs and the bucket. With several cores the idle tasks share one ID
+    /// past the capacity (none of the pool's); with one, the idle task's is the
+    /// pool's.
     Ids,
     /// Only the overflow bucket has a `tasks` field, and it is never deleted.
     Overflow,
@@ -57,8 +66,17 @@ pub enum Invariant {
     /// every name stands for bytes.
     Runs,
     /// Since start, each line's history: a longest run has its window, a peak has its
-    /// window (a completed one) and is a share.
+    /// window (a completed one) and is a share; the idle tasks of several cores,
+    /// summed, have no peak.
     History,
+    /// Several cores: `cores` is absent (one core) or 2 or more, and `per_core` is
+    /// there exactly then, one line per core in core order. Each core's shares are
+    /// hundredths, rounded down from its counts of its own time: busy + idle + sleep
+    /// is 100.00 less at most 0.02 (all 0.00 when the length is 0), interrupts are
+    /// within busy, and summed over the cores, each share is bounded by the report's
+    /// counts (busy: all but idle and sleep); the cores' interrupts add up to the
+    /// report's.
+    Cores,
     /// The board's note, when there is one (the demo's promise, not the library's:
     /// [`crate::Note`]): a text, and of its span, the awake time at most the span
     /// and the time held back at most the awake time.
@@ -87,6 +105,7 @@ impl Invariant {
             Invariant::Listing => "the tasks in order, the rest summed right",
             Invariant::Runs => "time has runs, names are bytes",
             Invariant::History => "since start, each line's history is placed",
+            Invariant::Cores => "each core's line, adding up to the report's",
             Invariant::Note => "the board's note has a text and parts within its span",
             Invariant::Trace => "the trace's time in a window is the window's counts",
         }
@@ -143,6 +162,9 @@ struct View<'a, H: TaskHistory> {
     /// The length in microseconds and its name.
     us: (u64, &'static str),
     clock_hz: u64,
+    /// `cores` as written (absent: one).
+    cores: Option<u32>,
+    per_core: Option<&'a [CoreLine]>,
     /// Windows completed (since start only).
     windows: u64,
     tasks: &'a [Task<H>],
@@ -188,6 +210,10 @@ impl<H: TaskHistory> View<'_, H> {
         } else {
             ensure(length >= 1, Length, || "an empty window".into())?;
         }
+        ensure(self.cores.map_or(true, |n| n >= 2), Cores, || format!("cores {:?}: absent on one core", self.cores))?;
+        let cores = self.cores.unwrap_or(1);
+        // What the lines add up to, and their shares are of.
+        let whole = u128::from(length) * u128::from(cores);
 
         let s = self.slots;
         ensure(
@@ -249,7 +275,18 @@ impl<H: TaskHistory> View<'_, H> {
         match self.idle {
             Some(idle) => {
                 let what = format!("idle task {} {:?}", idle.id, idle.name);
-                ensure((1..=s.capacity).contains(&idle.id), Ids, || format!("{what}: ID out of 1..={}", s.capacity))?;
+                if cores == 1 {
+                    ensure((1..=s.capacity).contains(&idle.id), Ids, || {
+                        format!("{what}: ID out of 1..={}", s.capacity)
+                    })?;
+                } else {
+                    ensure(idle.id > s.capacity, Ids, || {
+                        format!("{what}: on {cores} cores, an ID of the pool's 1..={}, not past it", s.capacity)
+                    })?;
+                    ensure(idle.history.peak_window().is_none(), History, || {
+                        format!("{what}: the idle tasks of {cores} cores summed, with a peak")
+                    })?;
+                }
                 ensure(ids.insert(idle.id), Ids, || format!("{what}: its ID is also a task's"))?;
                 self.runs(&what, &idle.name, idle.counts, idle.switches)?;
                 self.history(&what, &idle.history, idle.longest_slice_us)?;
@@ -257,7 +294,8 @@ impl<H: TaskHistory> View<'_, H> {
             }
             None => lines.push(line("idle (none)".into(), 0, self.idle_pct, 1)?),
         }
-        let with_idle = tasks_in_lines + u64::from(self.idle.is_some());
+        // (With several cores, the idle tasks' ID is none of the pool's.)
+        let with_idle = tasks_in_lines + u64::from(self.idle.is_some() && cores == 1);
         ensure(with_idle <= u64::from(s.capacity) + 1, Ids, || {
             format!("{with_idle} tasks on the lines, for {} IDs and the bucket", s.capacity)
         })?;
@@ -266,25 +304,29 @@ impl<H: TaskHistory> View<'_, H> {
         }
 
         let counts: u128 = lines.iter().map(|l| u128::from(l.counts)).sum();
-        ensure(counts == u128::from(length), Counts, || {
+        ensure(counts == whole, Counts, || {
             let parts: Vec<String> = lines.iter().map(|l| format!("{} {}", l.what, l.counts)).collect();
-            format!("{} = {counts}, but {length_key} is {length}", parts.join(" + "))
+            let expected = if cores == 1 {
+                format!("{length_key} is {length}")
+            } else {
+                format!("{cores} cores times {length_key} {length} is {whole}")
+            };
+            format!("{} = {counts}, but {expected}", parts.join(" + "))
         })?;
         let total: u64 = lines.iter().map(|l| l.hundredths).sum();
         let expected = if length > 0 { 10_000 } else { 0 };
         ensure(total == expected, Shares, || {
             format!("the shares add up to {}.{:02}, not {}.00", total / 100, total % 100, expected / 100)
         })?;
-        if length > 0 {
-            // |share − exact| < 1 hundredth: |share × length − counts × 10000| < length;
-            // for a line of k tasks, < k × length. (Past 2^50 counts the library
+        if whole > 0 {
+            // |share − exact| < 1 hundredth: |share × whole − counts × 10000| < whole;
+            // for a line of k tasks, < k × whole. (Past 2^50 counts the library
             // scales the counts down first: one more hundredth of slack.)
-            let slack = if length >= 1 << 50 { 2 } else { 1 };
-            let len = u128::from(length);
+            let slack = if whole >= 1 << 50 { 2 } else { 1 };
             for l in &lines {
-                let (shown, exact) = (u128::from(l.hundredths) * len, u128::from(l.counts) * 10_000);
-                ensure(shown.abs_diff(exact) < u128::from(l.tasks.max(1)) * slack * len, Rounding, || {
-                    format!("{}: {} hundredths for {} of {length} counts", l.what, l.hundredths, l.counts)
+                let (shown, exact) = (u128::from(l.hundredths) * whole, u128::from(l.counts) * 10_000);
+                ensure(shown.abs_diff(exact) < u128::from(l.tasks.max(1)) * slack * whole, Rounding, || {
+                    format!("{}: {} hundredths for {} of {whole} counts", l.what, l.hundredths, l.counts)
                 })?;
             }
         }
@@ -298,7 +340,7 @@ impl<H: TaskHistory> View<'_, H> {
         let idle_counts = self.idle.map_or(0, |i| i.counts);
         let (sleep_counts, sleep_pct) = (self.summary[1].1, self.summary[1].2);
         // (Counts add up: idle and sleep are within the length.)
-        let busy = length.saturating_sub(idle_counts).saturating_sub(sleep_counts);
+        let busy = whole.saturating_sub(u128::from(idle_counts)).saturating_sub(u128::from(sleep_counts));
         let load = if busy == 0 {
             0
         } else {
@@ -307,12 +349,79 @@ impl<H: TaskHistory> View<'_, H> {
         ensure(is_hundredths(self.load_pct) && hundredths_of(self.load_pct) == load, Load, || {
             format!("load_pct {} with idle {} and sleep {}", self.load_pct, self.idle_pct, sleep_pct)
         })?;
+        self.cores_lines(cores, length, idle_counts)?;
         for a in self.load_avg_pct.iter().flatten() {
             ensure(is_hundredths(*a), Shares, || format!("load_avg_pct {:?}", self.load_avg_pct))?;
         }
         if let Some(n) = self.note {
             ensure(!n.text.is_empty() && n.held_back_us <= n.awake_us && n.awake_us <= n.span_us, Note, || {
                 format!("note {n:?}")
+            })?;
+        }
+        Ok(())
+    }
+
+    /// `per_core`, of a report on `cores` cores of `span` counts each, whose idle
+    /// tasks had `idle_counts` together.
+    fn cores_lines(&self, cores: u32, span: u64, idle_counts: u64) -> Result<(), Broken> {
+        use Invariant::Cores;
+        let Some(lines) = self.per_core else {
+            return ensure(cores == 1, Cores, || format!("no per_core on {cores} cores"));
+        };
+        ensure(cores > 1, Cores, || "per_core on one core".into())?;
+        ensure(lines.len() == cores as usize, Cores, || format!("{} per_core lines on {cores} cores", lines.len()))?;
+        // The cores' hundredths of busy, idle, interrupts, sleep, summed.
+        let mut sums = [0u64; 4];
+        let mut interrupts = 0u64;
+        for (k, c) in lines.iter().enumerate() {
+            let what = format!("per_core line {k} (core {})", c.core);
+            ensure(c.core as usize == k, Cores, || format!("{what}: out of core order"))?;
+            let shares = [c.busy_pct, c.idle_pct, c.interrupts_pct, c.sleep_pct];
+            for (name, pct) in ["busy", "idle", "interrupts", "sleep"].iter().zip(shares) {
+                ensure(is_hundredths(pct), Cores, || format!("{what}: {name} {pct} is not hundredths of 0 to 100"))?;
+            }
+            let [busy, idle, isr, sleep] = shares.map(hundredths_of);
+            // Three parts of the core's time, each rounded down: 100.00 less under
+            // 0.03. (Past 2^50 counts the library scales the counts down first: a
+            // hundredth more.)
+            let range = match span {
+                0 => 0..=0,
+                s if s >= 1 << 50 => 9_997..=10_000,
+                _ => 9_998..=10_000,
+            };
+            let sum = busy + idle + sleep;
+            ensure(range.contains(&sum), Cores, || {
+                format!("{what}: busy {busy} + idle {idle} + sleep {sleep} hundredths is {sum}")
+            })?;
+            ensure(isr <= busy, Cores, || format!("{what}: interrupts {isr} hundredths, busy {busy}"))?;
+            for (a, b) in sums.iter_mut().zip([busy, idle, isr, sleep]) {
+                *a += b;
+            }
+            interrupts = interrupts.saturating_add(c.interrupts);
+        }
+        let (isr_counts, isr_runs) = (self.summary[0].1, self.summary[0].3.unwrap_or(0));
+        ensure(interrupts == isr_runs, Cores, || {
+            format!("the cores' interrupts add up to {interrupts}, not {isr_runs}")
+        })?;
+        // Each core's share is its counts' share of `span` rounded down, so the
+        // cores' together, times `span`, are within `cores` hundredths below the
+        // report's counts (× 10000).
+        let (sleep_counts, all) = (self.summary[1].1, u128::from(span) * u128::from(cores));
+        let busy_counts = all.saturating_sub(u128::from(idle_counts)).saturating_sub(u128::from(sleep_counts));
+        let counts = [busy_counts, u128::from(idle_counts), u128::from(isr_counts), u128::from(sleep_counts)];
+        let slack = if span >= 1 << 50 { 2 } else { 1 };
+        let (span, n) = (u128::from(span), u128::from(cores));
+        for ((name, hundredths), counts) in ["busy", "idle", "interrupts", "sleep"].iter().zip(sums).zip(counts) {
+            let (shown, exact) = (u128::from(hundredths) * span, counts * 10_000);
+            let within = if span == 0 {
+                hundredths == 0
+            } else {
+                shown <= exact + (slack - 1) * n * span && exact < shown + slack * n * span
+            };
+            ensure(within, Cores, || {
+                format!(
+                    "the cores' {name} shares add up to {hundredths} hundredths of {span} counts, for {counts} counts"
+                )
             })?;
         }
         Ok(())
@@ -345,6 +454,8 @@ impl Window {
             length: (self.window_counts, "window_counts"),
             us: (self.window_us, "window_us"),
             clock_hz: self.clock_hz,
+            cores: self.cores,
+            per_core: self.per_core.as_deref(),
             windows: 0,
             tasks: &self.tasks,
             slots: &self.slots,
@@ -391,6 +502,8 @@ impl SinceStart {
             length: (self.uptime_counts, "uptime_counts"),
             us: (self.uptime_us, "uptime_us"),
             clock_hz: self.clock_hz,
+            cores: self.cores,
+            per_core: self.per_core.as_deref(),
             windows: self.windows,
             tasks: &self.tasks,
             slots: &self.slots,

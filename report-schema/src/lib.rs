@@ -27,8 +27,8 @@ mod tests;
 
 pub use check::{Broken, Invariant, Shown};
 pub use types::{
-    DeletedTasks, History, Idle, IdlePart, InWindow, Line, LinePart, MoreTasks, NoCount, NoWindow, Note, Report,
-    SinceStart, SinceStartHead, Slots, Span, Task, TaskHistory, TaskPart, Usage, Window, WindowHead,
+    CoreLine, DeletedTasks, History, Idle, IdlePart, InWindow, Line, LinePart, MoreTasks, NoCount, NoWindow, Note,
+    Report, SinceStart, SinceStartHead, Slots, Span, Task, TaskHistory, TaskPart, Usage, Window, WindowHead,
 };
 pub use wire::{hundredths_of, pct_text};
 

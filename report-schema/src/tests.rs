@@ -1,8 +1,9 @@
 //! The types and invariants on reports the library wrote (`samples/`: a window, with
 //! and without `-d`, and a since-start report of known figures, which the library's
 //! own tests produce byte for byte; a window the POSIX simulator printed, and one it
-//! printed with its note, on a host core shared with a busy loop); then each
-//! invariant broken in turn, by the smallest change to a good report.
+//! printed with its note, on a host core shared with a busy loop; a window and a
+//! since-start report of a library built for two cores); then each invariant broken
+//! in turn, by the smallest change to a good report.
 
 use super::*;
 
@@ -17,6 +18,11 @@ const SIMULATOR: &str = include_str!("../samples/simulator-window.json");
 /// A window the simulator printed with `-m` while it had about half a host core: its
 /// note is the object's last member.
 const SIMULATOR_NOTE: &str = include_str!("../samples/simulator-window-note.json");
+/// The library built with `CPU_USAGE_CORES=2`, 32 IDs: in a window of 1000000
+/// counts, A ran 600000 on core 0, B 350000 on core 1 with one interrupt of 50000;
+/// the rest idle. Since start: the same, one window.
+const TWO_CORES: &str = include_str!("../samples/two-cores-window.json");
+const TWO_CORES_SINCE_START: &str = include_str!("../samples/two-cores-since-start.json");
 
 fn window(text: &str) -> Window {
     parse_exact(text).unwrap_or_else(|e| panic!("{e}\n{text}")).window().expect("a window")
@@ -405,4 +411,158 @@ fn a_trace_agrees_with_its_window_or_says_where_not() {
     assert!(t.check_window(&w).unwrap_err().detail.contains("between its markers"));
     w.window = 8;
     assert_eq!(t.check_window(&w), Ok(None), "window 8 has no end marker");
+}
+
+#[test]
+fn reports_of_two_cores_read_exactly() {
+    let w = window(TWO_CORES);
+    assert_eq!((w.cores, w.cores(), w.window_counts, w.window_us), (Some(2), 2, 1_000_000, 1_000_000));
+    // Shares of both cores' time: A's 600000 of 2000000.
+    let shares: Vec<(&str, u64, f64)> = w.tasks.iter().map(|t| (t.name.as_str(), t.counts, t.usage_pct)).collect();
+    assert_eq!(shares, [("A", 600_000, 30.0), ("B", 350_000, 17.5)]);
+    // Both idle tasks on one line, under the ID they share, past the 32 of the pool.
+    assert_eq!(w.idle.as_ref().map(|i| (i.id, i.name.as_str(), i.counts)), Some((38, "IDLE", 1_000_000)));
+    assert_eq!((w.idle_pct, w.interrupts_pct, w.interrupts, w.load_pct), (50.0, 2.5, 1, 50.0));
+    // Each core's shares are of its own time.
+    let core = |k: u32, busy: f64, idle: f64, interrupts_pct: f64, interrupts: u64| CoreLine {
+        core: k,
+        busy_pct: busy,
+        idle_pct: idle,
+        interrupts_pct,
+        sleep_pct: 0.0,
+        interrupts,
+    };
+    let per_core = [core(0, 60.0, 40.0, 0.0, 0), core(1, 40.0, 60.0, 5.0, 1)];
+    assert_eq!(w.per_core.as_deref(), Some(&per_core[..]));
+    w.check_shown(Shown::default()).unwrap();
+    for n in 1..=2 {
+        let top = w.top(n);
+        top.check_shown(Shown { top: Some(n as u16), ..Shown::default() }).unwrap_or_else(|e| panic!("top {n}: {e}"));
+    }
+
+    let s = parse_exact(TWO_CORES_SINCE_START).unwrap().since_start().expect("since start");
+    assert_eq!((s.cores, s.windows, s.uptime_counts), (Some(2), 1, 1_000_000));
+    assert_eq!(s.per_core.as_deref(), Some(&per_core[..]));
+    // The summed idle line has no busiest window of its own; a task's peak is a
+    // share of both cores.
+    let idle = s.idle.as_ref().unwrap();
+    assert_eq!((idle.id, idle.history.peak_pct, idle.history.peak_window), (38, None, None));
+    assert_eq!(s.tasks[0].history.peak_pct, Some(30.0));
+    s.check_shown(Shown::default()).unwrap();
+
+    // One core: neither field, not even `null`.
+    let one = window(WINDOW);
+    assert_eq!((one.cores, one.cores(), one.per_core), (None, 1, None));
+    assert!(!WINDOW.contains("cores"));
+}
+
+#[test]
+fn two_cores_lines_add_up_to_twice_the_length() {
+    assert_breaks(
+        &with(TWO_CORES, "\"other_counts\":0", "\"other_counts\":1"),
+        Invariant::Counts,
+        "2 cores times window_counts 1000000 is 2000000",
+    );
+    assert_breaks(
+        &with(TWO_CORES_SINCE_START, "\"counts\":350000", "\"counts\":349999"),
+        Invariant::Counts,
+        "2 cores times uptime_counts 1000000 is 2000000",
+    );
+    // Read as one core's, the same lines are twice too many.
+    let mut w = window(TWO_CORES);
+    (w.cores, w.per_core) = (None, None);
+    w.idle.as_mut().unwrap().id = 3;
+    assert_eq!(w.check().unwrap_err().invariant, Invariant::Counts);
+    // The load is of all the cores too: 100 - idle - sleep.
+    let mut w = window(TWO_CORES);
+    w.load_pct = 49.99;
+    assert_eq!(w.check().unwrap_err().invariant, Invariant::Load);
+}
+
+#[test]
+fn the_idle_tasks_of_several_cores_share_an_id_past_the_pool() {
+    assert_breaks(&with(TWO_CORES, "{\"id\":38,", "{\"id\":3,"), Invariant::Ids, "not past it");
+    assert_breaks(&with(TWO_CORES, "{\"id\":38,", "{\"id\":32,"), Invariant::Ids, "not past it");
+    // On one core, the idle task's ID is the pool's.
+    assert_breaks(&with(WINDOW, "{\"id\":2,", "{\"id\":33,"), Invariant::Ids, "out of 1..=32");
+    // Since start, the summed line has no peak.
+    assert_breaks(
+        &with(TWO_CORES_SINCE_START, "\"peak_pct\":null,\"peak_window\":null", "\"peak_pct\":50.00,\"peak_window\":0"),
+        Invariant::History,
+        "with a peak",
+    );
+    // It takes none of the pool's IDs: every ID and the bucket on the lines, and
+    // the idle line besides.
+    let mut w = window(TWO_CORES);
+    w.slots = Slots { capacity: 2, used: 2, quarantined: 0, free: 0, overflow_tasks: 1 };
+    let bucket = Task {
+        id: 0,
+        name: "(overflow)".into(),
+        part: TaskPart { tasks: Some(1), ..TaskPart::default() },
+        ..Task::default()
+    };
+    w.tasks.insert(0, bucket);
+    w.check().unwrap();
+}
+
+#[test]
+fn each_core_has_its_line_in_core_order() {
+    let core1 = ",{\"core\":1,\"busy_pct\":40.00,\"idle_pct\":60.00,\"interrupts_pct\":5.00,\"sleep_pct\":0.00,\"interrupts\":1}";
+    assert_breaks(&with(TWO_CORES, core1, ""), Invariant::Cores, "1 per_core lines on 2 cores");
+    assert_breaks(&with(TWO_CORES_SINCE_START, core1, ""), Invariant::Cores, "1 per_core lines on 2 cores");
+    let at = TWO_CORES.find(",\"per_core\":").unwrap();
+    let end = TWO_CORES.find(",\"load_avg_pct\"").unwrap();
+    let without = format!("{}{}", &TWO_CORES[..at], &TWO_CORES[end..]);
+    assert_breaks(&without, Invariant::Cores, "no per_core on 2 cores");
+    // On one core, neither: not `"cores":1`, and no line per core.
+    assert_breaks(&with(TWO_CORES, "\"cores\":2", "\"cores\":1"), Invariant::Cores, "absent on one core");
+    let mut one = window(WINDOW);
+    one.per_core = window(TWO_CORES).per_core;
+    let e = one.check().unwrap_err();
+    assert_eq!(e.invariant, Invariant::Cores, "{e}");
+    assert!(e.detail.contains("per_core on one core"), "{e}");
+    // Numbered in core order.
+    let swapped = with(&with(TWO_CORES, "{\"core\":0,", "{\"core\":9,"), "{\"core\":1,", "{\"core\":0,");
+    assert_breaks(&swapped, Invariant::Cores, "out of core order");
+}
+
+#[test]
+fn a_cores_shares_off_break_cores() {
+    // Busy, idle and sleep are the core's time, each rounded down.
+    assert_breaks(
+        &with(TWO_CORES, "\"busy_pct\":60.00", "\"busy_pct\":59.97"),
+        Invariant::Cores,
+        "busy 5997 + idle 4000 + sleep 0 hundredths is 9997",
+    );
+    assert_breaks(&with(TWO_CORES, "\"busy_pct\":60.00", "\"busy_pct\":60.01"), Invariant::Cores, "is 10001");
+    // Within the rounding on each core, but more than the report's counts.
+    let moved = with(TWO_CORES, "\"busy_pct\":60.00,\"idle_pct\":40.00", "\"busy_pct\":60.01,\"idle_pct\":39.99");
+    assert_breaks(&moved, Invariant::Cores, "the cores' busy shares add up to 10001 hundredths");
+    assert_breaks(
+        &with(TWO_CORES, "\"interrupts_pct\":5.00", "\"interrupts_pct\":4.90"),
+        Invariant::Cores,
+        "the cores' interrupts shares add up to 490 hundredths of 1000000 counts, for 50000 counts",
+    );
+    // Interrupts are busy time.
+    assert_breaks(
+        &with(
+            TWO_CORES,
+            "\"interrupts_pct\":0.00,\"sleep_pct\":0.00,\"interrupts\":0",
+            "\"interrupts_pct\":60.01,\"sleep_pct\":0.00,\"interrupts\":0",
+        ),
+        Invariant::Cores,
+        "interrupts 6001 hundredths, busy 6000",
+    );
+    // Hundredths from 0 to 100.
+    let mut w = window(TWO_CORES);
+    w.per_core.as_mut().unwrap()[1].idle_pct = 100.01;
+    assert_eq!(w.check().unwrap_err().invariant, Invariant::Cores);
+    w.per_core.as_mut().unwrap()[1].idle_pct = 60.005;
+    assert_eq!(w.check().unwrap_err().invariant, Invariant::Cores);
+    // The cores' interrupts are the report's.
+    assert_breaks(
+        &with(TWO_CORES_SINCE_START, "\"sleep_pct\":0.00,\"interrupts\":1}", "\"sleep_pct\":0.00,\"interrupts\":2}"),
+        Invariant::Cores,
+        "the cores' interrupts add up to 2, not 1",
+    );
 }

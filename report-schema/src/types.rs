@@ -9,6 +9,11 @@
 //! add up to exactly 100.00; a window number counts windows completed since the
 //! figures started, from 0.
 //!
+//! Several cores (`cores`, absent on one): the lengths are one core's, and every
+//! share of the report is of all the cores' time, the length times the cores (the
+//! lines' counts add up to that), except in `per_core`, whose shares are each of one
+//! core's time ([`CoreLine`]).
+//!
 //! A field that earlier firmware did not write (the deleted tasks' line, the bucket's
 //! `tasks`, the runs) reads as 0 or absent when missing, so that a viewer still reads
 //! such a device; [`crate::parse_exact`] and the invariants require it.
@@ -25,6 +30,11 @@ pub trait TaskHistory: Clone + std::fmt::Debug + Default + PartialEq {
     /// `longest_slice_us`, in a report of `windows` completed windows (since start).
     fn broken(&self, longest_slice_us: u64, windows: u64) -> Option<String> {
         let _ = (longest_slice_us, windows);
+        None
+    }
+
+    /// The busiest window's number, where the line has one.
+    fn peak_window(&self) -> Option<u64> {
         None
     }
 }
@@ -51,6 +61,10 @@ pub struct History {
 }
 
 impl TaskHistory for History {
+    fn peak_window(&self) -> Option<u64> {
+        self.peak_window
+    }
+
     fn broken(&self, longest_slice_us: u64, windows: u64) -> Option<String> {
         if self.longest_slice_window.is_none() && longest_slice_us != 0 {
             return Some(format!("a longest run of {longest_slice_us} us in no window"));
@@ -85,7 +99,8 @@ impl TaskHistory for History {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Line<P: LinePart = TaskPart, H: TaskHistory = InWindow> {
     /// The library's ID: `1..=slots.capacity`; 0 is the bucket shared by the tasks that
-    /// got no ID of their own.
+    /// got no ID of their own. (With several cores, the idle tasks' one ID is past
+    /// the capacity.)
     pub id: u32,
     /// The task's name as the kernel gave it, at most `CPU_USAGE_NAME_LEN` bytes; each
     /// byte outside printable ASCII is written `\u00XX`, so every character here is
@@ -119,7 +134,7 @@ pub trait LinePart: Clone + std::fmt::Debug + Default + PartialEq {}
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TaskPart {
     /// Its share of the span, in percent: within a hundredth of `counts` over the
-    /// span's length, the same in every report of the span.
+    /// span's length (times the cores), the same in every report of the span.
     #[serde(with = "wire::pct")]
     pub usage_pct: f64,
     /// Deleted during the window (listed with `-d`; never since start).
@@ -281,6 +296,14 @@ pub struct Usage<S: Span> {
     pub clock: String,
     /// The clock's counts per second; 0 if no clock is set.
     pub clock_hz: u64,
+    /// The cores the library counts (`CPU_USAGE_CORES`, the kernel's
+    /// `configNUMBER_OF_CORES`): 2 or more, absent on one core ([`Usage::cores`]
+    /// reads absent as 1). With several, every share of the report is a share of all
+    /// the cores' time, the span's length times the cores: the lines still add up to
+    /// exactly 100.00, and their counts to the cores times the length. The length
+    /// (`window_counts`, `uptime_counts` and their `_us`) stays one core's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cores: Option<u32>,
     /// Every task with a line of its own, the idle task apart: in ID order, or with
     /// `-s` / `-n N` by counts, largest first, ties by ID. Since start: each live ID,
     /// and the dead whose ID was not yet reused, with its history.
@@ -300,23 +323,26 @@ pub struct Usage<S: Span> {
     /// Their share together, in percent.
     #[serde(default, with = "wire::pct")]
     pub deleted_pct: f64,
-    /// The idle task; `null` before the scheduler started.
+    /// The idle task; `null` before the scheduler started. With several cores, the
+    /// idle tasks of every core on one line: their time summed, under the ID they all
+    /// share (past `slots.capacity`, no ID of the pool), named `IDLE`, and since start
+    /// with no peak (the busiest window of a sum is none of its parts').
     pub idle: Option<Idle<S::History>>,
-    /// Clock counts in interrupt handlers (charged to no task).
+    /// Clock counts in interrupt handlers (charged to no task), every core's.
     pub interrupts_counts: u64,
     /// Their share, in percent.
     #[serde(with = "wire::pct")]
     pub interrupts_pct: f64,
-    /// Interrupt entries.
+    /// Interrupt entries, on every core.
     pub interrupts: u64,
-    /// The longest interrupt, in microseconds (rounded down).
+    /// The longest interrupt (on any core), in microseconds (rounded down).
     pub longest_interrupt_us: u64,
-    /// Clock counts asleep in tickless idle.
+    /// Clock counts asleep in tickless idle, every core's.
     pub sleep_counts: u64,
     /// Their share, in percent.
     #[serde(with = "wire::pct")]
     pub sleep_pct: f64,
-    /// Times the idle task went to sleep.
+    /// Times an idle task went to sleep.
     pub sleeps: u64,
     /// Clock counts with no task switched in (the kernel before the scheduler, and
     /// what no hook attributed).
@@ -330,6 +356,10 @@ pub struct Usage<S: Span> {
     /// 100 − `idle_pct` − `sleep_pct`; 0.00 when nothing else ran.
     #[serde(with = "wire::pct")]
     pub load_pct: f64,
+    /// With several cores (`cores`), each core's figures in core order, as shares of
+    /// that core's time; absent on one core.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_core: Option<Vec<CoreLine>>,
     /// The load smoothed over about 1, 10 and 60 s (exponential weights set on the
     /// device), in percent; `null` for a weight that has taken in nothing yet (since
     /// start too: the averages now).
@@ -338,6 +368,33 @@ pub struct Usage<S: Span> {
     /// The board's note on these figures (about the last window), if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<Note>,
+}
+
+/// One core's figures in a report of several cores (`per_core`): each share is of
+/// that core's time alone (the window's length, or the time since start), rounded
+/// down to hundredths on its own, so that `busy_pct` + `idle_pct` + `sleep_pct` is
+/// 100.00 less at most 0.02 of rounding. (The report's other shares are of all the
+/// cores' time, apportioned to add up exactly.)
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CoreLine {
+    /// The core's number: `0..cores`, the kernel's `portGET_CORE_ID()`.
+    pub core: u32,
+    /// Busy: the core's time neither idle nor asleep (tasks, interrupts, and what no
+    /// task had), in percent.
+    #[serde(with = "wire::pct")]
+    pub busy_pct: f64,
+    /// Its idle task awake, in percent.
+    #[serde(with = "wire::pct")]
+    pub idle_pct: f64,
+    /// In interrupt handlers, in percent (part of `busy_pct`).
+    #[serde(with = "wire::pct")]
+    pub interrupts_pct: f64,
+    /// Asleep in tickless idle, in percent.
+    #[serde(with = "wire::pct")]
+    pub sleep_pct: f64,
+    /// Interrupt entries on the core: the cores' add up to the report's
+    /// `interrupts`.
+    pub interrupts: u64,
 }
 
 impl<S: Span> std::ops::Deref for Usage<S> {
@@ -385,6 +442,11 @@ pub enum Report {
 }
 
 impl<S: Span> Usage<S> {
+    /// The cores counted: `cores`, or 1 when absent.
+    pub fn cores(&self) -> u32 {
+        self.cores.unwrap_or(1)
+    }
+
     /// The task with this name, if it has a line (the first, if two share it).
     pub fn task(&self, name: &str) -> Option<&Task<S::History>> {
         self.tasks.iter().find(|t| t.name == name)

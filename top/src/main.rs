@@ -411,16 +411,21 @@ fn follow_terminal(
     }
 }
 
-/// `window 12 (1000 ms): load 79.0% (1s 78.6, 10s 78.3, 60s 78.3), irq 0.0%, sleep 11.6%: work40 40.1%, ...`
+/// `window 12 (1000 ms): load 79.0% (1s 78.6, 10s 78.3, 60s 78.3), irq 0.0%, sleep 11.6%: work40 40.1%, ...`;
+/// with several cores `(1000 ms on 2 cores)`, the shares being of all of them.
 fn summary_line(w: &Window) -> String {
     let mut tasks: Vec<_> = w.tasks.iter().collect();
     tasks.sort_by_key(|t| std::cmp::Reverse(t.counts));
     let top: Vec<String> = tasks.iter().take(5).map(|t| format!("{} {:.2}%", t.name, t.usage_pct)).collect();
     let [a1, a10, a60] = w.load_avg_pct.map(|a| a.map_or_else(|| "-".to_owned(), |a| format!("{a:.2}")));
     format!(
-        "window {} ({} ms): load {:.2}% (1s {a1}, 10s {a10}, 60s {a60}), interrupts {:.2}%, sleep {:.2}%: {}",
+        "window {} ({} ms{}): load {:.2}% (1s {a1}, 10s {a10}, 60s {a60}), interrupts {:.2}%, sleep {:.2}%: {}",
         w.window,
         w.window_us / 1000,
+        match w.cores() {
+            1 => String::new(),
+            n => format!(" on {n} cores"),
+        },
         w.load_pct,
         w.interrupts_pct,
         w.sleep_pct,

@@ -331,6 +331,11 @@ fn title(windows: &[Window], missed: u64) -> String {
     if windows.iter().all(|w| w.window_us == first.window_us) {
         title += &format!(" of {}", duration(first.window_us));
     }
+    // Several cores: the shares are of all of them.
+    let cores = last.cores();
+    if cores > 1 && windows.iter().all(|w| w.cores() == cores) {
+        title += &format!(" on {cores} cores");
+    }
     if missed > 0 {
         title += &format!(", {missed} missed");
     }
@@ -517,6 +522,17 @@ mod tests {
         );
         assert_eq!(chart.bands[0].mean, 40.0);
         assert_eq!(chart.title, "CPU usage per task, windows 1 to 2: 2 windows of 500 ms");
+    }
+
+    #[test]
+    fn the_title_says_how_many_cores_the_shares_are_of() {
+        let mut ws = [window(1, &[(1, "a", 30.0)], 70.0), window(2, &[(1, "a", 50.0)], 50.0)];
+        for w in &mut ws {
+            w.cores = Some(2);
+        }
+        assert_eq!(title(&ws, 0), "CPU usage per task, windows 1 to 2: 2 windows of 500 ms on 2 cores");
+        ws[0].cores = None;
+        assert_eq!(title(&ws, 0), "CPU usage per task, windows 1 to 2: 2 windows of 500 ms");
     }
 
     #[test]

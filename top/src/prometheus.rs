@@ -8,6 +8,11 @@
 //! that stops reporting keeps its last window on show; `rate(freertos_cpu_windows_total[1m]) == 0`
 //! is the alert for it.
 //!
+//! A device of several cores adds `freertos_cpu_cores` and each core's figures, one
+//! sample per core with a `core` label (`freertos_cpu_core_busy_percent`, ...): shares
+//! of that core's time. Its other shares are of all the cores' time, as on the
+//! device; a device of one core has neither.
+//!
 //! The server is std only: one thread accepts and answers one connection at a time,
 //! each with [`IO_TIMEOUT`] to send its request and again to take the answer, so an idle or slow client
 //! holds the others up by that much at most, and nothing a client sends can stop it.
@@ -24,7 +29,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::window::{Task, Window};
+use crate::window::{CoreLine, Task, Window};
 
 /// The `Content-Type` of a scrape.
 pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
@@ -66,6 +71,9 @@ pub fn render_metrics(w: &Window, device: &str) -> String {
             out.sample(&[("period", period)], value);
         }
     }
+    if let Some(cores) = &w.per_core {
+        per_core(&mut out, w.cores(), cores);
+    }
     out.gauge("freertos_cpu_idle_percent", "The idle task's share of the window, sleep apart.");
     out.sample(&[], w.idle_pct);
     out.gauge("freertos_cpu_sleep_percent", "The share of the window spent in tickless sleep.");
@@ -104,6 +112,25 @@ pub fn render_metrics(w: &Window, device: &str) -> String {
     out.gauge("freertos_cpu_slots_overflow_tasks", "Live tasks without an ID of their own, counted together on ID 0.");
     out.sample(&[], f64::from(s.overflow_tasks));
     out.text
+}
+
+/// The cores (several) and each one's figures, shares of its own time.
+fn per_core(out: &mut Exposition, cores: u32, lines: &[CoreLine]) {
+    out.gauge("freertos_cpu_cores", "The cores the device counts; the shares without a core label are of all of them.");
+    out.sample(&[], f64::from(cores));
+    out.gauge(
+        "freertos_cpu_core_busy_percent",
+        "A core's share of the window neither idle nor asleep: tasks and interrupts.",
+    );
+    out.per_core(lines, |c| c.busy_pct);
+    out.gauge("freertos_cpu_core_idle_percent", "A core's share of the window in its idle task, sleep apart.");
+    out.per_core(lines, |c| c.idle_pct);
+    out.gauge("freertos_cpu_core_sleep_percent", "A core's share of the window in tickless sleep.");
+    out.per_core(lines, |c| c.sleep_pct);
+    out.gauge("freertos_cpu_core_interrupts_percent", "A core's share of the window in interrupt handlers.");
+    out.per_core(lines, |c| c.interrupts_pct);
+    out.gauge("freertos_cpu_core_interrupts", "Interrupt entries on a core in the window.");
+    out.per_core(lines, |c| c.interrupts as f64);
 }
 
 /// The reader's counters, for `device`.
@@ -149,6 +176,13 @@ impl<'d> Exposition<'d> {
             let _ = write!(self.text, ",{k}=\"{}\"", escape(v, true));
         }
         let _ = writeln!(self.text, "}} {}", number(value));
+    }
+
+    /// One sample per core, labelled with its number.
+    fn per_core(&mut self, lines: &[CoreLine], value: impl Fn(&CoreLine) -> f64) {
+        for c in lines {
+            self.sample(&[("core", &c.core.to_string())], value(c));
+        }
     }
 
     /// One sample per task, labelled with its name and ID (together they tell tasks apart).

@@ -10,7 +10,7 @@
 use freertos_cpu_usage_report::{parse, Report};
 
 /// The report's types, from the crate that holds the report's contract.
-pub use freertos_cpu_usage_report::{Idle, MoreTasks, Slots, Task, TaskPart, Window, WindowHead};
+pub use freertos_cpu_usage_report::{CoreLine, Idle, MoreTasks, Slots, Task, TaskPart, Window, WindowHead};
 
 /// What one console line holds.
 #[derive(Clone, Debug, PartialEq)]

@@ -181,3 +181,35 @@ fn the_top_tasks_keep_every_count() {
     }
     assert_eq!(w.top(3).tasks[0].name, "work40");
 }
+
+#[test]
+fn a_window_of_two_cores_reads_with_each_cores_line() {
+    // The library built for two cores (`report-schema/samples`); its since-start
+    // report is of another kind, as on one core.
+    let line = include_str!("../../report-schema/samples/two-cores-window.json").trim_end();
+    let w = window(&format!("> {line}\r"));
+    assert_eq!((w.cores, w.cores()), (Some(2), 2));
+    // Counts of both cores: twice the window.
+    let idle = w.idle.as_ref().expect("both idle tasks on one line").counts;
+    let tasks: u64 = w.tasks.iter().map(|t| t.counts).sum();
+    assert_eq!(tasks + idle + w.interrupts_counts + w.sleep_counts + w.other_counts, 2 * w.window_counts);
+    let busy: Vec<(u32, f64, u64)> =
+        w.per_core.as_deref().unwrap().iter().map(|c| (c.core, c.busy_pct, c.interrupts)).collect();
+    assert_eq!(busy, [(0, 60.0, 0), (1, 40.0, 1)]);
+    let since_start = include_str!("../../report-schema/samples/two-cores-since-start.json").trim_end();
+    assert!(matches!(parse_line(since_start), Line::Garbage(why) if why.contains("cumulative")));
+    // Split across reads, between two windows of one core.
+    let stream = format!("{}\n{line}\r\n{}\n", recorded()[0], recorded()[1]);
+    let mut reader = LineReader::default();
+    let cores: Vec<u32> = stream
+        .as_bytes()
+        .chunks(7)
+        .flat_map(|c| reader.feed(c))
+        .map(|l| match l {
+            Line::Window(w) => w.cores(),
+            other => panic!("not a window: {other:?}"),
+        })
+        .collect();
+    assert_eq!((cores, reader.garbage), (vec![1, 2, 1], 0));
+    assert_eq!(window(recorded()[0]).per_core, None);
+}

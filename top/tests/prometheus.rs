@@ -162,3 +162,35 @@ fn an_idle_client_holds_the_others_up_only_until_its_timeout() {
     assert_eq!(get(addr, "/metrics").status, 200);
     drop(idle);
 }
+
+#[test]
+fn a_device_of_two_cores_has_each_cores_busy_share() {
+    let exporter = Exporter::serve("127.0.0.1:0", "smp".to_owned()).unwrap();
+    let addr = exporter.local_addr();
+    let line = include_str!("../../report-schema/samples/two-cores-window.json");
+    let Line::Window(w) = parse_line(line) else { panic!("not a window: {line}") };
+    exporter.update(&w, Stats { windows: 1, garbage_lines: 0 });
+    let body = get(addr, "/metrics").body;
+    // Each core's shares are of its own time; the others of both cores' time.
+    let expected = [
+        ("freertos_cpu_cores{device=\"smp\"}", "2"),
+        ("freertos_cpu_core_busy_percent{device=\"smp\",core=\"0\"}", "60"),
+        ("freertos_cpu_core_busy_percent{device=\"smp\",core=\"1\"}", "40"),
+        ("freertos_cpu_core_idle_percent{device=\"smp\",core=\"1\"}", "60"),
+        ("freertos_cpu_core_interrupts_percent{device=\"smp\",core=\"1\"}", "5"),
+        ("freertos_cpu_core_sleep_percent{device=\"smp\",core=\"0\"}", "0"),
+        ("freertos_cpu_core_interrupts{device=\"smp\",core=\"1\"}", "1"),
+        ("freertos_cpu_load_percent{device=\"smp\"}", "50"),
+        ("freertos_cpu_interrupts_percent{device=\"smp\"}", "2.5"),
+        ("freertos_cpu_task_usage_percent{device=\"smp\",task=\"A\",id=\"1\"}", "30"),
+    ];
+    for (series, value) in expected {
+        assert_eq!(sample(&body, series), Some(value), "{series} in\n{body}");
+    }
+    assert_eq!(body.matches("# TYPE freertos_cpu_core_busy_percent gauge").count(), 1);
+
+    // One core: no core label, no count of cores.
+    exporter.update(&recorded(), Stats::default());
+    let body = get(addr, "/metrics").body;
+    assert!(!body.contains("freertos_cpu_core"), "{body}");
+}

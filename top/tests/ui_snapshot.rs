@@ -296,3 +296,41 @@ fn alerts_and_notes_stand_out_and_settings_do_not() {
     assert!(!stands_out("> watchdog: load > 50.00% for 2 windows; slice > 5000 us"));
     assert!(!stands_out("freertos-cpu-usage demo on POSIX simulator"));
 }
+
+/// A window of the library built for two cores (`report-schema/samples`): A ran
+/// 600000 counts on core 0, B 350000 on core 1 with one interrupt of 50000, in a
+/// window of 1000000.
+const TWO_CORES: &str = include_str!("../../report-schema/samples/two-cores-window.json");
+
+#[test]
+fn two_cores_show_on_how_many_and_a_line_each() {
+    let mut app = App::new("sim".to_owned(), Some(50.0), None);
+    app.on_line(parse_line(TWO_CORES));
+    let buf = render(&app, 80, 24);
+    let screen = text(&buf);
+    if std::env::var_os("UI_SNAPSHOT_PRINT").is_some() {
+        print!("{screen}");
+    }
+    // The shares are of both cores' time: the summary and the table say so.
+    assert!(screen.contains("window #0 of 1 s on 2 cores  custom 1 MHz  slots 2/32"), "{screen}");
+    assert!(screen.contains("usage of 2 × 1 s"), "{screen}");
+    let idle = screen.lines().find(|l| l.contains("idle: IDLE")).unwrap();
+    assert!(idle.contains(" 38 ") && idle.contains("50.00"), "both idle tasks on one line: {idle:?}");
+    // Under the load, a line per core: its busy share of its own time, then the rest.
+    let load = row_of(&screen, "load  50.00%");
+    let lines: Vec<&str> = screen.lines().collect();
+    assert_eq!(lines[load + 1], "core 0  60.00% ██████████▎░░░░░░  idle 40.00%  interrupts 0.00% (0)  sleep 0.00%");
+    assert_eq!(lines[load + 2], "core 1  40.00% ██████▊░░░░░░░░░░  idle 60.00%  interrupts 5.00% (1)  sleep 0.00%");
+    // A core busier than the load limit is red, as the load is.
+    let busy = |y: usize| buf[(8, y as u16)].style().fg;
+    assert_eq!((busy(load + 1), busy(load + 2)), (Some(Color::Red), Some(Color::Green)));
+    // Narrow, the bar goes first; short, the cores' lines go whole.
+    let narrow = text(&render(&app, 60, 24));
+    assert!(narrow.contains("core 1  40.00%  idle 60.00%  interrupts 5.00% (1)  sleep 0.0"), "{narrow}");
+    let short = text(&render(&app, 80, 10));
+    assert!(!short.contains("core 0") && !short.contains("core 1") && short.contains("load  50.00%"), "{short}");
+
+    // One core: none of it.
+    let one = text(&render(&self::app(), 80, 24));
+    assert!(!one.contains("cores") && !one.contains("core 0") && !one.contains(" × "), "{one}");
+}

@@ -210,3 +210,26 @@ fn line_mode_passes_the_device_notes_and_alerts_to_stderr() {
     assert!(!stderr.contains("load off"), "the watchdogs' settings are no alert: {stderr}");
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1, "one window line");
 }
+
+#[test]
+fn line_mode_says_how_many_cores_the_shares_are_of() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("line-mode-cores");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.jsonl");
+    // Window 0 of two cores, then window 1 of the recording of one.
+    let two = include_str!("../../report-schema/samples/two-cores-window.json").trim_end();
+    let one = include_str!("data/windows.jsonl").lines().nth(1).unwrap();
+    std::fs::write(&path, format!("{two}\n{one}\n")).unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_cpu-usage-top")).arg("--replay").arg(&path).arg("--no-ui").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert_eq!(
+        lines[0],
+        "window 0 (1000 ms on 2 cores): load 50.00% (1s 50.00, 10s 50.00, 60s 50.00), interrupts 2.50%, sleep 0.00%: \
+         A 30.00%, B 17.50%"
+    );
+    assert!(lines[1].starts_with("window 1 (1000 ms): load "), "{stdout}");
+}

@@ -9,7 +9,7 @@ use ratatui::Frame;
 use super::format::{bar, fmt_hz, fmt_us, fmt_window, hundredths};
 use super::table::{draw_tasks, totals_rows, Columns};
 use super::{table_rows, App, TaskRow};
-use crate::window::{parse_watchdogs, Window};
+use crate::window::{parse_watchdogs, CoreLine, Window};
 
 pub(super) const TITLE: Style = Style::new().add_modifier(Modifier::BOLD);
 pub(super) const DIM: Style = Style::new().fg(Color::DarkGray);
@@ -28,6 +28,8 @@ enum Part {
     Title,
     Summary,
     Gauge,
+    /// One line per core, several cores only.
+    Cores,
     LoadSpark,
     Tasks,
     Totals,
@@ -36,10 +38,11 @@ enum Part {
     Footer,
 }
 
-/// The parts that fit in `height` rows, each with its rows, top to bottom. Parts are
-/// taken in order of importance (the task table twice: a few rows early, more later);
-/// the task table gets the rows left over.
-fn plan(height: u16, totals: u16) -> Vec<(Part, u16)> {
+/// The parts that fit in `height` rows, each with its rows, top to bottom, with
+/// `totals` rows of lines other than tasks and `cores` lines of cores (0 on one
+/// core). Parts are taken in order of importance (the task table twice: a few rows
+/// early, more later); the task table gets the rows left over.
+fn plan(height: u16, totals: u16, cores: u16) -> Vec<(Part, u16)> {
     let wanted = [
         (Part::Title, 1),
         (Part::Gauge, 1),
@@ -47,6 +50,7 @@ fn plan(height: u16, totals: u16) -> Vec<(Part, u16)> {
         (Part::Tasks, 2),
         (Part::Summary, 1),
         (Part::Tasks, 3),
+        (Part::Cores, cores),
         (Part::Totals, totals),
         (Part::LoadSpark, 2),
         (Part::TaskSpark, 2),
@@ -110,14 +114,16 @@ fn draw_live(frame: &mut Frame, area: Rect, app: &App, w: &Window) {
     let history = app.shown();
     let rows = table_rows(history, app.sort);
     let mut totals = totals_rows(w, area.width);
+    let cores = w.per_core.as_deref().unwrap_or_default();
     let mut y = area.y;
-    for (part, height) in plan(area.height, totals.len() as u16) {
+    for (part, height) in plan(area.height, totals.len() as u16, cores.len() as u16) {
         let rect = Rect { x: area.x, y, width: area.width, height };
         y += height;
         match part {
             Part::Title => draw_title(frame, rect, app),
             Part::Summary => draw_summary(frame, rect, app, w),
             Part::Gauge => draw_gauge(frame, rect, app, w),
+            Part::Cores => draw_cores(frame, rect, app, cores),
             Part::LoadSpark => {
                 let data: Vec<u64> = history.load_series().iter().map(|&p| hundredths(p)).collect();
                 let label = [TextLine::from("load"), TextLine::styled("0-100%", DIM)];
@@ -160,9 +166,10 @@ fn draw_summary(frame: &mut Frame, area: Rect, app: &App, w: &Window) {
         spans.push(Span::raw("  "));
     }
     spans.push(Span::raw(format!(
-        "window #{} of {}  {} {}  slots {}/{}  ",
+        "window #{} of {}{}  {} {}  slots {}/{}  ",
         w.window,
         fmt_window(w.window_us),
+        on_cores(w),
         w.clock,
         fmt_hz(w.clock_hz),
         w.slots.used,
@@ -173,6 +180,15 @@ fn draw_summary(frame: &mut Frame, area: Rect, app: &App, w: &Window) {
     spans.push(Span::raw("  "));
     spans.extend(garbage_line(app).spans);
     frame.render_widget(Paragraph::new(TextLine::from(spans)), area);
+}
+
+/// ` on N cores` after a window's length, with several cores (whose shares are of
+/// all the cores' time); nothing on one.
+fn on_cores(w: &Window) -> String {
+    match w.cores() {
+        1 => String::new(),
+        n => format!(" on {n} cores"),
+    }
 }
 
 fn garbage_line(app: &App) -> TextLine<'static> {
@@ -206,6 +222,36 @@ fn draw_gauge(frame: &mut Frame, area: Rect, app: &App, w: &Window) {
     }
     spans.extend(tail);
     frame.render_widget(Paragraph::new(TextLine::from(spans)), area);
+}
+
+/// Each core's line (several cores): its busy share of its own time, as the load's
+/// gauge shows the whole, then its idle, interrupts and sleep.
+fn draw_cores(frame: &mut Frame, area: Rect, app: &App, cores: &[CoreLine]) {
+    for (c, y) in cores.iter().zip(area.y..area.bottom()) {
+        let style = if c.busy_pct > app.load_limit_pct { OVER } else { OK };
+        let head = vec![
+            Span::styled(format!("core {:<2}", c.core), TITLE),
+            Span::styled(format!("{:6.2}%", c.busy_pct), style),
+        ];
+        let tail = vec![Span::raw(format!(
+            "  idle {:.2}%  interrupts {:.2}% ({})  sleep {:.2}%",
+            c.idle_pct, c.interrupts_pct, c.interrupts, c.sleep_pct
+        ))];
+        // (The bar, when it fits, with a space before it.)
+        let used: usize = head.iter().chain(&tail).map(Span::width).sum::<usize>() + 1;
+        let bar_width = (area.width as usize).saturating_sub(used);
+        let mut spans = head;
+        if bar_width >= 4 {
+            let filled = bar(c.busy_pct, bar_width);
+            let empty = bar_width - filled.chars().count();
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(filled, style));
+            spans.push(Span::styled("░".repeat(empty), DIM));
+        }
+        spans.extend(tail);
+        let line = Rect { y, height: 1, ..area };
+        frame.render_widget(Paragraph::new(TextLine::from(spans)), line);
+    }
 }
 
 /// A sparkline with a two-line label on its left; the newest `width` values.
@@ -305,14 +351,26 @@ mod tests {
 
     #[test]
     fn small_terminals_keep_the_important_parts() {
-        let parts = |h| plan(h, 4).into_iter().map(|(p, _)| p).collect::<Vec<_>>();
+        let parts = |h| plan(h, 4, 0).into_iter().map(|(p, _)| p).collect::<Vec<_>>();
         assert_eq!(parts(1), [Part::Title]);
         assert_eq!(parts(3), [Part::Title, Part::Gauge, Part::Footer]);
         assert_eq!(parts(5), [Part::Title, Part::Gauge, Part::Tasks, Part::Footer]);
         // The task table keeps a few rows before the totals come in.
-        assert_eq!(plan(10, 4).iter().find(|(p, _)| *p == Part::Tasks), Some(&(Part::Tasks, 5)));
-        let full = plan(24, 4);
+        assert_eq!(plan(10, 4, 0).iter().find(|(p, _)| *p == Part::Tasks), Some(&(Part::Tasks, 5)));
+        let full = plan(24, 4, 0);
         assert_eq!(full.len(), 9);
         assert_eq!(full.iter().map(|&(_, h)| h).sum::<u16>(), 24);
+        // Several cores: a line each under the load, after the task table's first
+        // rows and before the totals.
+        let two = plan(24, 4, 2);
+        assert_eq!(
+            two.iter().map(|&(p, _)| p).take(4).collect::<Vec<_>>(),
+            [Part::Title, Part::Summary, Part::Gauge, Part::Cores]
+        );
+        assert_eq!(two.iter().find(|(p, _)| *p == Part::Cores), Some(&(Part::Cores, 2)));
+        assert_eq!(two.iter().map(|&(_, h)| h).sum::<u16>(), 24);
+        let parts = |h| plan(h, 4, 2).into_iter().map(|(p, _)| p).collect::<Vec<_>>();
+        assert!(!parts(10).contains(&Part::Cores));
+        assert!(parts(11).contains(&Part::Cores) && !parts(11).contains(&Part::Totals));
     }
 }

@@ -161,7 +161,11 @@ pub(super) fn draw_tasks(frame: &mut Frame, area: Rect, app: &App, w: &Window, r
             mark: Span::raw(""),
             name: name_head,
             id: "id".to_owned(),
-            usage: Usage::Heading(format!("usage of {}", fmt_window(w.window_us))),
+            // (With several cores, the shares are of every core's time.)
+            usage: Usage::Heading(match w.cores() {
+                1 => format!("usage of {}", fmt_window(w.window_us)),
+                n => format!("usage of {n} × {}", fmt_window(w.window_us)),
+            }),
             recent: format!("{:>10}", "recent"),
             switches: "switches".to_owned(),
             longest: Span::raw("longest"),
