@@ -48,7 +48,11 @@
 
 #include "demo_kernel_config.h"
 
-#define configTOTAL_HEAP_SIZE                      ( 256U * 1024U )
+/* 2 MiB of the 8: the churn task's children that delete themselves are freed by an idle
+ * task, and with the harts in parallel host threads (no -icount) the shell's polled
+ * UART output can keep every hart busy for a while (each register access takes QEMU's
+ * I/O lock), so freeing lags: the heap holds a few seconds of churn meanwhile. */
+#define configTOTAL_HEAP_SIZE                      ( 2048U * 1024U )
 
 /* The demo (shell.c, the tick-sampled accounting) asks for "the" idle task, a call SMP
  * does not have: the active idle task, which SMP numbers as core 0's. */

@@ -212,8 +212,9 @@ fn smp_check(board: &SmpBoard, which: QemuRun) {
 //
 // The demo with the library built for the board's cores (`build/riscv-virt-smp<N>/demo.elf`,
 // or `CPU_USAGE_QEMU_SMP2_ELF` / `CPU_USAGE_QEMU_SMP4_ELF`): its shell asked for
-// `show_cpu_usage -m` window after window, each report checked to add up exactly, in
-// all and on every core, and the windows to move on. Under `-icount` the harts take
+// `show_cpu_usage -m` window after window, each report held to report-schema's contract
+// and checked here to add up exactly, in all and on every core, and the windows to move
+// on. Under `-icount` the harts take
 // turns; without it they run in parallel host threads with the demo's task churn going
 // on and the shell (a task free to run on any hart) reading: a stress test of the
 // locking, for a minute on 4 harts, every report exact.
@@ -275,6 +276,10 @@ fn hundredths(v: &serde_json::Value) -> u64 {
 
 fn parse(console: &mut Console, answer: &str, harts: usize) -> Report {
     let line = answer.lines().find(|l| l.starts_with('{')).unwrap_or("");
+    // The schema's whole contract first (types, byte for byte, every invariant).
+    if let Err(e) = freertos_cpu_usage_report::parse_exact(line) {
+        console.fail(&format!("a report the schema refuses: {e}"));
+    }
     let v: serde_json::Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => console.fail(&format!("no JSON report ({e}) in {answer:?}")),
