@@ -2,7 +2,7 @@
 //! these with it): the SMP hooks as the hooks header calls them, and the report, in
 //! shares of all cores, with each core's line.
 
-use super::tests::{advance, format, lock, NOW};
+use super::tests::{advance, format, lock, snapshot, NOW};
 use super::*;
 use core::sync::atomic::Ordering;
 
@@ -70,4 +70,13 @@ fn a_window_of_two_cores_in_shares_of_both() {
     ] {
         assert!(json.contains(member), "no {member} in {json}");
     }
+
+    // The C structs: the same shares, the cores' idle lines summed into one entry.
+    let (n, tasks, summary) = snapshot();
+    assert_eq!((n, summary.tasks, summary.written), (3, 3, 3));
+    assert_eq!((summary.idle, summary.interrupts, summary.sleep, summary.load), (5000, 250, 0, 5000));
+    assert_eq!((summary.interrupt_count, summary.longest_interrupt_us), (1, 50_000));
+    let usage: Vec<(u32, u32, bool)> = tasks.iter().map(|t| (t.id, t.usage, t.idle)).collect();
+    assert_eq!(usage, [(1, 3000, false), (2, 1750, false), (ApiEngine::IDLE as u32, 5000, true)]);
+    assert_eq!(tasks[2].counts, 1_000_000);
 }

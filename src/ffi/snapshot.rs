@@ -7,7 +7,7 @@ use core::ffi::c_char;
 use super::status::cpu_usage_status as St;
 use super::{let_go, read_line, with_library, CPU_USAGE_NAME_BUF};
 use crate::engine::arith::{self, ShareWalk, Shares};
-use crate::engine::{Header, Line, RowKind, NAME_LEN};
+use crate::engine::{Header, Line, Row, RowKind, NAME_LEN};
 use crate::fields::{CField, Figures, Unit, Value, C_FIELDS};
 use crate::settings::ApiEngine;
 
@@ -201,6 +201,8 @@ fn copy(
     };
     let mut lines = ShareWalk::new(shares, 0);
     let mut line = Line::EMPTY;
+    // (Several cores: the cores' idle lines summed.)
+    let (mut idle, mut idle_share) = (Row { kind: RowKind::Idle, ..Row::EMPTY }, 0u16);
     for at in 0..ApiEngine::LINES {
         if !read_line(at, false, header.stamp, &mut line) {
             return None;
@@ -210,6 +212,14 @@ fn copy(
         let share = u32::from(share16);
         match row.kind {
             _ if !line.shown => {}
+            // With several cores, each core's idle line: summed into one entry, after
+            // the loop (as the report's idle line).
+            RowKind::Idle if ApiEngine::CORES > 1 => {
+                idle.counts += row.counts;
+                idle.runs += row.runs;
+                idle.longest = idle.longest.max(row.longest);
+                idle_share += share16;
+            }
             RowKind::Task | RowKind::Idle | RowKind::Overflow => {
                 info.tasks += 1;
                 let Some(slot) = out.get_mut(info.written as usize) else { continue };
@@ -227,13 +237,29 @@ fn copy(
                     info.idle = share;
                 }
             }
+            // (With several cores, each core's line: summed.)
             RowKind::Interrupts => {
-                info.interrupts = share;
-                info.interrupt_count = u32::try_from(row.runs).unwrap_or(u32::MAX);
-                info.longest_interrupt_us = us(u64::from(row.longest));
+                info.interrupts += share;
+                info.interrupt_count =
+                    info.interrupt_count.saturating_add(u32::try_from(row.runs).unwrap_or(u32::MAX));
+                info.longest_interrupt_us = info.longest_interrupt_us.max(us(u64::from(row.longest)));
             }
-            RowKind::Sleep => info.sleep = share,
+            RowKind::Sleep => info.sleep += share,
             _ => info.other = share,
+        }
+    }
+    if ApiEngine::CORES > 1 {
+        info.tasks += 1;
+        info.idle = u32::from(idle_share);
+        if let Some(slot) = out.get_mut(info.written as usize) {
+            for (i, dst) in slot.name.iter_mut().enumerate() {
+                *dst = b"IDLE".get(i).map_or(0, |&b| b as c_char);
+            }
+            idle.id = header.idle;
+            slot.id = u32::from(header.idle);
+            slot.fill(&Figures { row: &idle, share: idle_share, bucket_tasks: 0 }, hz);
+            slot.idle = true;
+            info.written += 1;
         }
     }
     info.load = if header.length == 0 { 0 } else { 10_000u32.saturating_sub(info.idle + info.sleep) };

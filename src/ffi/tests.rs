@@ -240,7 +240,7 @@ fn interrupts_and_sleep_window() -> (u32, u32) {
     }
 }
 
-fn snapshot() -> (i32, Vec<cpu_usage_task_info>, cpu_usage_summary_info) {
+pub(super) fn snapshot() -> (i32, Vec<cpu_usage_task_info>, cpu_usage_summary_info) {
     let mut tasks = vec![cpu_usage_task_info::BLANK; crate::settings::MAX_TASKS + 1];
     let mut summary = cpu_usage_summary_info::default();
     // SAFETY: arrays of the sizes given.
