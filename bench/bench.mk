@@ -48,6 +48,21 @@ bench-lib256:
 $(BENCH_LIB256) $(BENCH_LIB256_CM3): bench-lib256
 	@:
 
+# The library for two cores (CPU_USAGE_CORES=2, 32 IDs, no event trace), Cortex-M3,
+# with the header of that build: the SMP switch hook, counted as the others.
+BENCH_TARGETSMP2 := target/cores2
+BENCH_LIBSMP2_CM3 := $(BENCH_TARGETSMP2)/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
+BENCH_HDRSMP2_DIR := $(BENCH_OUT)/smp2
+
+.PHONY: bench-libsmp2
+bench-libsmp2:
+	CPU_USAGE_CORES=2 CARGO="$(CARGO)" scripts/generated-header.sh $(BENCH_HDRSMP2_DIR)/freertos_cpu_usage.h \
+		--release --target thumbv7m-none-eabi --target-dir $(BENCH_TARGETSMP2)
+	LOCALIZE_CC=$(MPS2_CC) scripts/localize-libc.sh $(BENCH_LIBSMP2_CM3) -mcpu=cortex-m3 -mthumb
+
+$(BENCH_LIBSMP2_CM3): bench-libsmp2
+	@:
+
 # ---- POSIX: the context-switch scenario on the real kernel ---------------------------
 #
 # Four kernel builds (bench/posix/FreeRTOSConfig.h): none, kernel (its run-time
@@ -132,6 +147,7 @@ BENCH_CM3_LDFLAGS := -mcpu=cortex-m3 -mthumb -T bench/cm3/bench.ld -nostartfiles
 BENCH_CM3_SRCS := harness scenarios stack
 BENCH_CM3_OBJS_32 := $(patsubst %,$(BENCH_OUT)/cm3-32/harness-%.o,$(BENCH_CM3_SRCS))
 BENCH_CM3_OBJS_256 := $(patsubst %,$(BENCH_OUT)/cm3-256/harness-%.o,$(BENCH_CM3_SRCS))
+BENCH_CM3_OBJS_SMP2 := $(patsubst %,$(BENCH_OUT)/cm3-smp2/harness-%.o,$(BENCH_CM3_SRCS))
 
 $(BENCH_OUT)/cm3-32/harness-%.o: bench/cm3/%.c
 	@mkdir -p $(@D)
@@ -141,15 +157,22 @@ $(BENCH_OUT)/cm3-256/harness-%.o: bench/cm3/%.c | bench-lib256
 	@mkdir -p $(@D)
 	$(MPS2_CC) $(BENCH_CM3_CFLAGS) -I $(BENCH_HDR256_DIR) -I include -c $< -o $@
 
+$(BENCH_OUT)/cm3-smp2/harness-%.o: bench/cm3/%.c | bench-libsmp2
+	@mkdir -p $(@D)
+	$(MPS2_CC) $(BENCH_CM3_CFLAGS) -DBENCH_SMP_CORES=2 -I $(BENCH_HDRSMP2_DIR) -I include -c $< -o $@
+
 $(BENCH_OUT)/cm3-32/bench.elf: $(BENCH_CM3_OBJS_32) $(LIB_CM3) bench/cm3/bench.ld
 	$(MPS2_CC) $(BENCH_CM3_LDFLAGS) -Wl,-Map=$(@:.elf=.map) -o $@ $(BENCH_CM3_OBJS_32) $(LIB_CM3)
 
 $(BENCH_OUT)/cm3-256/bench.elf: $(BENCH_CM3_OBJS_256) $(BENCH_LIB256_CM3) bench/cm3/bench.ld
 	$(MPS2_CC) $(BENCH_CM3_LDFLAGS) -Wl,-Map=$(@:.elf=.map) -o $@ $(BENCH_CM3_OBJS_256) $(BENCH_LIB256_CM3)
 
--include $(BENCH_CM3_OBJS_32:.o=.d) $(BENCH_CM3_OBJS_256:.o=.d)
+$(BENCH_OUT)/cm3-smp2/bench.elf: $(BENCH_CM3_OBJS_SMP2) $(BENCH_LIBSMP2_CM3) bench/cm3/bench.ld
+	$(MPS2_CC) $(BENCH_CM3_LDFLAGS) -Wl,-Map=$(@:.elf=.map) -o $@ $(BENCH_CM3_OBJS_SMP2) $(BENCH_LIBSMP2_CM3)
 
-BENCH_CM3_ELFS := $(BENCH_OUT)/cm3-32/bench.elf $(BENCH_OUT)/cm3-256/bench.elf
+-include $(BENCH_CM3_OBJS_32:.o=.d) $(BENCH_CM3_OBJS_256:.o=.d) $(BENCH_CM3_OBJS_SMP2:.o=.d)
+
+BENCH_CM3_ELFS := $(BENCH_OUT)/cm3-32/bench.elf $(BENCH_OUT)/cm3-256/bench.elf $(BENCH_OUT)/cm3-smp2/bench.elf
 
 # ---- Measure and write ---------------------------------------------------------------
 

@@ -144,6 +144,25 @@ verdicts=$(awk -v ratio="$OVERHEAD_RATIO" -v flat="$FLAT_PCT" -v cmax="$CM3_COMM
                             name, v, worst, list, max))
             }
         }
+        # Several cores: the common switch pair of the SMP hook at most 1.5 times the
+        # one-core figure on the same clock (32 IDs, the most over 1, 32, 200 tasks).
+        for (c = 1; c <= 2; c++) {
+            clk = clocks[c]
+            name = (clk == "load1") ? "1-load clock" : "SysTick clock"
+            if (!over_tasks(32, clk, "common")) continue
+            one = worst
+            smp = -1; slist = ""
+            for (t = 1; t <= 3; t++) {
+                k = "cm3.smp2." clk ".n" tasks[t] ".common"
+                if (!need(k)) { smp = -1; break }
+                if (f[k] + 0 > smp) smp = f[k] + 0
+                slist = slist (slist == "" ? "" : ", ") f[k]
+            }
+            if (smp < 0) continue
+            verdict(smp <= 1.5 * one, "cm3-smp2-common-" clk,
+                sprintf("Cortex-M3, %s, 2 cores, 32 IDs: the SMP hook\047s common switch pair %d instructions (at 1, 32, 200 tasks: %s) vs %d on one core: %.2fx (budget <= 1.5x)",
+                    name, smp, slist, one, smp / one))
+        }
         for (v = 32; v <= 256; v += 224) {
             if (over_tasks(v, "load1", "isr"))
                 verdict(worst <= imax, "cm3-isr-load1-ids" v,

@@ -309,6 +309,22 @@ EOF
     done
     cat <<EOF
 
+On several cores (the library built with \`CPU_USAGE_CORES=2\`, 32 IDs): the common
+switch through \`cpu_usage_hook_smp_task_switched_in()\`, which an SMP kernel's switch
+calls with the core's number, against the one-core figure above (budget: at most 1.5
+times it on the same clock).
+
+| clock | tasks | one core | two cores | more |
+|---|---:|---:|---:|---:|
+EOF
+    for clock in systick load1; do
+        for n in $TASK_COUNTS; do
+            one=$(g "cm3.ids32.$clock.n$n.common") smp=$(g "cm3.smp2.$clock.n$n.common")
+            echo "| $([ "$clock" = load1 ] && echo 1-load || echo systick) | $n | $one | $smp | $(sub2 "$smp" "$one") |"
+        done
+    done
+    cat <<EOF
+
 ## 3. Interrupts and sleep on Cortex-M3
 
 The hooks that keep interrupts and tickless sleep apart from the tasks, counted as in

@@ -417,6 +417,21 @@ for ids in 32 256; do
     done
 done
 
+# The common switch of a library built for two cores (CPU_USAGE_CORES=2, 32 IDs): the
+# SMP hook, on each clock.
+cm3_prepare smp2 "$out/cm3-smp2/bench.elf"
+for clock in systick load1; do
+    for n in $TASK_COUNTS; do
+        echo "bench: Cortex-M3, 2 cores, 32 IDs, clock $clock, $n tasks" >&2
+        lines=$(cm3_run smp2 "$clock" "$n" common)
+        first=$(head -n 1 <<<"$lines")
+        [ -n "$first" ] || fail "smp2/$clock/$n/common: no interval was measured"
+        [ "$(awk '{ print $4 }' <<<"$lines" | sort -u | wc -l)" -eq 1 ] ||
+            fail "smp2/$clock/$n/common: the intervals differ: $lines"
+        put "cm3.smp2.$clock.n$n.common" "$(field "$first" insns)"
+    done
+done
+
 for ids_tasks in 32:32 256:32 256:256; do
     ids=${ids_tasks%:*} n=${ids_tasks#*:}
     echo "bench: Cortex-M3 show_cpu_usage, $ids IDs, $n tasks" >&2

@@ -17,6 +17,11 @@
  *    tick30 but whatever runs after it (the idle task when nothing else does), while
  *    the library, charging every switch, shows 30 %.
  *
+ * Several cores (configNUMBER_OF_CORES > 1, configUSE_CORE_AFFINITY 1): each workload
+ * runs on a core of its own, work10 on core 1, work25 on core 2, work40 on core 3 (with
+ * two cores all three on core 1), and every other task of the demo on core 0, so a
+ * core's busy time is the duties of its workloads; and a burn does not suspend the
+ * scheduler there (see prvBurn()).
  * Priorities: everything that does work runs at priority 1 with time slicing off, so
  * no tick hands the CPU from one burning task to another. Above priority 1 are only
  * the shell, which only ever sleeps on the console or prints (prvBurn() keeps its
@@ -85,6 +90,30 @@
 
 #if ( INCLUDE_xTaskGetIdleTaskHandle != 1 ) || ( INCLUDE_xTaskGetCurrentTaskHandle != 1 )
     #error "workloads.c needs INCLUDE_xTaskGetIdleTaskHandle 1 and INCLUDE_xTaskGetCurrentTaskHandle 1"
+#endif
+
+/* ---- Cores --------------------------------------------------------------------- */
+
+#if ( configNUMBER_OF_CORES > 1 )
+    #if ( configUSE_CORE_AFFINITY != 1 )
+        #error "workloads.c needs configUSE_CORE_AFFINITY 1 on several cores (its tasks' cores)"
+    #endif
+
+/* Workload x's core: one of its own from core 1 on, as far as the cores go. */
+    #define demoWORKLOAD_CORE( x )    ( ( UBaseType_t ) 1U + ( ( UBaseType_t ) ( x ) % ( configNUMBER_OF_CORES - 1U ) ) )
+
+/* Keeps task xTask on core uxCore (a task created before the scheduler starts). */
+    #define demoPIN( xTask, uxCore )    vTaskCoreAffinitySet( ( xTask ), ( UBaseType_t ) 1U << ( uxCore ) )
+
+/* xTaskCreate() on core 0 from the start: for a task created while others run, which
+ * may start, and end, before it could be pinned. */
+    #define demoCREATE_ON_CORE0( pxCode, pcName, uxStack, pvParam, uxPriority, pxTask ) \
+    xTaskCreateAffinitySet( ( pxCode ), ( pcName ), ( uxStack ), ( pvParam ), ( uxPriority ), 1U, ( pxTask ) )
+#else
+    #define demoWORKLOAD_CORE( x )      ( ( UBaseType_t ) 0U )
+    #define demoPIN( xTask, uxCore )    do { ( void ) ( xTask ); ( void ) ( uxCore ); } while( 0 )
+    #define demoCREATE_ON_CORE0( pxCode, pcName, uxStack, pvParam, uxPriority, pxTask ) \
+    xTaskCreate( ( pxCode ), ( pcName ), ( uxStack ), ( pvParam ), ( uxPriority ), ( pxTask ) )
 #endif
 
 /* ---- Workloads ----------------------------------------------------------------- */
@@ -193,7 +222,13 @@ static void prvBurn( uint32_t ulBudgetUs )
     {
         ulPiece = ( ulLeft < demoBURN_PIECE_US ) ? ulLeft : demoBURN_PIECE_US;
 
-        vTaskSuspendAll();
+        /* On several cores a workload has its core (see "Cores"): nothing of its
+         * priority or above can run there, so the spin holds the core without
+         * suspending the scheduler, which on SMP holds the kernel's task lock and
+         * would stall every other core's switches meanwhile. */
+        #if ( configNUMBER_OF_CORES == 1 )
+            vTaskSuspendAll();
+        #endif
         {
             ulStart = port_time_us();
 
@@ -202,7 +237,9 @@ static void prvBurn( uint32_t ulBudgetUs )
                 ulSpent = port_time_us() - ulStart; /* uint32_t: right across the wrap */
             } while( ulSpent < ulPiece );
         }
-        ( void ) xTaskResumeAll();
+        #if ( configNUMBER_OF_CORES == 1 )
+            ( void ) xTaskResumeAll();
+        #endif
 
         ulLeft = ( ulSpent >= ulLeft ) ? 0U : ( ulLeft - ulSpent );
     }
@@ -439,9 +476,9 @@ static void prvChurnSpawn( UBaseType_t uxBatch )
 
         /* Same priority as this task and no time slicing: the children normally start
          * only once the churn task sleeps, so the whole batch exists at the same time. */
-        if( xTaskCreate( prvChurnChild, cName, demoCHILD_STACK_WORDS,
-                         ( xWaits == pdTRUE ) ? demoCHILD_WAITS : demoCHILD_SELF_DELETES,
-                         demoCHURN_PRIORITY, &xChild ) != pdPASS )
+        if( demoCREATE_ON_CORE0( prvChurnChild, cName, demoCHILD_STACK_WORDS,
+                                 ( xWaits == pdTRUE ) ? demoCHILD_WAITS : demoCHILD_SELF_DELETES,
+                                 demoCHURN_PRIORITY, &xChild ) != pdPASS )
         {
             taskENTER_CRITICAL();
             {
@@ -583,8 +620,8 @@ void demo_add_waiting_tasks( void )
         cName[ 4 ] = ( char ) ( '0' + ( ( x / 100U ) % 10U ) );
         cName[ 5 ] = ( char ) ( '0' + ( ( x / 10U ) % 10U ) );
         cName[ 6 ] = ( char ) ( '0' + ( x % 10U ) );
-        prvCreateOrAssert( xTaskCreate( prvWaitingTask, cName, configMINIMAL_STACK_SIZE, NULL,
-                                        tskIDLE_PRIORITY + 1U, NULL ) );
+        prvCreateOrAssert( demoCREATE_ON_CORE0( prvWaitingTask, cName, configMINIMAL_STACK_SIZE, NULL,
+                                                tskIDLE_PRIORITY + 1U, NULL ) );
     }
 }
 /*-----------------------------------------------------------*/
@@ -603,14 +640,18 @@ void demo_start( void )
         prvCreateOrAssert( xTaskCreate( prvWorkloadTask, xDemoWorkloads[ x ].pcName, demoWORK_STACK_WORDS,
                                         &xDemoWorkloads[ x ], demoWORK_PRIORITY,
                                         &xSampledHandles[ ( size_t ) eSampledWork10 + x ] ) );
+        demoPIN( xSampledHandles[ ( size_t ) eSampledWork10 + x ], demoWORKLOAD_CORE( x ) );
     }
 
     prvCreateOrAssert( xTaskCreate( prvChurnTask, "churn", demoCHURN_STACK_WORDS, NULL,
                                     demoCHURN_PRIORITY, &xDemoChurnTask ) );
+    demoPIN( xDemoChurnTask, 0U );
     xSampledHandles[ eSampledChurn ] = xDemoChurnTask;
     prvCreateOrAssert( xTaskCreate( prvTick30Task, "tick30", demoWORK_STACK_WORDS, NULL,
                                     demoTICK30_PRIORITY, &xDemoTick30Task ) );
+    demoPIN( xDemoTick30Task, 0U );
     xSampledHandles[ eSampledTick30 ] = xDemoTick30Task;
     demo_shell_create( demoSHELL_PRIORITY, demoSHELL_STACK_WORDS, &xSampledHandles[ eSampledShell ] );
+    demoPIN( xSampledHandles[ eSampledShell ], 0U );
 }
 /*-----------------------------------------------------------*/

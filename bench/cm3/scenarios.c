@@ -251,6 +251,7 @@ int run_scenario( const char * line,
     {
         measure_common( from );
     }
+#if !defined( BENCH_SMP_CORES ) /* (the event trace is for one core) */
     else if( arg_is( line, "scenario=traced" ) )
     {
         /* The common switch again, traced: each measured switch also records an
@@ -267,6 +268,7 @@ int run_scenario( const char * line,
         traced = 1;
         measure_common( from );
     }
+#endif
     else if( arg_is( line, "scenario=overflow" ) )
     {
         /* Switching in a task that shares ID 0 (there is one when tasks > IDs). */

@@ -14,9 +14,9 @@
 #   $(BUILD)/<board>/smp_check.elf   the board's self-check (smp_check.c): every hart,
 #                                    the locks, the yields and the tick; exit status 0
 #                                    when all is well (tests/tests/smp_qemu.rs runs it)
-#   $(BUILD)/<board>/demo-nolib.elf  the demo (boards/bare-metal, demo/) without the
-#                                    library, whose hooks header does not take SMP yet
-#                                    (DEMO_LIB no: no demo.elf)
+#   $(BUILD)/<board>/demo.elf        the demo (boards/bare-metal, demo/) with the
+#                                    library built for the board's cores (_CORES)
+#   $(BUILD)/<board>/demo-nolib.elf  the same without the library
 # and the QEMU commands: interactive without -icount, with MTTCG asked for explicitly
 # (one host thread per hart, in parallel: what stresses the spinlocks), and under
 # -icount (the harts take turns in one host thread; deterministic).
