@@ -130,6 +130,9 @@ test: setup
 	CPU_USAGE_CORES=2 $(CARGO) clippy --release --target riscv32imac-unknown-none-elf --target-dir target/smp -- -D warnings
 	scripts/check-no-panic.sh $(LIB_CM3) $(BUILD)/no-panic/exports.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	scripts/check-no-panic.sh $(LIB_RV32) $(BUILD)/no-panic/exports-rv32.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
+	@# The build for two cores (the SMP boards' archive, and its header).
+	scripts/check-no-panic.sh $(call RUST_LIB_CORES,riscv32imac-unknown-none-elf,2) $(BUILD)/no-panic/exports-rv32-cores2.elf \
+		$(call RUST_INC_CORES,2)/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	@# Cortex-M0 (microbit's archive): no CLZ or divide instruction, so the compiler
 	@# runtime's calls must not bring panic paths with them either.
 	GCC_ARCH="$(microbit_ARCH)" scripts/check-no-panic.sh $(call RUST_LIB,thumbv6m-none-eabi) \

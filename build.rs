@@ -100,13 +100,15 @@ fn write_header(max_tasks: u32, name_len: u32, trace_events: u32, cores: u32, ab
     println!("cargo:rerun-if-changed=src");
 
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml is unreadable");
+    // (The SMP hooks are declared only in a build for several cores.)
+    let smp = if cores > 1 { "#define CPU_USAGE_SMP_HOOKS 1\n" } else { "" };
     let defines = format!(
         "\n#define CPU_USAGE_ABI_VERSION {abi:#08x}\n\
          #define CPU_USAGE_MAX_TASKS {max_tasks}\n\
          #define CPU_USAGE_NAME_LEN {name_len}\n\
          #define CPU_USAGE_NAME_BUF (CPU_USAGE_NAME_LEN + 1)\n\
          #define CPU_USAGE_TRACE_EVENTS {trace_events}\n\
-         #define CPU_USAGE_CORES {cores}\n"
+         #define CPU_USAGE_CORES {cores}\n{smp}"
     );
     config.after_includes = Some(config.after_includes.unwrap_or_default() + &defines);
 

@@ -429,6 +429,7 @@ uint32_t cpu_usage_hook_kernel_task(void *tcb, uint32_t id, const char *name, ui
  */
 void cpu_usage_hook_scheduler_start(uint32_t idle_id, uint32_t cpu_hz, uint32_t port_setting);
 
+#if defined(CPU_USAGE_SMP_HOOKS)
 /**
  * `cpu_usage_hook_task_create` on core `core`.
  *
@@ -436,7 +437,9 @@ void cpu_usage_hook_scheduler_start(uint32_t idle_id, uint32_t cpu_hz, uint32_t 
  * As `cpu_usage_hook_task_create`, on an SMP kernel.
  */
 uint32_t cpu_usage_hook_smp_task_create(uint32_t core, void *tcb, const char *name);
+#endif
 
+#if defined(CPU_USAGE_SMP_HOOKS)
 /**
  * `cpu_usage_hook_task_delete` on core `core` (the task may run on another: it is
  * charged there until that core switches it out).
@@ -445,7 +448,9 @@ uint32_t cpu_usage_hook_smp_task_create(uint32_t core, void *tcb, const char *na
  * As `cpu_usage_hook_task_delete`, on an SMP kernel.
  */
 int32_t cpu_usage_hook_smp_task_delete(uint32_t core, void *tcb, uint32_t id);
+#endif
 
+#if defined(CPU_USAGE_SMP_HOOKS)
 /**
  * `cpu_usage_hook_task_switched_in` on core `core`. (The hooks header reads the clock
  * inside the kernel's lock, which the switch holds.)
@@ -454,7 +459,9 @@ int32_t cpu_usage_hook_smp_task_delete(uint32_t core, void *tcb, uint32_t id);
  * As `cpu_usage_hook_task_switched_in`, on an SMP kernel.
  */
 void cpu_usage_hook_smp_task_switched_in(uint32_t core, uint32_t now, uint32_t id);
+#endif
 
+#if defined(CPU_USAGE_SMP_HOOKS)
 /**
  * `cpu_usage_hook_tick` on core `core`.
  *
@@ -462,7 +469,9 @@ void cpu_usage_hook_smp_task_switched_in(uint32_t core, uint32_t now, uint32_t i
  * As `cpu_usage_hook_tick`, on an SMP kernel.
  */
 void cpu_usage_hook_smp_tick(uint32_t core);
+#endif
 
+#if defined(CPU_USAGE_SMP_HOOKS)
 /**
  * `cpu_usage_hook_isr_enter` on core `core`: its interrupts line.
  *
@@ -470,7 +479,9 @@ void cpu_usage_hook_smp_tick(uint32_t core);
  * As `cpu_usage_hook_isr_enter`, on an SMP kernel, with the kernel's ISR lock held.
  */
 void cpu_usage_hook_smp_isr_enter(uint32_t core);
+#endif
 
+#if defined(CPU_USAGE_SMP_HOOKS)
 /**
  * `cpu_usage_hook_isr_exit` on core `core`.
  *
@@ -478,7 +489,9 @@ void cpu_usage_hook_smp_isr_enter(uint32_t core);
  * As `cpu_usage_hook_isr_exit`, on an SMP kernel, with the kernel's ISR lock held.
  */
 void cpu_usage_hook_smp_isr_exit(uint32_t core);
+#endif
 
+#if defined(CPU_USAGE_SMP_HOOKS)
 /**
  * `cpu_usage_hook_sleep_begin` on core `core`: its sleep line.
  *
@@ -486,7 +499,9 @@ void cpu_usage_hook_smp_isr_exit(uint32_t core);
  * As `cpu_usage_hook_sleep_begin`, on an SMP kernel, with the kernel's ISR lock held.
  */
 void cpu_usage_hook_smp_sleep_begin(uint32_t core);
+#endif
 
+#if defined(CPU_USAGE_SMP_HOOKS)
 /**
  * `cpu_usage_hook_sleep_end` on core `core`.
  *
@@ -494,7 +509,9 @@ void cpu_usage_hook_smp_sleep_begin(uint32_t core);
  * As `cpu_usage_hook_sleep_end`, on an SMP kernel, with the kernel's ISR lock held.
  */
 void cpu_usage_hook_smp_sleep_end(uint32_t core);
+#endif
 
+#if defined(CPU_USAGE_SMP_HOOKS)
 /**
  * `traceSTARTING_SCHEDULER`, for each idle task of an SMP kernel (one per core, none
  * bound to a core), before `cpu_usage_hook_scheduler_start`: returns the ID it keeps,
@@ -505,6 +522,7 @@ void cpu_usage_hook_smp_sleep_end(uint32_t core);
  * Called by the hooks header from inside the kernel.
  */
 uint32_t cpu_usage_hook_smp_idle_task(void *tcb, uint32_t id, const char *name);
+#endif
 
 /**
  * The shell command: prints the last completed window (or, with `-c`, the figures

@@ -38,15 +38,32 @@ case "$machine" in
         exit 1 ;;
 esac
 
+# (The SMP hooks are declared, and called by the hooks header, only for a build for
+# several cores: without its define, none of them.)
+# (The event trace, its command and the traced hooks, is for one core.)
+if ! grep -q '^#define CPU_USAGE_SMP_HOOKS' <<<"$headers"; then
+    headers=$(grep -v 'cpu_usage_hook_smp_' <<<"$headers")
+else
+    headers=$(grep -vE '_traced|cpu_usage_trace\(' <<<"$headers")
+fi
 exports=$(grep -oE '\b(cpu_usage_[a-z_]+|show_cpu_usage)\(' <<<"$headers" | tr -d '(' | sort -u)
 [ -n "$exports" ] || { echo "no-panic: no functions found in $*" >&2; exit 1; }
 keep=()
 for f in $exports; do keep+=("-Wl,-u,$f"); done
 
 mkdir -p "$(dirname "$out")"
+# A build for several cores takes the kernel's ISR lock in its critical section: two
+# stand-ins for the kernel's functions, so that the link has the library alone.
+kernel=()
+if grep -q '^#define CPU_USAGE_SMP_HOOKS' <<<"$headers"; then
+    printf '%s\n' 'unsigned long vTaskEnterCriticalFromISR(void) { return 0; }' \
+        'void vTaskExitCriticalFromISR(unsigned long saved) { (void)saved; }' >"$out.kernel.c"
+    "${cc[@]}" -c "$out.kernel.c" -o "$out.kernel.o"
+    kernel=("$out.kernel.o")
+fi
 # (The C library after the archive: the archive leaves memcpy and its kin to it.)
 "${cc[@]}" -nostdlib -nostartfiles -Wl,--gc-sections \
-    -Wl,-e,0 -Wl,--no-warn-execstack "${keep[@]}" -o "$out" "$lib" "${libc[@]}"
+    -Wl,-e,0 -Wl,--no-warn-execstack "${keep[@]}" -o "$out" "$lib" "${kernel[@]}" "${libc[@]}"
 
 symbols=$("$nm" -C "$out")
 for f in $exports; do

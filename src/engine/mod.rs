@@ -21,8 +21,9 @@
 //! # Slots
 //! Index `i` in `0..=IDS` is ID `i`'s: 0 the bucket shared by tasks created when every
 //! ID is taken, `1..=IDS` the tasks'; then interrupts, sleep and "other" (the time
-//! before the first task), and on several cores more (see "Cores"). So a switch can store a task's ID as the slot it charges,
-//! once it has checked that the ID is at most `IDS`. A slot's index is also its line's
+//! before the first task), and on several cores more (see "Cores"). So a switch can
+//! store a task's ID as the slot it charges, once it has checked that the ID is at
+//! most `IDS`. A slot's index is also its line's
 //! position in every report (`read.rs`, "Positions") and its number in the event
 //! trace's dump: one numbering of the buckets everywhere.
 //!
@@ -40,8 +41,8 @@
 //! core up to that instant (a loop over the cores, not the tasks), so each window's
 //! lines add up to the cores times its length, and each core's interrupts, sleep and
 //! idle are exactly its own. The engine does not lock: the caller runs one hook at a
-//! time, on whatever core, and reads the clock inside that (the library's hooks and
-//! readers take one lock on a multi-core build).
+//! time, on whatever core, and reads the clock inside that (on a multi-core build the
+//! library's hooks and readers run under the kernel's ISR lock: `ffi::hooks`).
 //!
 //! With several cores, slot `IDS + 1 + k` is core `k`'s interrupts, `IDS + 1 + CORES
 //! + k` its sleep, then "other", then the idle slots (see [`slots_beside_tasks`]).
@@ -509,7 +510,7 @@ struct Run {
 
 impl Run {
     /// Charging the shared bucket (which `restart` moves to "other"), nothing under way.
-    const IDLE: Run = Run {
+    const START: Run = Run {
         last: 0,
         left: 0,
         run_start: 0,
@@ -636,7 +637,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
             acct: [Acct::ZERO; SLOTS],
             meta: [Meta::FREE; IDS],
             pool: IdPool::EMPTY,
-            run: [Run::IDLE; CORES],
+            run: [Run::START; CORES],
             phase: 0,
             slow_core: 0,
             win_start: 0,

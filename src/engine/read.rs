@@ -23,7 +23,9 @@
 //! Every report apportions its shares over the lines in this one order, whatever it
 //! prints and in which order: 0 is the bucket shared by tasks without an ID,
 //! `1..=IDS` are the task IDs, then interrupts, sleep, and "other"
-//! ([`Engine::LINES`] in all). A line's position is its slot's index in the engine
+//! ([`Engine::LINES`] in all); on several cores each core's interrupts, each core's
+//! sleep, "other", then each core's idle time (a core's line has the core's number
+//! for its ID). A line's position is its slot's index in the engine
 //! (see "Slots" there) and its number in the trace's dump. Since start, the time of tasks whose IDs were taken by new tasks
 //! ([`Header::retired`]) comes before all of them.
 

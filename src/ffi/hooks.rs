@@ -4,7 +4,8 @@
 //! reading to the engine ([`crate::engine`], where the accounting reads top to
 //! bottom); none allocates, divides, loops over tasks or can panic. The kernel calls
 //! them with interrupts masked up to its priority, so they run one at a time and are
-//! the only writers of the accounting state.
+//! the only writers of the accounting state (on several cores, with its ISR lock
+//! held too: see "Several cores" below).
 
 use core::ffi::{c_char, c_void};
 
