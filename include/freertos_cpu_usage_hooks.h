@@ -417,7 +417,8 @@
     #define CPU_USAGE_TRACE_STARTING_SCHEDULER( xIdleTaskHandles )                          \
     do {                                                                                    \
         uint32_t ulCpuUsageIdle_ = 0;                                                       \
-        for( BaseType_t xCpuUsageCore_ = 0; xCpuUsageCore_ < configNUMBER_OF_CORES; xCpuUsageCore_++ ) \
+        BaseType_t xCpuUsageCore_;                                                          \
+        for( xCpuUsageCore_ = 0; xCpuUsageCore_ < configNUMBER_OF_CORES; xCpuUsageCore_++ ) \
         {                                                                                   \
             TaskHandle_t xCpuUsageIdleTask_ = ( xIdleTaskHandles )[ xCpuUsageCore_ ];       \
             ulCpuUsageIdle_ = cpu_usage_hook_smp_idle_task( ( void * ) xCpuUsageIdleTask_,  \
