@@ -128,6 +128,8 @@ test: setup
 	$(CARGO) clippy --release --target riscv32imac-unknown-none-elf --no-default-features -- -D warnings
 	$(CARGO) clippy --release --target riscv32imc-unknown-none-elf --features trace -- -D warnings
 	CPU_USAGE_CORES=2 $(CARGO) clippy --release --target riscv32imac-unknown-none-elf --target-dir target/smp -- -D warnings
+	@# Several cores on Cortex-M0+ (the RP2040's: the README's Pico recipe).
+	CPU_USAGE_CORES=2 $(CARGO) clippy --release --target thumbv6m-none-eabi --target-dir target/smp -- -D warnings
 	scripts/check-no-panic.sh $(LIB_CM3) $(BUILD)/no-panic/exports.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	scripts/check-no-panic.sh $(LIB_RV32) $(BUILD)/no-panic/exports-rv32.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	@# The build for two cores (the SMP boards' archive, and its header).
