@@ -48,7 +48,7 @@ $(1)_KERNEL_PORT_SRC :=
 $(1)_HEAP := heap_4
 $(1)_INC := $(RVS_DIR) $(RVS_DIR)/port $(BARE_METAL)
 # The demo's board-independent files, but not mask_probe.c: 'irqmask' needs the library.
-$(1)_SRC := $(RVS_BOARD_SRC) $(RVS_DIR)/commands.c \
+$(1)_SRC := $(RVS_BOARD_SRC) $(RVS_DIR)/commands.c $(RVS_DIR)/readers.c \
     $(addprefix $(BARE_METAL)/,irq_command.c main.c kernel_hooks.c uart_text.c console_rx.c)
 $(1)_NOLIB_SRC := boards/mps2-an385/cpu_usage_stubs.c
 $(1)_CORES := $(2)

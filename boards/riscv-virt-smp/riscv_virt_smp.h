@@ -38,6 +38,9 @@
  * and the pacing timer of each other hart (README.md, "Under -icount"). */
 int virt_smp_tick_isr( void );
 void virt_smp_pacing_isr( uint32_t hart );
+
+/* The snapshots core `core`'s reader has taken (readers.c; 0 in firmware without it). */
+uint32_t board_smp_snapshots( uint32_t core );
 extern uint64_t virt_smp_tick_origin; /* mtime at the tick's start */
 
 #endif /* __ASSEMBLER__ */

@@ -217,7 +217,8 @@ fn smp_check(board: &SmpBoard, which: QemuRun) {
 // on. Under `-icount` the harts take
 // turns; without it they run in parallel host threads with the demo's task churn going
 // on and the shell (a task free to run on any hart) reading: a stress test of the
-// locking, for a minute on 4 harts, every report exact.
+// locking, for a minute on 4 harts, every report exact, with a reader on every core
+// taking snapshots meanwhile (the board's `readers`).
 
 use freertos_cpu_usage_tests::{Console, Deadline};
 
@@ -377,6 +378,17 @@ fn library_on(demo: &SmpDemo, which: QemuRun, secs: u64) {
     let windows: Vec<u64> = reports.iter().map(|r| r.window).collect();
     if windows.windows(2).any(|w| w[1] < w[0]) || windows.first() == windows.last() {
         console.fail(&format!("the windows read do not move on: {windows:?}"));
+    }
+    // Meanwhile a reader on every core took snapshots (boards/riscv-virt-smp/readers.c,
+    // which stops the firmware if one does not add up).
+    let answer = console.command("readers", ANSWER_SECS);
+    let counts: Vec<u64> = answer
+        .lines()
+        .find_map(|l| l.strip_prefix("readers:"))
+        .map(|l| l.split_whitespace().filter_map(|n| n.parse().ok()).collect())
+        .unwrap_or_default();
+    if counts.len() != harts || counts.contains(&0) {
+        console.fail(&format!("the readers' snapshots per core: {counts:?}, not one count above 0 per core"));
     }
     console.exit(ANSWER_SECS);
 }
