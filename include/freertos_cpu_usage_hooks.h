@@ -350,19 +350,15 @@
 /* Tickless idle: called by the idle task with the scheduler suspended but interrupts
  * enabled, so a critical section and not the ISR mask, which is empty on ports where
  * only handlers are meant to use it (POSIX: the tick signal would land mid-call). */
-#define CPU_USAGE_TRACE_LOW_POWER_IDLE_BEGIN()                                              \
+#define CPU_USAGE_CRITICAL_CALL_( xCall )                                                   \
     do {                                                                                    \
         portENTER_CRITICAL();                                                               \
-        CPU_USAGE_HOOK_( cpu_usage_hook_sleep_begin )();                                    \
+        xCall;                                                                              \
         portEXIT_CRITICAL();                                                                \
     } while( 0 )
 
-#define CPU_USAGE_TRACE_LOW_POWER_IDLE_END()                                                \
-    do {                                                                                    \
-        portENTER_CRITICAL();                                                               \
-        CPU_USAGE_HOOK_( cpu_usage_hook_sleep_end )();                                      \
-        portEXIT_CRITICAL();                                                                \
-    } while( 0 )
+#define CPU_USAGE_TRACE_LOW_POWER_IDLE_BEGIN()    CPU_USAGE_CRITICAL_CALL_( CPU_USAGE_HOOK_( cpu_usage_hook_sleep_begin )() )
+#define CPU_USAGE_TRACE_LOW_POWER_IDLE_END()      CPU_USAGE_CRITICAL_CALL_( CPU_USAGE_HOOK_( cpu_usage_hook_sleep_end )() )
 
 /* ---- Several cores ---------------------------------------------------------------------
  *
@@ -442,37 +438,24 @@
                                                        xCpuUsageTask->pcTaskName, 0 ) );    \
     } while( 0 )
 
-    #undef CPU_USAGE_ISR_ENTER_
-    #define CPU_USAGE_ISR_ENTER_()                                                          \
+    /* The interrupt hooks: the same masked call, with the kernel's ISR lock too. */
+    #undef CPU_USAGE_MASKED_CALL_
+    #define CPU_USAGE_MASKED_CALL_( xCall )                                                 \
     do {                                                                                    \
         UBaseType_t uxCpuUsageSaved_ = portENTER_CRITICAL_FROM_ISR();                       \
-        cpu_usage_hook_smp_isr_enter( CPU_USAGE_CORE_() );                                  \
+        xCall;                                                                              \
         portEXIT_CRITICAL_FROM_ISR( uxCpuUsageSaved_ );                                     \
     } while( 0 )
 
+    #undef CPU_USAGE_ISR_ENTER_
+    #define CPU_USAGE_ISR_ENTER_()    CPU_USAGE_MASKED_CALL_( cpu_usage_hook_smp_isr_enter( CPU_USAGE_CORE_() ) )
     #undef CPU_USAGE_ISR_EXIT_
-    #define CPU_USAGE_ISR_EXIT_()                                                           \
-    do {                                                                                    \
-        UBaseType_t uxCpuUsageSaved_ = portENTER_CRITICAL_FROM_ISR();                       \
-        cpu_usage_hook_smp_isr_exit( CPU_USAGE_CORE_() );                                   \
-        portEXIT_CRITICAL_FROM_ISR( uxCpuUsageSaved_ );                                     \
-    } while( 0 )
+    #define CPU_USAGE_ISR_EXIT_()     CPU_USAGE_MASKED_CALL_( cpu_usage_hook_smp_isr_exit( CPU_USAGE_CORE_() ) )
 
     #undef CPU_USAGE_TRACE_LOW_POWER_IDLE_BEGIN
-    #define CPU_USAGE_TRACE_LOW_POWER_IDLE_BEGIN()                                          \
-    do {                                                                                    \
-        portENTER_CRITICAL();                                                               \
-        cpu_usage_hook_smp_sleep_begin( CPU_USAGE_CORE_() );                                \
-        portEXIT_CRITICAL();                                                                \
-    } while( 0 )
-
+    #define CPU_USAGE_TRACE_LOW_POWER_IDLE_BEGIN()    CPU_USAGE_CRITICAL_CALL_( cpu_usage_hook_smp_sleep_begin( CPU_USAGE_CORE_() ) )
     #undef CPU_USAGE_TRACE_LOW_POWER_IDLE_END
-    #define CPU_USAGE_TRACE_LOW_POWER_IDLE_END()                                            \
-    do {                                                                                    \
-        portENTER_CRITICAL();                                                               \
-        cpu_usage_hook_smp_sleep_end( CPU_USAGE_CORE_() );                                  \
-        portEXIT_CRITICAL();                                                                \
-    } while( 0 )
+    #define CPU_USAGE_TRACE_LOW_POWER_IDLE_END()      CPU_USAGE_CRITICAL_CALL_( cpu_usage_hook_smp_sleep_end( CPU_USAGE_CORE_() ) )
 #endif /* CPU_USAGE_SMP_ */
 
 /* ---- The kernel's trace macros ------------------------------------------------------

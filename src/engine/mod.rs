@@ -402,6 +402,16 @@ impl Row {
     pub const fn summary(kind: RowKind, counts: u64) -> Row {
         Row { counts, kind, ..Row::EMPTY }
     }
+
+    /// Takes in `other`, another core's line of the same kind (several cores): the
+    /// counts and runs summed, the longest run the longer. The busiest window of a
+    /// sum of lines is none of theirs: no peak.
+    pub fn add_core(&mut self, other: &Row) {
+        self.counts = self.counts.wrapping_add(other.counts);
+        self.runs = self.runs.wrapping_add(other.runs);
+        self.longest = self.longest.max(other.longest);
+        self.peak_len = 0;
+    }
 }
 
 /// Occupancy of the ID pool. `used + quarantined + free == capacity` always; anything

@@ -215,9 +215,7 @@ fn copy(
             // With several cores, each core's idle line: summed into one entry, after
             // the loop (as the report's idle line).
             RowKind::Idle if ApiEngine::CORES > 1 => {
-                idle.counts += row.counts;
-                idle.runs += row.runs;
-                idle.longest = idle.longest.max(row.longest);
+                idle.add_core(row);
                 idle_share += share16;
             }
             RowKind::Task | RowKind::Idle | RowKind::Overflow => {

@@ -420,7 +420,7 @@ impl Report<'_> {
             return Ok(None);
         }
         let mut walk = ShareWalk::new(self.shares(), self.survey.idle_before);
-        let idle = self.lines_summed(at, 1, &mut walk, line)?;
+        let idle = self.lines_summed(at, CORES, &mut walk, line)?;
         if CORES > 1 {
             line.row.name = [0; NAME_LEN];
             for (dst, src) in line.row.name.iter_mut().zip(b"IDLE") {
@@ -431,27 +431,23 @@ impl Report<'_> {
         Ok(Some(idle))
     }
 
-    /// Reads the line at `at` into `line` (its share the next of `walk`) and, with
-    /// several cores, the lines of the other cores after it, `step` apart: summed
-    /// into `line` (counts, runs, the longest run) and into the sum returned.
+    /// Reads the `lines` lines from `at` into `line`, summed (counts, runs, the
+    /// longest run: `Row::add_core`), each's share the next of `walk`; gives their
+    /// counts and shares. (With one core, `lines` is 1.)
     #[inline(always)]
-    fn lines_summed(&mut self, at: usize, step: usize, walk: &mut ShareWalk, line: &mut Line) -> Result<Sum, Changed> {
+    fn lines_summed(&mut self, at: usize, lines: usize, walk: &mut ShareWalk, line: &mut Line) -> Result<Sum, Changed> {
         self.src.line(at, line)?;
         let counts = line.row.counts;
         let mut sum = Sum::default();
         sum.add(counts, walk.next(counts).1);
         if CORES > 1 {
             let mut row = line.row;
-            for k in (0..CORES).skip(1) {
-                self.src.line(at + k * step, line)?;
+            for next in at + 1..at + lines {
+                self.src.line(next, line)?;
                 let counts = line.row.counts;
                 sum.time(counts, walk.next(counts).1);
-                row.counts = row.counts.wrapping_add(counts);
-                row.runs = row.runs.wrapping_add(line.row.runs);
-                row.longest = row.longest.max(line.row.longest);
+                row.add_core(&line.row);
             }
-            // (The busiest window of a sum of lines is none of theirs.)
-            row.peak_len = 0;
             line.row = row;
         }
         Ok(sum)
@@ -488,15 +484,9 @@ impl Report<'_> {
     /// "other" is one.
     #[inline(always)]
     fn summary(&mut self, walk: &mut ShareWalk, which: usize, line: &mut Line) -> Result<Sum, Changed> {
-        let at = ApiEngine::INTERRUPTS_AT + which * CORES;
-        if which == 2 {
-            self.src.line(at, line)?;
-            let counts = line.row.counts;
-            let mut sum = Sum::default();
-            sum.add(counts, walk.next(counts).1);
-            return Ok(sum);
-        }
-        self.lines_summed(at, 1, walk, line)
+        // (Each core's interrupts, then each core's sleep, then one "other".)
+        let lines = if which == 2 { 1 } else { CORES };
+        self.lines_summed(ApiEngine::INTERRUPTS_AT + which * CORES, lines, walk, line)
     }
 
     /// Core `k`'s figures (several cores), read into `line` one at a time: its idle,
