@@ -185,6 +185,36 @@ typedef struct {
   uint32_t load_avg[3];
 } cpu_usage_summary_info;
 
+#if defined(CPU_USAGE_SMP_HOOKS)
+/**
+ * One core's line in a snapshot (an SMP build, `cpu_usage_snapshot_cores`): shares
+ * of that core's time in hundredths of a percent, as `show_cpu_usage` gives them. `busy` is the rest of
+ * `idle` and `sleep`, `interrupts` a part of it.
+ */
+typedef struct {
+  /**
+   * Time in tasks and handlers.
+   */
+  uint32_t busy;
+  /**
+   * Time in an idle task.
+   */
+  uint32_t idle;
+  /**
+   * Time in interrupt handlers.
+   */
+  uint32_t interrupts;
+  /**
+   * Time asleep in tickless idle.
+   */
+  uint32_t sleep;
+  /**
+   * Interrupts on this core in the window.
+   */
+  uint32_t interrupt_count;
+} cpu_usage_core_info;
+#endif
+
 /**
  * What a watchdog saw, passed to the callback set with
  * `cpu_usage_watchdog_set_callback`.
@@ -473,42 +503,48 @@ void cpu_usage_hook_smp_tick(uint32_t core);
 
 #if defined(CPU_USAGE_SMP_HOOKS)
 /**
- * `cpu_usage_hook_isr_enter` on core `core`: its interrupts line.
+ * `cpu_usage_hook_isr_enter` on core `core`, at the clock's reading `now`: its
+ * interrupts line. The hooks header reads the clock before it takes the kernel's
+ * ISR lock, so that time spent waiting for the lock is not the handler's. (A
+ * reading older than the core's last event, as when a nested handler came in
+ * between, counts as that event's time.)
  *
  * # Safety
  * As `cpu_usage_hook_isr_enter`, on an SMP kernel, with the kernel's ISR lock held.
  */
-void cpu_usage_hook_smp_isr_enter(uint32_t core);
+void cpu_usage_hook_smp_isr_enter(uint32_t core, uint32_t now);
 #endif
 
 #if defined(CPU_USAGE_SMP_HOOKS)
 /**
- * `cpu_usage_hook_isr_exit` on core `core`.
+ * `cpu_usage_hook_isr_exit` on core `core`, at the clock's reading `now` (taken
+ * as for `cpu_usage_hook_smp_isr_enter`).
  *
  * # Safety
  * As `cpu_usage_hook_isr_exit`, on an SMP kernel, with the kernel's ISR lock held.
  */
-void cpu_usage_hook_smp_isr_exit(uint32_t core);
+void cpu_usage_hook_smp_isr_exit(uint32_t core, uint32_t now);
 #endif
 
 #if defined(CPU_USAGE_SMP_HOOKS)
 /**
- * `cpu_usage_hook_sleep_begin` on core `core`: its sleep line.
+ * `cpu_usage_hook_sleep_begin` on core `core`, at the clock's reading `now` (taken
+ * as for `cpu_usage_hook_smp_isr_enter`): its sleep line.
  *
  * # Safety
  * As `cpu_usage_hook_sleep_begin`, on an SMP kernel, with the kernel's ISR lock held.
  */
-void cpu_usage_hook_smp_sleep_begin(uint32_t core);
+void cpu_usage_hook_smp_sleep_begin(uint32_t core, uint32_t now);
 #endif
 
 #if defined(CPU_USAGE_SMP_HOOKS)
 /**
- * `cpu_usage_hook_sleep_end` on core `core`.
+ * `cpu_usage_hook_sleep_end` on core `core`, at the clock's reading `now`.
  *
  * # Safety
  * As `cpu_usage_hook_sleep_end`, on an SMP kernel, with the kernel's ISR lock held.
  */
-void cpu_usage_hook_smp_sleep_end(uint32_t core);
+void cpu_usage_hook_smp_sleep_end(uint32_t core, uint32_t now);
 #endif
 
 #if defined(CPU_USAGE_SMP_HOOKS)
@@ -569,6 +605,21 @@ int cpu_usage_format(char *buf, size_t len, int argc, char **argv);
 int32_t cpu_usage_snapshot(cpu_usage_task_info *tasks,
                            size_t max_tasks,
                            cpu_usage_summary_info *summary);
+
+#if defined(CPU_USAGE_SMP_HOOKS)
+/**
+ * `cpu_usage_snapshot`, and each core's line of the same window into `cores`
+ * (`CPU_USAGE_CORES` of them, in core order), written with `summary`. Returns as
+ * `cpu_usage_snapshot` does; `CPU_USAGE_ERR_NULL` also for `cores` NULL.
+ *
+ * # Safety
+ * As `cpu_usage_snapshot`; `cores` must be writable for `CPU_USAGE_CORES` elements.
+ */
+int32_t cpu_usage_snapshot_cores(cpu_usage_task_info *tasks,
+                                 size_t max_tasks,
+                                 cpu_usage_summary_info *summary,
+                                 cpu_usage_core_info *cores);
+#endif
 
 /**
  * A short English description of a status code, never NULL. (The `shell`

@@ -438,24 +438,35 @@
                                                        xCpuUsageTask->pcTaskName, 0 ) );    \
     } while( 0 )
 
-    /* The interrupt hooks: the same masked call, with the kernel's ISR lock too. */
-    #undef CPU_USAGE_MASKED_CALL_
-    #define CPU_USAGE_MASKED_CALL_( xCall )                                                 \
+    /* The interrupt and sleep hooks read the clock first, then take the kernel's ISR
+     * lock (the interrupt hooks; it nests on the core that holds it) or its critical
+     * section (the sleep hooks): time a core waits for a lock another core holds is
+     * not the handler's nor the sleep's. */
+    #define CPU_USAGE_LOCKED_AT_( xHook )                                                   \
     do {                                                                                    \
+        uint32_t ulCpuUsageNow_ = cpu_usage_clock_read();                                   \
         UBaseType_t uxCpuUsageSaved_ = portENTER_CRITICAL_FROM_ISR();                       \
-        xCall;                                                                              \
+        xHook( CPU_USAGE_CORE_(), ulCpuUsageNow_ );                                         \
         portEXIT_CRITICAL_FROM_ISR( uxCpuUsageSaved_ );                                     \
     } while( 0 )
 
+    #define CPU_USAGE_CRITICAL_AT_( xHook )                                                 \
+    do {                                                                                    \
+        uint32_t ulCpuUsageNow_ = cpu_usage_clock_read();                                   \
+        portENTER_CRITICAL();                                                               \
+        xHook( CPU_USAGE_CORE_(), ulCpuUsageNow_ );                                         \
+        portEXIT_CRITICAL();                                                                \
+    } while( 0 )
+
     #undef CPU_USAGE_ISR_ENTER_
-    #define CPU_USAGE_ISR_ENTER_()    CPU_USAGE_MASKED_CALL_( cpu_usage_hook_smp_isr_enter( CPU_USAGE_CORE_() ) )
+    #define CPU_USAGE_ISR_ENTER_()    CPU_USAGE_LOCKED_AT_( cpu_usage_hook_smp_isr_enter )
     #undef CPU_USAGE_ISR_EXIT_
-    #define CPU_USAGE_ISR_EXIT_()     CPU_USAGE_MASKED_CALL_( cpu_usage_hook_smp_isr_exit( CPU_USAGE_CORE_() ) )
+    #define CPU_USAGE_ISR_EXIT_()     CPU_USAGE_LOCKED_AT_( cpu_usage_hook_smp_isr_exit )
 
     #undef CPU_USAGE_TRACE_LOW_POWER_IDLE_BEGIN
-    #define CPU_USAGE_TRACE_LOW_POWER_IDLE_BEGIN()    CPU_USAGE_CRITICAL_CALL_( cpu_usage_hook_smp_sleep_begin( CPU_USAGE_CORE_() ) )
+    #define CPU_USAGE_TRACE_LOW_POWER_IDLE_BEGIN()    CPU_USAGE_CRITICAL_AT_( cpu_usage_hook_smp_sleep_begin )
     #undef CPU_USAGE_TRACE_LOW_POWER_IDLE_END
-    #define CPU_USAGE_TRACE_LOW_POWER_IDLE_END()      CPU_USAGE_CRITICAL_CALL_( cpu_usage_hook_smp_sleep_end( CPU_USAGE_CORE_() ) )
+    #define CPU_USAGE_TRACE_LOW_POWER_IDLE_END()      CPU_USAGE_CRITICAL_AT_( cpu_usage_hook_smp_sleep_end )
 #endif /* CPU_USAGE_SMP_ */
 
 /* ---- The kernel's trace macros ------------------------------------------------------

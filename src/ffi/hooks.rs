@@ -145,6 +145,18 @@ unsafe fn isr_enter_on(k: usize) {
     st.engine.isr_enter(k, now);
 }
 
+/// `cpu_usage_hook_isr_enter` on core `k` at the clock's reading `now`.
+///
+/// # Safety
+/// As `cpu_usage_hook_isr_enter`.
+#[cfg(cpu_usage_smp)]
+#[inline(always)]
+unsafe fn isr_enter_at(k: usize, now: u32) {
+    arch::on_isr_enter();
+    // SAFETY: a hook.
+    unsafe { library() }.engine.isr_enter(k, now);
+}
+
 /// An interrupt handler ends: `traceISR_EXIT`, `traceISR_EXIT_TO_SCHEDULER` and
 /// `CPU_USAGE_ISR_EXIT()`. An exit without an enter is ignored.
 ///
@@ -341,48 +353,69 @@ pub unsafe extern "C" fn cpu_usage_hook_smp_tick(core: u32) {
     unsafe { tick_on(core as usize) }
 }
 
-/// `cpu_usage_hook_isr_enter` on core `core`: its interrupts line.
+/// `cpu_usage_hook_isr_enter` on core `core`, at the clock's reading `now`: its
+/// interrupts line. The hooks header reads the clock before it takes the kernel's
+/// ISR lock, so that time spent waiting for the lock is not the handler's. (A
+/// reading older than the core's last event, as when a nested handler came in
+/// between, counts as that event's time.)
 ///
 /// # Safety
 /// As `cpu_usage_hook_isr_enter`, on an SMP kernel, with the kernel's ISR lock held.
 #[cfg(cpu_usage_smp)]
 #[no_mangle]
-pub unsafe extern "C" fn cpu_usage_hook_smp_isr_enter(core: u32) {
+pub unsafe extern "C" fn cpu_usage_hook_smp_isr_enter(core: u32, now: u32) {
     // SAFETY: forwarded contract.
-    unsafe { isr_enter_on(core as usize) }
+    unsafe { isr_enter_at(core as usize, now) }
 }
 
-/// `cpu_usage_hook_isr_exit` on core `core`.
+/// `cpu_usage_hook_isr_exit` on core `core`, at the clock's reading `now` (taken
+/// as for `cpu_usage_hook_smp_isr_enter`).
 ///
 /// # Safety
 /// As `cpu_usage_hook_isr_exit`, on an SMP kernel, with the kernel's ISR lock held.
 #[cfg(cpu_usage_smp)]
 #[no_mangle]
-pub unsafe extern "C" fn cpu_usage_hook_smp_isr_exit(core: u32) {
-    // SAFETY: forwarded contract.
-    unsafe { isr_exit_on(core as usize) }
+pub unsafe extern "C" fn cpu_usage_hook_smp_isr_exit(core: u32, now: u32) {
+    // SAFETY: a hook, by the caller's contract.
+    unsafe { library() }.engine.isr_exit(core as usize, now);
 }
 
-/// `cpu_usage_hook_sleep_begin` on core `core`: its sleep line.
+/// `cpu_usage_hook_sleep_begin` on core `core`, at the clock's reading `now` (taken
+/// as for `cpu_usage_hook_smp_isr_enter`): its sleep line.
 ///
 /// # Safety
 /// As `cpu_usage_hook_sleep_begin`, on an SMP kernel, with the kernel's ISR lock held.
 #[cfg(cpu_usage_smp)]
 #[no_mangle]
-pub unsafe extern "C" fn cpu_usage_hook_smp_sleep_begin(core: u32) {
+pub unsafe extern "C" fn cpu_usage_hook_smp_sleep_begin(core: u32, now: u32) {
     // SAFETY: a hook.
-    unsafe { once_started(core as usize, ApiEngine::sleep_begin) };
+    unsafe { once_started_at(core as usize, now, ApiEngine::sleep_begin) };
 }
 
-/// `cpu_usage_hook_sleep_end` on core `core`.
+/// `cpu_usage_hook_sleep_end` on core `core`, at the clock's reading `now`.
 ///
 /// # Safety
 /// As `cpu_usage_hook_sleep_end`, on an SMP kernel, with the kernel's ISR lock held.
 #[cfg(cpu_usage_smp)]
 #[no_mangle]
-pub unsafe extern "C" fn cpu_usage_hook_smp_sleep_end(core: u32) {
+pub unsafe extern "C" fn cpu_usage_hook_smp_sleep_end(core: u32, now: u32) {
     // SAFETY: a hook.
-    unsafe { once_started(core as usize, ApiEngine::sleep_end) };
+    unsafe { once_started_at(core as usize, now, ApiEngine::sleep_end) };
+}
+
+/// Gives a sleep hook's event on core `k` at the reading `now` to the engine, once
+/// accounting has started.
+///
+/// # Safety
+/// Only from a hook.
+#[cfg(cpu_usage_smp)]
+#[inline(always)]
+unsafe fn once_started_at(k: usize, now: u32, event: fn(&mut ApiEngine, usize, u32)) {
+    // SAFETY: a hook, by the caller's contract.
+    let st = unsafe { library() };
+    if st.engine.is_started() {
+        event(st.engine, k, now);
+    }
 }
 
 /// `traceSTARTING_SCHEDULER`, for each idle task of an SMP kernel (one per core, none

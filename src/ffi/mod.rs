@@ -77,6 +77,10 @@ pub use watchdog::*;
 /// as `CPU_USAGE_NAME_LEN + 1`).
 pub const CPU_USAGE_NAME_BUF: usize = crate::engine::NAME_LEN + 1;
 
+/// Cores of the kernel, each with its line in a snapshot of an SMP build (the header
+/// defines it from the build's setting).
+pub const CPU_USAGE_CORES: usize = crate::settings::CORES;
+
 /// The library's two statics, the accounting engine and the application's choices,
 /// borrowed together.
 struct Library<'a> {

@@ -30,10 +30,14 @@ fn a_window_of_two_cores_in_shares_of_both() {
         cpu_usage_hook_smp_task_switched_in(0, start, a);
         cpu_usage_hook_smp_task_switched_in(1, start, b);
         advance(300_000);
-        cpu_usage_hook_smp_isr_enter(1);
+        cpu_usage_hook_smp_isr_enter(1, cpu_usage_clock_read());
         advance(50_000);
-        cpu_usage_hook_smp_isr_exit(1);
-        advance(50_000);
+        // The header reads the clock, then waits for the kernel's ISR lock: the wait
+        // is not the handler's.
+        let exit_read = cpu_usage_clock_read();
+        advance(10_000);
+        cpu_usage_hook_smp_isr_exit(1, exit_read);
+        advance(40_000);
         cpu_usage_hook_smp_task_switched_in(1, cpu_usage_clock_read(), idle);
         advance(200_000);
         cpu_usage_hook_smp_task_switched_in(0, cpu_usage_clock_read(), idle);
@@ -79,4 +83,15 @@ fn a_window_of_two_cores_in_shares_of_both() {
     let usage: Vec<(u32, u32, bool)> = tasks.iter().map(|t| (t.id, t.usage, t.idle)).collect();
     assert_eq!(usage, [(1, 3000, false), (2, 1750, false), (ApiEngine::IDLE as u32, 5000, true)]);
     assert_eq!(tasks[2].counts, 1_000_000);
+    // Each core's line, as the report's, with the same window.
+    let mut cores = [cpu_usage_core_info::default(); 2];
+    let mut again = cpu_usage_summary_info::default();
+    // SAFETY: a summary and two cores' lines, no tasks.
+    let n = unsafe { cpu_usage_snapshot_cores(core::ptr::null_mut(), 0, &mut again, cores.as_mut_ptr()) };
+    assert_eq!((n, again.window, again.load, again.tasks), (0, summary.window, 5000, 3));
+    let line = |busy, idle, interrupts, interrupt_count| cpu_usage_core_info { busy, idle, interrupts, sleep: 0, interrupt_count };
+    assert_eq!(cores, [line(6000, 4000, 0, 0), line(4000, 6000, 500, 1)]);
+    // SAFETY: NULL for the cores is refused before anything is read.
+    let refused = unsafe { cpu_usage_snapshot_cores(core::ptr::null_mut(), 0, &mut again, core::ptr::null_mut()) };
+    assert_eq!(refused, cpu_usage_status::CPU_USAGE_ERR_NULL.code());
 }

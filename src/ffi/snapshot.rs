@@ -5,6 +5,8 @@
 use core::ffi::c_char;
 
 use super::status::cpu_usage_status as St;
+#[cfg(cpu_usage_smp)]
+use super::CPU_USAGE_CORES;
 use super::{let_go, read_line, with_library, CPU_USAGE_NAME_BUF};
 use crate::engine::arith::{self, ShareWalk, Shares};
 use crate::engine::{Header, Line, Row, RowKind, NAME_LEN};
@@ -119,6 +121,33 @@ pub struct cpu_usage_summary_info {
     pub load_avg: [u32; 3],
 }
 
+/// One core's line in a snapshot (an SMP build, `cpu_usage_snapshot_cores`): shares
+/// of that core's time in hundredths of a percent, as `show_cpu_usage` gives them. `busy` is the rest of
+/// `idle` and `sleep`, `interrupts` a part of it.
+#[cfg(cpu_usage_smp)]
+#[repr(C)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct cpu_usage_core_info {
+    /// Time in tasks and handlers.
+    pub busy: u32,
+    /// Time in an idle task.
+    pub idle: u32,
+    /// Time in interrupt handlers.
+    pub interrupts: u32,
+    /// Time asleep in tickless idle.
+    pub sleep: u32,
+    /// Interrupts on this core in the window.
+    pub interrupt_count: u32,
+}
+
+/// Each core's line, where a snapshot of several cores writes them. (One core has
+/// none but the summary.)
+#[cfg(cpu_usage_smp)]
+type CoreLines = [cpu_usage_core_info; CPU_USAGE_CORES];
+#[cfg(not(cpu_usage_smp))]
+type CoreLines = ();
+
 /// Copies the last completed window into `tasks` (up to `max_tasks` of them, in ID
 /// order, the overflow bucket first if used and the idle task marked) and
 /// `summary`. Returns how many tasks it wrote (`summary->tasks` says how many there
@@ -148,13 +177,41 @@ pub unsafe extern "C" fn cpu_usage_snapshot(
         unsafe { core::slice::from_raw_parts_mut(tasks, max_tasks) }
     };
     // SAFETY: non-NULL and writable by the contract.
-    take(out, unsafe { &mut *summary })
+    take(out, unsafe { &mut *summary }, None)
+}
+
+/// `cpu_usage_snapshot`, and each core's line of the same window into `cores`
+/// (`CPU_USAGE_CORES` of them, in core order), written with `summary`. Returns as
+/// `cpu_usage_snapshot` does; `CPU_USAGE_ERR_NULL` also for `cores` NULL.
+///
+/// # Safety
+/// As `cpu_usage_snapshot`; `cores` must be writable for `CPU_USAGE_CORES` elements.
+#[cfg(cpu_usage_smp)]
+#[no_mangle]
+pub unsafe extern "C" fn cpu_usage_snapshot_cores(
+    tasks: *mut cpu_usage_task_info,
+    max_tasks: usize,
+    summary: *mut cpu_usage_summary_info,
+    cores: *mut cpu_usage_core_info,
+) -> i32 {
+    if summary.is_null() || cores.is_null() || (tasks.is_null() && max_tasks != 0) {
+        return St::CPU_USAGE_ERR_NULL.code();
+    }
+    let out: &mut [cpu_usage_task_info] = if max_tasks == 0 {
+        &mut []
+    } else {
+        // SAFETY: non-NULL and writable for `max_tasks` elements by the contract.
+        unsafe { core::slice::from_raw_parts_mut(tasks, max_tasks) }
+    };
+    // SAFETY: non-NULL and writable, `cores` for `CPU_USAGE_CORES` elements, by the
+    // contract.
+    take(out, unsafe { &mut *summary }, Some(unsafe { &mut *cores.cast::<CoreLines>() }))
 }
 
 /// Copies the window into `out` and `summary`, holding it open meanwhile. (Apart,
 /// so that a refused call does not reserve its frame.)
 #[inline(never)]
-fn take(out: &mut [cpu_usage_task_info], summary: &mut cpu_usage_summary_info) -> i32 {
+fn take(out: &mut [cpu_usage_task_info], summary: &mut cpu_usage_summary_info, cores: Option<&mut CoreLines>) -> i32 {
     let read = with_library(|st| {
         let header = st.engine.header(false)?;
         st.engine.hold();
@@ -174,8 +231,11 @@ fn take(out: &mut [cpu_usage_task_info], summary: &mut cpu_usage_summary_info) -
     let copied = copy(out, &header, load_avg, hz);
     let_go(header.stamp);
     match copied {
-        Some(info) => {
+        Some((info, lines)) => {
             *summary = info;
+            if let Some(cores) = cores {
+                *cores = lines;
+            }
             info.written as i32
         }
         None => St::CPU_USAGE_ERR_CHANGED.code(),
@@ -190,7 +250,7 @@ fn copy(
     header: &Header,
     load_avg: [u32; 3],
     hz: u32,
-) -> Option<cpu_usage_summary_info> {
+) -> Option<(cpu_usage_summary_info, CoreLines)> {
     let shares = Shares::of_total(header.length << ApiEngine::CORES.trailing_zeros());
     let us = |counts: u64| u32::try_from(arith::counts_to_us(counts, hz)).unwrap_or(u32::MAX);
     let mut info = cpu_usage_summary_info {
@@ -203,6 +263,9 @@ fn copy(
     let mut line = Line::EMPTY;
     // (Several cores: the cores' idle lines summed.)
     let (mut idle, mut idle_share) = (Row { kind: RowKind::Idle, ..Row::EMPTY }, 0u16);
+    // (Several cores: each core's idle, interrupts and sleep counts and interrupts.)
+    #[cfg(cpu_usage_smp)]
+    let mut per_core = [[0u64; 4]; CPU_USAGE_CORES];
     for at in 0..ApiEngine::LINES {
         if !read_line(at, false, header.stamp, &mut line) {
             return None;
@@ -210,6 +273,16 @@ fn copy(
         let row = &line.row;
         let (_, share16) = lines.next(row.counts);
         let share = u32::from(share16);
+        #[cfg(cpu_usage_smp)]
+        if let (Some(core), Some(i)) = (
+            per_core.get_mut(usize::from(row.id)),
+            [RowKind::Idle, RowKind::Interrupts, RowKind::Sleep].iter().position(|&k| k == row.kind),
+        ) {
+            core[i] = row.counts;
+            if row.kind == RowKind::Interrupts {
+                core[3] = row.runs;
+            }
+        }
         match row.kind {
             _ if !line.shown => {}
             // With several cores, each core's idle line: summed into one entry, after
@@ -261,7 +334,20 @@ fn copy(
         }
     }
     info.load = if header.length == 0 { 0 } else { 10_000u32.saturating_sub(info.idle + info.sleep) };
-    Some(info)
+    #[cfg(cpu_usage_smp)]
+    let lines = per_core.map(|[idle, interrupts, sleep, runs]| {
+        let pct = |counts: u64| u32::from(arith::pct_of(counts, header.length));
+        cpu_usage_core_info {
+            busy: pct(header.length.saturating_sub(idle).saturating_sub(sleep)),
+            idle: pct(idle),
+            interrupts: pct(interrupts),
+            sleep: pct(sleep),
+            interrupt_count: u32::try_from(runs).unwrap_or(u32::MAX),
+        }
+    });
+    #[cfg(not(cpu_usage_smp))]
+    let lines = ();
+    Some((info, lines))
 }
 
 #[cfg(test)]
