@@ -59,7 +59,7 @@ setup:
 	@scripts/setup.sh
 
 lib:
-	$(CARGO) build --release --features trace
+	$(CARGO_ARCHIVE) --release --features trace
 
 # The bare-metal archives' rules are qemu.mk's (lib-<rust target>): the archive's
 # copies of C library routines (compiler-builtins' memcpy, memset...) are made local
@@ -74,7 +74,7 @@ $(LIB): lib
 	@:
 
 header:
-	scripts/generated-header.sh include/freertos_cpu_usage.h --release --features trace
+	CARGO_BUILD="$(CARGO_ARCHIVE)" scripts/generated-header.sh include/freertos_cpu_usage.h --release --features trace
 
 sim: $(BUILD)/posix/freertos-sim
 

@@ -12,7 +12,7 @@
 //!   always tell it apart from the others in the ring.
 //!
 //! They become Rust constants (`$OUT_DIR/config.rs`) and are echoed into the C header
-//! cbindgen generates, `$OUT_DIR/freertos_cpu_usage.h`, together with the ABI version
+//! cbindgen generates, `$OUT_DIR/include/freertos_cpu_usage.h`, together with the ABI version
 //! taken from Cargo.toml, so the C side and the library can never disagree about them.
 //!
 //! This script writes nothing but `OUT_DIR`. The committed
@@ -93,7 +93,8 @@ fn basepri_cfg() {
     }
 }
 
-/// Generates the C header into `$OUT_DIR/freertos_cpu_usage.h`.
+/// Generates the C header into `$OUT_DIR/include/freertos_cpu_usage.h`, beside a copy
+/// of the hooks header.
 fn write_header(max_tasks: u32, name_len: u32, trace_events: u32, cores: u32, abi: u32) {
     let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     println!("cargo:rerun-if-changed=cbindgen.toml");
@@ -120,6 +121,15 @@ fn write_header(max_tasks: u32, name_len: u32, trace_events: u32, cores: u32, ab
     let mut text = Vec::new();
     bindings.write(&mut text);
 
-    let path = PathBuf::from(env::var("OUT_DIR").unwrap()).join("freertos_cpu_usage.h");
+    // Both headers of this build, in one directory that dependents' build scripts
+    // find in DEP_FREERTOS_CPU_USAGE_INCLUDE (the `links` key).
+    let include = PathBuf::from(env::var("OUT_DIR").unwrap()).join("include");
+    fs::create_dir_all(&include).unwrap_or_else(|e| panic!("cannot create {}: {e}", include.display()));
+    let path = include.join("freertos_cpu_usage.h");
     fs::write(&path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    let hooks = "freertos_cpu_usage_hooks.h";
+    println!("cargo:rerun-if-changed=include/{hooks}");
+    fs::copy(crate_dir.join("include").join(hooks), include.join(hooks))
+        .unwrap_or_else(|e| panic!("cannot copy include/{hooks}: {e}"));
+    println!("cargo:include={}", include.display());
 }

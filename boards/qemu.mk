@@ -124,6 +124,12 @@ kernel-check:
 
 # ---- The Rust archives -----------------------------------------------------------------
 
+# The C archive: the library built as a static library, with the panic handler and
+# the critical section it brings for C firmware (Cargo.toml's [lib]). cargo build
+# options follow it.
+ARCHIVE_FEATURES := panic-handler,critical-section-impl
+CARGO_ARCHIVE = $(CARGO) rustc --lib --crate-type staticlib --features $(ARCHIVE_FEATURES)
+
 RUST_LIB = target/$(1)/release/libfreertos_cpu_usage.a
 # A board with <board>_CORES above 1: the default build (no event trace, which is for
 # one core so far) for that many cores (CPU_USAGE_CORES), in target/cores<N>, and the
@@ -142,11 +148,11 @@ RUST_LIB_MINIMAL = target/minimal/$(1)/release/libfreertos_cpu_usage.a
 define QEMU_RUST_LIB_RULES
 .PHONY: lib-$(1) lib-$(1)-minimal
 lib-$(1):
-	$$(CARGO) build --release --features trace --target $(1)
+	$$(CARGO_ARCHIVE) --release --features trace --target $(1)
 	LOCALIZE_CC=$(2) scripts/localize-libc.sh $(call RUST_LIB,$(1)) $(3)
 
 lib-$(1)-minimal:
-	$$(CARGO) build --release --target $(1) --no-default-features --target-dir target/minimal
+	$$(CARGO_ARCHIVE) --release --target $(1) --no-default-features --target-dir target/minimal
 	LOCALIZE_CC=$(2) scripts/localize-libc.sh $(call RUST_LIB_MINIMAL,$(1)) $(3)
 
 $(call RUST_LIB,$(1)): lib-$(1)
@@ -160,7 +166,7 @@ endef
 define QEMU_RUST_CORES_LIB_RULES
 .PHONY: lib-$(1)-cores$(2)
 lib-$(1)-cores$(2):
-	CPU_USAGE_CORES=$(2) CARGO="$$(CARGO)" scripts/generated-header.sh $(call RUST_INC_CORES,$(2))/freertos_cpu_usage.h \
+	CPU_USAGE_CORES=$(2) CARGO_BUILD="$$(CARGO_ARCHIVE)" scripts/generated-header.sh $(call RUST_INC_CORES,$(2))/freertos_cpu_usage.h \
 	    --release --target $(1) --target-dir target/cores$(2)
 	@# (The hooks header beside it: it includes the one in its own directory.)
 	@cmp -s include/freertos_cpu_usage_hooks.h $(call RUST_INC_CORES,$(2))/freertos_cpu_usage_hooks.h || \

@@ -115,7 +115,7 @@
 #define FREERTOS_CPU_USAGE_HOOKS_H
 
 #if !defined( configMAX_PRIORITIES ) || !defined( configTICK_RATE_HZ )
-    #error "freertos_cpu_usage_hooks.h is included too early: include it as the LAST line of FreeRTOSConfig.h"
+    #error "freertos_cpu_usage_hooks.h is included too early: include it as the LAST line of FreeRTOSConfig.h (Rust with freertos-build: freertos_cpu_usage_build::add_hooks(&mut builder) does, instead of a UserConfig.h that includes it)"
 #endif
 
 #ifdef tskKERNEL_VERSION_NUMBER
@@ -143,7 +143,7 @@
     #ifndef configUSE_TRACE_FACILITY
         #define configUSE_TRACE_FACILITY    1
     #elif ( configUSE_TRACE_FACILITY != 1 )
-        #error "freertos-cpu-usage needs configUSE_TRACE_FACILITY 1: change it in FreeRTOSConfig.h"
+        #error "freertos-cpu-usage needs configUSE_TRACE_FACILITY 1: change it in FreeRTOSConfig.h (Rust: enable freertos-next's feature trace-facility)"
     #endif
 #endif
 
@@ -155,7 +155,7 @@
  * the kernel's must be the same. */
 #if CPU_USAGE_SMP_
     #if !defined( CPU_USAGE_CORES ) || ( CPU_USAGE_CORES != configNUMBER_OF_CORES )
-        #error "the library is built for another number of cores than configNUMBER_OF_CORES: build it with CPU_USAGE_CORES set to configNUMBER_OF_CORES, and include that build's freertos_cpu_usage.h"
+        #error "the library is built for another number of cores than configNUMBER_OF_CORES: build it with CPU_USAGE_CORES set to configNUMBER_OF_CORES, and include that build's freertos_cpu_usage.h (Rust: CPU_USAGE_CORES in the [env] of .cargo/config.toml)"
     #endif
 #elif defined( CPU_USAGE_CORES ) && ( CPU_USAGE_CORES != 1 )
     #error "the library is built for several cores (CPU_USAGE_CORES) but the kernel has one: build it without CPU_USAGE_CORES, or set configNUMBER_OF_CORES"

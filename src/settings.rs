@@ -16,4 +16,4 @@ pub type ApiEngine = crate::engine::engine_for!(MAX_TASKS, CORES);
 /// The C header of this build, as build.rs generated it (cbindgen) into `OUT_DIR`:
 /// the API with these settings. `include/freertos_cpu_usage.h` is a copy of it for the
 /// default settings (`make header`), and a test compares the two.
-pub const C_HEADER: &str = include_str!(concat!(env!("OUT_DIR"), "/freertos_cpu_usage.h"));
+pub const C_HEADER: &str = include_str!(concat!(env!("OUT_DIR"), "/include/freertos_cpu_usage.h"));

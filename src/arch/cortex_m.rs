@@ -110,7 +110,8 @@ pub fn clock_at_scheduler_start(cpu_hz: u32, _port_setting: u32) -> Clock {
     Clock { read: systick_cycles, hz: cpu_hz, name: ClockName::Systick }
 }
 
-/// Stops everything: only reachable through a bug.
+/// Stops everything: only reachable through a bug (the panic handler).
+#[cfg(feature = "panic-handler")]
 pub fn halt() -> ! {
     loop {
         // SAFETY: a permanently undefined instruction: escalates to HardFault,
@@ -124,17 +125,18 @@ pub fn halt() -> ! {
 /// starts (0: PRIMASK). Only cores with BASEPRI keep it.
 #[inline(always)]
 pub fn set_interrupt_mask_level(max_syscall_priority: u32) {
-    #[cfg(all(cpu_usage_basepri, not(feature = "external-critical-section")))]
+    #[cfg(all(cpu_usage_basepri, feature = "critical-section-impl"))]
     cs::LEVEL.store(super::mask::basepri_level(max_syscall_priority), core::sync::atomic::Ordering::Relaxed);
-    #[cfg(not(all(cpu_usage_basepri, not(feature = "external-critical-section"))))]
+    #[cfg(not(all(cpu_usage_basepri, feature = "critical-section-impl")))]
     let _ = max_syscall_priority;
 }
 
 /// Masks what FreeRTOS masks (`super::mask` says which mask when, and how the token
 /// encodes it). Nests, and is correct from tasks and from interrupts at or below the
 /// kernel's priority.
-#[cfg(not(feature = "external-critical-section"))]
+#[cfg(feature = "critical-section-impl")]
 pub(super) mod cs {
+    use super::super::Token;
     use super::super::mask::Taken;
 
     /// The BASEPRI level to raise to; 0 (PRIMASK) until the scheduler starts. Written
@@ -151,13 +153,13 @@ pub(super) mod cs {
     #[cfg(not(cpu_usage_smp))]
     unsafe impl critical_section::Impl for FreeRtosMaskCs {
         #[inline(never)]
-        unsafe fn acquire() -> u16 {
+        unsafe fn acquire() -> Token {
             // SAFETY: forwarded contract.
             unsafe { acquire() }
         }
 
         #[inline(never)]
-        unsafe fn release(token: u16) {
+        unsafe fn release(token: Token) {
             // SAFETY: forwarded contract.
             unsafe { release(token) }
         }
@@ -172,7 +174,7 @@ pub(super) mod cs {
     /// # Safety
     /// As `critical_section::Impl::acquire`.
     #[inline(always)]
-    pub(crate) unsafe fn acquire() -> u16 {
+    pub(crate) unsafe fn acquire() -> Token {
         #[cfg(cpu_usage_basepri)]
         {
             let level = LEVEL.load(core::sync::atomic::Ordering::Relaxed);
@@ -197,7 +199,7 @@ pub(super) mod cs {
     /// # Safety
     /// As `critical_section::Impl::release`.
     #[inline(always)]
-    pub(crate) unsafe fn release(token: u16) {
+    pub(crate) unsafe fn release(token: Token) {
         match Taken::decode(token) {
             // SAFETY: re-enables interrupts that were enabled at acquire.
             Taken::Primask { were_enabled: true } => unsafe {

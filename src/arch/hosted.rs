@@ -13,7 +13,7 @@ const CLOCK_MONOTONIC: i32 = 1;
 #[cfg(not(target_os = "linux"))]
 const CLOCK_MONOTONIC: i32 = 6; // macOS and the BSDs that use it
 
-#[cfg_attr(any(test, feature = "std"), allow(dead_code))]
+#[cfg_attr(any(test, not(feature = "panic-handler")), allow(dead_code))]
 extern "C" {
     fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
     #[cfg(feature = "shell")]
@@ -94,7 +94,7 @@ pub fn clock_at_scheduler_start(_cpu_hz: u32, _port_setting: u32) -> Clock {
 }
 
 /// Stops everything: only reachable through a bug (and unused where std panics).
-#[cfg_attr(any(test, feature = "std"), allow(dead_code))]
+#[cfg_attr(any(test, not(feature = "panic-handler")), allow(dead_code))]
 pub fn halt() -> ! {
     // SAFETY: abort() takes no arguments and does not return.
     unsafe { abort() }
@@ -108,8 +108,9 @@ pub fn set_interrupt_mask_level(_max_syscall_priority: u32) {}
 /// The POSIX port's critical section blocks the tick signal (and the port's other
 /// signals) for the calling task's thread and nests through the port's own
 /// counter, so no restore state is needed (the token is always 0).
-#[cfg(all(not(feature = "external-critical-section"), not(test)))]
+#[cfg(all(feature = "critical-section-impl", not(test)))]
 mod cs {
+    use super::super::Token;
     extern "C" {
         fn vPortEnterCritical();
         fn vPortExitCritical();
@@ -119,13 +120,13 @@ mod cs {
     critical_section::set_impl!(FreeRtosPosixCs);
 
     unsafe impl critical_section::Impl for FreeRtosPosixCs {
-        unsafe fn acquire() -> u16 {
+        unsafe fn acquire() -> Token {
             // SAFETY: the port's function, callable from any task and before start.
             unsafe { vPortEnterCritical() };
             0
         }
 
-        unsafe fn release(_: u16) {
+        unsafe fn release(_: Token) {
             // SAFETY: paired with the acquire above by the critical-section contract.
             unsafe { vPortExitCritical() };
         }

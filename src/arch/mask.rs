@@ -10,11 +10,13 @@
 //! - PRIMASK otherwise: on ARMv6-M and ARMv8-M Baseline, before the scheduler starts
 //!   (the level is not known yet), and where the header passed 0.
 //!
-//! The token is 16 bits (`critical-section`'s `restore-state-u16`): bit 8 says
+//! The token is `critical-section`'s restore state (`restore-state-u32`): bit 8 says
 //! BASEPRI, and then bits 0..7 hold its previous value; with bit 8 clear, bit 0 says
 //! PRIMASK was clear before, so release clears it again. Each token says what its own
 //! acquire took, so sections nest even when the outer one took the other mask (a
 //! reader inside a section entered before the scheduler started).
+
+use super::Token;
 
 /// What an `acquire` changed, so what its `release` undoes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,21 +34,21 @@ pub enum Taken {
 }
 
 /// Bit 8 of the token: BASEPRI was taken.
-const BASEPRI_TAKEN: u16 = 1 << 8;
+const BASEPRI_TAKEN: Token = 1 << 8;
 
 impl Taken {
     /// The token `critical-section` keeps between acquire and release.
     #[inline(always)]
-    pub const fn encode(self) -> u16 {
+    pub const fn encode(self) -> Token {
         match self {
-            Taken::Primask { were_enabled } => were_enabled as u16,
-            Taken::Basepri { previous } => BASEPRI_TAKEN | previous as u16,
+            Taken::Primask { were_enabled } => were_enabled as Token,
+            Taken::Basepri { previous } => BASEPRI_TAKEN | previous as Token,
         }
     }
 
     /// What a token from [`Taken::encode`] says.
     #[inline(always)]
-    pub const fn decode(token: u16) -> Taken {
+    pub const fn decode(token: Token) -> Taken {
         if token & BASEPRI_TAKEN != 0 {
             Taken::Basepri { previous: token as u8 }
         } else {
@@ -86,7 +88,7 @@ mod tests {
     fn every_token_decodes_to_what_was_taken_and_no_two_agree() {
         let mut all = vec![Taken::Primask { were_enabled: false }, Taken::Primask { were_enabled: true }];
         all.extend((0..=255u8).map(|previous| Taken::Basepri { previous }));
-        let mut tokens: Vec<u16> = all.iter().map(|t| t.encode()).collect();
+        let mut tokens: Vec<Token> = all.iter().map(|t| t.encode()).collect();
         for (taken, token) in all.iter().zip(&tokens) {
             assert_eq!(Taken::decode(*token), *taken, "token {token:#05x}");
         }
@@ -117,7 +119,7 @@ mod tests {
 
     impl Core {
         /// What `cortex_m.rs`'s acquire does at `level` (0: PRIMASK).
-        fn acquire(&mut self, level: u8) -> u16 {
+        fn acquire(&mut self, level: u8) -> Token {
             if level == 0 {
                 let were_enabled = !self.primask;
                 self.primask = true;
@@ -132,7 +134,7 @@ mod tests {
         }
 
         /// What `cortex_m.rs`'s release does.
-        fn release(&mut self, token: u16) {
+        fn release(&mut self, token: Token) {
             match Taken::decode(token) {
                 Taken::Primask { were_enabled } => {
                     if were_enabled {

@@ -88,12 +88,17 @@ impl ClockName {
     }
 }
 
+/// What a critical section's `acquire` hands its `release`: `critical-section`'s
+/// restore state.
+#[allow(dead_code)]
+type Token = critical_section::RawRestoreState;
+
 #[cfg(unix)]
 mod hosted;
 #[cfg(unix)]
 pub use hosted::*;
 
-#[cfg(any(test, all(target_os = "none", target_arch = "arm", not(feature = "external-critical-section"))))]
+#[cfg(any(test, all(target_os = "none", target_arch = "arm", feature = "critical-section-impl")))]
 mod mask;
 
 #[cfg(all(target_os = "none", target_arch = "arm"))]
@@ -103,13 +108,13 @@ pub use cortex_m::*;
 
 #[cfg(all(target_os = "none", target_arch = "riscv32"))]
 mod riscv;
-#[cfg(all(cpu_usage_smp, target_os = "none", target_arch = "arm", not(feature = "external-critical-section")))]
+#[cfg(all(cpu_usage_smp, target_os = "none", target_arch = "arm", feature = "critical-section-impl"))]
 use cortex_m::cs;
 #[cfg(all(
     cpu_usage_smp,
     target_os = "none",
     target_arch = "riscv32",
-    not(feature = "external-critical-section")
+    feature = "critical-section-impl"
 ))]
 use riscv::cs;
 #[cfg(all(target_os = "none", target_arch = "riscv32"))]
@@ -123,8 +128,9 @@ pub use riscv::*;
 /// takes it around the other hooks: so a reader on one core never meets a hook
 /// half-way on another. Before the scheduler starts the kernel takes no lock (one core
 /// runs), and the mask alone is the section.
-#[cfg(all(cpu_usage_smp, target_os = "none", not(feature = "external-critical-section")))]
+#[cfg(all(cpu_usage_smp, target_os = "none", feature = "critical-section-impl"))]
 mod smp {
+    use super::Token;
     use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
     #[allow(non_snake_case)]
@@ -144,7 +150,7 @@ mod smp {
     // Not inlined: readers and setters call one copy.
     unsafe impl critical_section::Impl for SmpCs {
         #[inline(never)]
-        unsafe fn acquire() -> u16 {
+        unsafe fn acquire() -> Token {
             // SAFETY: this core's mask, then the kernel's lock, as its own sections.
             unsafe {
                 let token = super::cs::acquire();
@@ -154,7 +160,7 @@ mod smp {
         }
 
         #[inline(never)]
-        unsafe fn release(token: u16) {
+        unsafe fn release(token: Token) {
             // SAFETY: undoes `acquire`, in the opposite order.
             unsafe {
                 vTaskExitCriticalFromISR(KERNEL_SAVED.load(Relaxed));
@@ -168,6 +174,7 @@ mod smp {
 /// the port's critical section.
 #[cfg(test)]
 mod test_cs {
+    use super::Token;
     use std::cell::Cell;
     use std::sync::{Condvar, Mutex};
 
@@ -179,7 +186,7 @@ mod test_cs {
     critical_section::set_impl!(TestCs);
 
     unsafe impl critical_section::Impl for TestCs {
-        unsafe fn acquire() -> u16 {
+        unsafe fn acquire() -> Token {
             if DEPTH.get() == 0 {
                 let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
                 while *held {
@@ -191,7 +198,7 @@ mod test_cs {
             0
         }
 
-        unsafe fn release(_: u16) {
+        unsafe fn release(_: Token) {
             DEPTH.set(DEPTH.get() - 1);
             if DEPTH.get() == 0 {
                 *HELD.lock().unwrap_or_else(|e| e.into_inner()) = false;

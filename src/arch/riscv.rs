@@ -99,7 +99,8 @@ pub fn clock_at_scheduler_start(cpu_hz: u32, port_setting: u32) -> Clock {
     Clock { read: mcycle_clock, hz, name: ClockName::Mcycle }
 }
 
-/// Stops everything: only reachable through a bug.
+/// Stops everything: only reachable through a bug (the panic handler).
+#[cfg(feature = "panic-handler")]
 pub fn halt() -> ! {
     loop {
         // SAFETY: an illegal instruction: the trap goes to the firmware's exception
@@ -118,8 +119,9 @@ pub fn set_interrupt_mask_level(_port_setting: u32) {}
 /// inside another, inside a kernel critical section, or in a trap handler, where the
 /// hart cleared MIE on entry), and release leaves them off. (On several cores this
 /// is the section's own hart's part: `super::smp`.)
-#[cfg(not(feature = "external-critical-section"))]
+#[cfg(feature = "critical-section-impl")]
 pub(super) mod cs {
+    use super::super::Token;
     /// `mstatus.MIE`, bit 3: the instructions below clear and set it by its value, 8.
     const MSTATUS_MIE: usize = 1 << 3;
 
@@ -130,12 +132,12 @@ pub(super) mod cs {
 
     #[cfg(not(cpu_usage_smp))]
     unsafe impl critical_section::Impl for MachineInterruptCs {
-        unsafe fn acquire() -> u16 {
+        unsafe fn acquire() -> Token {
             // SAFETY: forwarded contract.
             unsafe { acquire() }
         }
 
-        unsafe fn release(token: u16) {
+        unsafe fn release(token: Token) {
             // SAFETY: forwarded contract.
             unsafe { release(token) }
         }
@@ -146,13 +148,13 @@ pub(super) mod cs {
     /// # Safety
     /// As `critical_section::Impl::acquire`.
     #[inline(always)]
-    pub(crate) unsafe fn acquire() -> u16 {
+    pub(crate) unsafe fn acquire() -> Token {
         let mstatus: usize;
         // SAFETY: atomically reads mstatus and clears MIE (machine mode, where the
         // library runs); not `nomem`, so that no access of the section is moved
         // before it.
         unsafe { core::arch::asm!("csrrci {}, mstatus, 8", out(reg) mstatus, options(nostack, preserves_flags)) };
-        u16::from(mstatus & MSTATUS_MIE != 0)
+        Token::from(mstatus & MSTATUS_MIE != 0)
     }
 
     /// Puts back what `acquire` masked.
@@ -160,7 +162,7 @@ pub(super) mod cs {
     /// # Safety
     /// As `critical_section::Impl::release`.
     #[inline(always)]
-    pub(crate) unsafe fn release(token: u16) {
+    pub(crate) unsafe fn release(token: Token) {
         if token != 0 {
             // SAFETY: enables interrupts that were enabled at acquire; not `nomem`,
             // so that no access of the section is moved after it.

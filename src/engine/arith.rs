@@ -106,7 +106,7 @@ pub fn us_to_counts(us: u32, hz: u32) -> Option<u32> {
 ///
 /// Every 64-bit division of the library goes through here, outside any critical
 /// section. Numbers that fit 32 bits (most of them) take the hardware divide, inline
-/// (a report divides a few times per line); the others [`div_rem_wide`].
+/// (a report divides a few times per line); the others `div_rem_wide`.
 #[inline]
 pub fn div_rem(n: u64, d: u64) -> (u64, u64) {
     if let (Ok(n32), Ok(d32)) = (u32::try_from(n), u32::try_from(d)) {

@@ -9,7 +9,7 @@
 //!   callback (and, with the `shell` feature, their shell command);
 //! - [`snapshot`]: the last window as C structs;
 //! - with the `shell` feature: [`shell`] (`show_cpu_usage`, `cpu_usage_format`) and
-//!   [`cli`] (FreeRTOS+CLI); with `trace`: [`trace_cmd`] (`cpu_usage_trace`);
+//!   [`cli`] (FreeRTOS+CLI); with `trace`: `trace_cmd` (`cpu_usage_trace`);
 //! - `args` and `sink` (private): the argument checks and the output sinks every
 //!   command shares.
 //!
@@ -40,7 +40,7 @@ use core::ffi::c_void;
 
 use crate::arch::{self, Clock, ClockRate};
 use crate::engine::arith::{self, DEFAULT_WINDOW_MS};
-use crate::engine::{Line, Stamp, MAX_WINDOW_COUNTS};
+use crate::engine::{Header, Line, Smoothed, Stamp, MAX_WINDOW_COUNTS};
 use crate::settings::ApiEngine;
 
 #[cfg(feature = "shell")]
@@ -171,15 +171,32 @@ fn claim(flag: &core::sync::atomic::AtomicBool) -> bool {
 }
 
 /// The reader that held its window with `stamp` (see `Engine::hold`) is done.
-fn let_go(stamp: Stamp) {
+pub(crate) fn let_go(stamp: Stamp) {
     with_library(|st| st.engine.let_go(stamp));
+}
+
+/// The header of the last completed window (or, `since_start`, of the figures up to
+/// its end), the smoothed loads (`None` until known, and always without the
+/// `watchdogs` feature) and the clock's rate, read in one critical section that also
+/// holds the window under way open until `let_go(header.stamp)`; `None` before the
+/// first window has completed.
+pub(crate) fn hold_window(since_start: bool) -> Option<(Header, [Option<Smoothed>; 3], u32)> {
+    with_library(|st| {
+        let header = st.engine.header(since_start)?;
+        st.engine.hold();
+        #[cfg(feature = "watchdogs")]
+        let load_avg = st.engine.load_avg().map(|a| (a.len != 0).then_some(a));
+        #[cfg(not(feature = "watchdogs"))]
+        let load_avg = [None; 3];
+        Some((header, load_avg, st.config.clock.hz))
+    })
 }
 
 /// Reads the line at position `at` (see `Engine::LINES`) into `line`, in a critical
 /// section of its own, if the figures are still those stamped `stamp`; says whether
 /// it did. (Into the caller's place, not returned: one copy of a line on the stack.)
 #[inline(never)]
-fn read_line(at: usize, since_start: bool, stamp: Stamp, line: &mut Line) -> bool {
+pub(crate) fn read_line(at: usize, since_start: bool, stamp: Stamp, line: &mut Line) -> bool {
     with_library(|st| {
         let same = st.engine.still(stamp, since_start);
         if same {

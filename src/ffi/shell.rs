@@ -58,7 +58,7 @@ pub(super) fn header_into(opts: &Options, header: &mut Header, hold: bool) -> Re
 /// Writes the report `opts` asks for, once: its window is held open while it goes
 /// out. Returns 0, `CPU_USAGE_ERR_NO_WINDOW`, or `CPU_USAGE_ERR_CHANGED` with the
 /// report cut and a line saying so.
-pub(super) fn report(out: &mut dyn Sink, opts: &Options) -> i32 {
+pub(crate) fn report(out: &mut dyn Sink, opts: &Options) -> i32 {
     let mut header = Header::EMPTY;
     let clock = match header_into(opts, &mut header, true) {
         Ok(clock) => clock,
