@@ -3,12 +3,11 @@
 //! `build.rs`:
 //!
 //! ```no_run
-//! fn main() {
-//!     let mut b = freertos_build::Builder::new();
-//!     // ... the kernel's settings ...
-//!     freertos_cpu_usage_build::add_hooks(&mut b);
-//!     b.compile().unwrap();
-//! }
+//! // build.rs
+//! let mut b = freertos_build::Builder::new();
+//! // ... the kernel's settings ...
+//! freertos_cpu_usage_build::add_hooks(&mut b);
+//! b.compile().unwrap();
 //! ```
 //!
 //! The library's hooks header must come last in the kernel's configuration, after
