@@ -445,8 +445,9 @@ pub fn window_ms() -> u32 {
     ffi::cpu_usage_window_ms()
 }
 
-/// Sets the window's length in milliseconds: the window under way ends at the next
-/// tick, and the next one is this long.
+/// Sets the window's length in milliseconds, from the window under way on: it ends
+/// once it is this long (at the next hook, a tick at the latest, if it already is),
+/// and the next ones are this long.
 ///
 /// ```
 /// # freertos_cpu_usage::doc_example_window!();
