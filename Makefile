@@ -15,9 +15,10 @@
 #                (make lib-<rust target>-minimal)
 #   make lib-rv32 the library for RISC-V RV32: target/riscv32imac-unknown-none-elf/release/...
 #   make qemu-image  every QEMU board's images (make <board>: one board's)
-#   make header  regenerate include/freertos_cpu_usage.h from the sources (build.rs
-#                generates it into cargo's OUT_DIR; a test fails when the committed
-#                one is stale)
+#   make header  regenerate include/freertos_cpu_usage.h from the sources (cbindgen,
+#                scripts/header-gen: the library's build runs no code generator) and
+#                include/freertos_cpu_usage_config.h, the default build's settings;
+#                a test fails when either committed one is stale
 #   make size    what each build of the library costs a Cortex-M3 image; writes FOOTPRINT
 #   make soak    100,000 task creations through the ID pool, every window checked
 #   make bench   instruction counts (callgrind, QEMU) and the readers' stack: writes
@@ -74,7 +75,8 @@ $(LIB): lib
 	@:
 
 header:
-	CARGO_BUILD="$(CARGO_ARCHIVE)" scripts/generated-header.sh include/freertos_cpu_usage.h --release --features trace
+	$(CARGO) run -q -p freertos-cpu-usage-header
+	CARGO_BUILD="$(CARGO_ARCHIVE)" scripts/generated-header.sh include --release --features trace
 
 sim: $(BUILD)/posix/freertos-sim
 
@@ -114,6 +116,8 @@ test: setup
 	@# Built for two cores (CPU_USAGE_CORES=2): the SMP hooks and the report of every core.
 	CPU_USAGE_CORES=2 $(CARGO) test --lib --target-dir target/smp smp_tests
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	@# The Rust API's documentation, every link resolved (its examples ran above as doctests).
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p freertos-cpu-usage
 	$(CARGO) clippy --release --target thumbv7m-none-eabi --features trace -- -D warnings
 	$(CARGO) clippy --release --target thumbv7m-none-eabi --no-default-features -- -D warnings
 	$(CARGO) clippy --release --target thumbv7m-none-eabi --no-default-features --features watchdogs -- -D warnings
@@ -134,7 +138,7 @@ test: setup
 	scripts/check-no-panic.sh $(LIB_RV32) $(BUILD)/no-panic/exports-rv32.elf include/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
 	@# The build for two cores (the SMP boards' archive, and its header).
 	scripts/check-no-panic.sh $(call RUST_LIB_CORES,riscv32imac-unknown-none-elf,2) $(BUILD)/no-panic/exports-rv32-cores2.elf \
-		$(call RUST_INC_CORES,2)/freertos_cpu_usage.h include/freertos_cpu_usage_hooks.h
+		$(call RUST_INC_CORES,2)/freertos_cpu_usage.h $(call RUST_INC_CORES,2)/freertos_cpu_usage_hooks.h
 	@# Cortex-M0 (microbit's archive): no CLZ or divide instruction, so the compiler
 	@# runtime's calls must not bring panic paths with them either.
 	GCC_ARCH="$(microbit_ARCH)" scripts/check-no-panic.sh $(call RUST_LIB,thumbv6m-none-eabi) \

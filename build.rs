@@ -1,4 +1,4 @@
-//! Build-time configuration and the C header.
+//! Build-time configuration, and the headers a C build of this build takes.
 //!
 //! - `CPU_USAGE_MAX_TASKS` (default 32, 1..=1024): task slots, each with its own ID.
 //! - `CPU_USAGE_NAME_LEN` (default 16, 4..=64): bytes kept of each task name.
@@ -11,14 +11,19 @@
 //!   At most 32768, so that the 16 bits of a window number kept in a window marker
 //!   always tell it apart from the others in the ring.
 //!
-//! They become Rust constants (`$OUT_DIR/config.rs`) and are echoed into the C header
-//! cbindgen generates, `$OUT_DIR/include/freertos_cpu_usage.h`, together with the ABI version
-//! taken from Cargo.toml, so the C side and the library can never disagree about them.
+//! They become Rust constants (`$OUT_DIR/config.rs`) and C macros
+//! (`$OUT_DIR/include/freertos_cpu_usage_config.h`, which the API header includes),
+//! so the C side and the library can never disagree about them. Beside that file go
+//! the API header and the hooks header, from `include/`: the directory dependents'
+//! build scripts find in `DEP_FREERTOS_CPU_USAGE_INCLUDE` (the `links` key), with
+//! everything a C build of this build includes.
 //!
-//! This script writes nothing but `OUT_DIR`. The committed
-//! `include/freertos_cpu_usage.h` is that header for the default settings, copied by
-//! `make header` (scripts/generated-header.sh); a test fails when it is stale. Builds
-//! with other settings take their own build's header the same way.
+//! This script writes nothing but `OUT_DIR`, and runs no code generator: the API
+//! header is generated from the sources in an explicit step (`make header`,
+//! `scripts/header-gen`) and committed; the committed
+//! `include/freertos_cpu_usage_config.h` is this script's for the default settings
+//! (also `make header`). A test fails when either is stale. Builds with other
+//! settings take their own build's (scripts/generated-header.sh).
 //!
 //! `cfg(cpu_usage_basepri)` is set for the Arm cores that have BASEPRI (ARMv7-M and
 //! ARMv8-M Mainline): there the critical section masks only up to the kernel's
@@ -78,7 +83,7 @@ fn main() {
     )
     .unwrap();
 
-    write_header(max_tasks, name_len, trace_events, cores, abi);
+    write_headers(max_tasks, name_len, trace_events, cores);
 }
 
 /// Sets `cfg(cpu_usage_basepri)` when the target core has BASEPRI: thumbv7m, thumbv7em
@@ -93,43 +98,33 @@ fn basepri_cfg() {
     }
 }
 
-/// Generates the C header into `$OUT_DIR/include/freertos_cpu_usage.h`, beside a copy
-/// of the hooks header.
-fn write_header(max_tasks: u32, name_len: u32, trace_events: u32, cores: u32, abi: u32) {
+/// Writes `$OUT_DIR/include/`: the settings' header, and copies of the API and hooks
+/// headers beside it.
+fn write_headers(max_tasks: u32, name_len: u32, trace_events: u32, cores: u32) {
     let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
-    println!("cargo:rerun-if-changed=cbindgen.toml");
-    println!("cargo:rerun-if-changed=src");
-
-    let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml is unreadable");
+    let include = PathBuf::from(env::var("OUT_DIR").unwrap()).join("include");
+    fs::create_dir_all(&include).unwrap_or_else(|e| panic!("cannot create {}: {e}", include.display()));
     // (The SMP hooks are declared only in a build for several cores.)
-    let smp = if cores > 1 { "#define CPU_USAGE_SMP_HOOKS 1\n" } else { "" };
-    let defines = format!(
-        "\n#define CPU_USAGE_ABI_VERSION {abi:#08x}\n\
+    let smp = if cores > 1 { "\n/* The hooks of an SMP kernel are declared. */\n#define CPU_USAGE_SMP_HOOKS 1\n" } else { "" };
+    let config = format!(
+        "/*\n * freertos_cpu_usage_config.h - the settings freertos-cpu-usage was built with.\n *\n \
+         * WRITTEN by the library's build (build.rs) for each build: do not edit. Take the\n \
+         * one of the build you link; freertos_cpu_usage.h includes it.\n */\n\n\
+         #ifndef FREERTOS_CPU_USAGE_CONFIG_H\n\
+         #define FREERTOS_CPU_USAGE_CONFIG_H\n\n\
          #define CPU_USAGE_MAX_TASKS {max_tasks}\n\
          #define CPU_USAGE_NAME_LEN {name_len}\n\
          #define CPU_USAGE_NAME_BUF (CPU_USAGE_NAME_LEN + 1)\n\
          #define CPU_USAGE_TRACE_EVENTS {trace_events}\n\
-         #define CPU_USAGE_CORES {cores}\n{smp}"
+         #define CPU_USAGE_CORES {cores}\n{smp}\n\
+         #endif /* FREERTOS_CPU_USAGE_CONFIG_H */\n"
     );
-    config.after_includes = Some(config.after_includes.unwrap_or_default() + &defines);
-
-    let bindings = cbindgen::Builder::new()
-        .with_crate(&crate_dir)
-        .with_config(config)
-        .generate()
-        .expect("cbindgen could not generate the C header");
-    let mut text = Vec::new();
-    bindings.write(&mut text);
-
-    // Both headers of this build, in one directory that dependents' build scripts
-    // find in DEP_FREERTOS_CPU_USAGE_INCLUDE (the `links` key).
-    let include = PathBuf::from(env::var("OUT_DIR").unwrap()).join("include");
-    fs::create_dir_all(&include).unwrap_or_else(|e| panic!("cannot create {}: {e}", include.display()));
-    let path = include.join("freertos_cpu_usage.h");
-    fs::write(&path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-    let hooks = "freertos_cpu_usage_hooks.h";
-    println!("cargo:rerun-if-changed=include/{hooks}");
-    fs::copy(crate_dir.join("include").join(hooks), include.join(hooks))
-        .unwrap_or_else(|e| panic!("cannot copy include/{hooks}: {e}"));
+    let path = include.join("freertos_cpu_usage_config.h");
+    fs::write(&path, config).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    for header in ["freertos_cpu_usage.h", "freertos_cpu_usage_hooks.h"] {
+        println!("cargo:rerun-if-changed=include/{header}");
+        fs::copy(crate_dir.join("include").join(header), include.join(header))
+            .unwrap_or_else(|e| panic!("cannot copy include/{header}: {e}"));
+    }
     println!("cargo:include={}", include.display());
 }

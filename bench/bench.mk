@@ -37,7 +37,7 @@ BENCH_HDR256_DIR := $(BENCH_OUT)/max256
 .PHONY: bench bench-stack bench-check bench-check-hot bench-lib256
 
 bench-lib256:
-	CPU_USAGE_MAX_TASKS=256 CARGO_BUILD="$(CARGO_ARCHIVE)" scripts/generated-header.sh $(BENCH_HDR256_DIR)/freertos_cpu_usage.h \
+	CPU_USAGE_MAX_TASKS=256 CARGO_BUILD="$(CARGO_ARCHIVE)" scripts/generated-header.sh $(BENCH_HDR256_DIR) \
 		--release --features trace --target-dir $(BENCH_TARGET256)
 	CPU_USAGE_MAX_TASKS=256 $(CARGO_ARCHIVE) --release --features trace --target thumbv7m-none-eabi \
 		--target-dir $(BENCH_TARGET256)
@@ -56,7 +56,7 @@ BENCH_HDRSMP2_DIR := $(BENCH_OUT)/smp2
 
 .PHONY: bench-libsmp2
 bench-libsmp2:
-	CPU_USAGE_CORES=2 CARGO_BUILD="$(CARGO_ARCHIVE)" scripts/generated-header.sh $(BENCH_HDRSMP2_DIR)/freertos_cpu_usage.h \
+	CPU_USAGE_CORES=2 CARGO_BUILD="$(CARGO_ARCHIVE)" scripts/generated-header.sh $(BENCH_HDRSMP2_DIR) \
 		--release --target thumbv7m-none-eabi --target-dir $(BENCH_TARGETSMP2)
 	LOCALIZE_CC=$(MPS2_CC) scripts/localize-libc.sh $(BENCH_LIBSMP2_CM3) -mcpu=cortex-m3 -mthumb
 

@@ -166,11 +166,8 @@ endef
 define QEMU_RUST_CORES_LIB_RULES
 .PHONY: lib-$(1)-cores$(2)
 lib-$(1)-cores$(2):
-	CPU_USAGE_CORES=$(2) CARGO_BUILD="$$(CARGO_ARCHIVE)" scripts/generated-header.sh $(call RUST_INC_CORES,$(2))/freertos_cpu_usage.h \
+	CPU_USAGE_CORES=$(2) CARGO_BUILD="$$(CARGO_ARCHIVE)" scripts/generated-header.sh $(call RUST_INC_CORES,$(2)) \
 	    --release --target $(1) --target-dir target/cores$(2)
-	@# (The hooks header beside it: it includes the one in its own directory.)
-	@cmp -s include/freertos_cpu_usage_hooks.h $(call RUST_INC_CORES,$(2))/freertos_cpu_usage_hooks.h || \
-	    cp include/freertos_cpu_usage_hooks.h $(call RUST_INC_CORES,$(2))/
 	LOCALIZE_CC=$(3) scripts/localize-libc.sh $(call RUST_LIB_CORES,$(1),$(2)) $(4)
 
 $(call RUST_LIB_CORES,$(1),$(2)) $(call RUST_INC_CORES,$(2))/freertos_cpu_usage.h: lib-$(1)-cores$(2)

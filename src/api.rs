@@ -114,6 +114,8 @@ pub struct Time {
 }
 
 impl Time {
+    const ZERO: Time = Time { counts: 0, share: Share(0), runs: 0, longest_us: 0 };
+
     /// Clock counts.
     pub const fn counts(&self) -> u64 {
         self.counts
@@ -229,10 +231,14 @@ pub struct Core {
     pub sleep: Share,
 }
 
+impl Core {
+    const ZERO: Core = Core { busy: Share(0), idle: Share(0), interrupts: Share(0), sleep: Share(0) };
+}
+
 /// The figures of one window, or since start: every line adds up to exactly 100.00%
 /// (on several cores, shares of all cores). About 50 bytes a task line
-/// ([`TASK_LINES`] of them): a value to keep in a static or a task with the stack
-/// for it.
+/// ([`TASK_LINES`] of them): a value to keep in a static, or in a task with the stack
+/// for it, and refresh in place ([`Usage::read_last_window`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Usage {
     window: u32,
@@ -251,9 +257,47 @@ pub struct Usage {
 }
 
 impl Usage {
-    /// The last completed window, as `show_cpu_usage` reports it.
+    /// No figures: a place to read them into, with [`Usage::read_last_window`].
+    pub const EMPTY: Usage = Usage {
+        window: 0,
+        length: 0,
+        length_us: 0,
+        tasks: [Task::EMPTY; TASK_LINES],
+        len: 0,
+        idle: Time::ZERO,
+        interrupts: Time::ZERO,
+        sleep: Time::ZERO,
+        other: Time::ZERO,
+        unlisted: Time::ZERO,
+        load: Share(0),
+        load_avg: [None; 3],
+        cores: [Core::ZERO; ApiEngine::CORES],
+    };
+
+    /// The last completed window, as `show_cpu_usage` reports it. (The value is
+    /// returned by copy: where stack is short, keep one `Usage` and refresh it with
+    /// [`Usage::read_last_window`].)
     pub fn last_window() -> Result<Usage, Error> {
-        Usage::read(false)
+        let mut usage = Usage::EMPTY;
+        usage.read_last_window().map(|()| usage)
+    }
+
+    /// Reads the last completed window into `self`, in place: no copy of the figures
+    /// on the stack. On an error they are of no one window: read again.
+    ///
+    /// ```
+    /// # freertos_cpu_usage::doc_example_window!();
+    /// use freertos_cpu_usage::api::Usage;
+    ///
+    /// static mut USAGE: Usage = Usage::EMPTY; // or a task's own, once
+    /// # #[allow(static_mut_refs)]
+    /// let usage = unsafe { &mut USAGE }; // one task reads and refreshes it
+    /// usage.read_last_window()?;
+    /// assert_eq!(usage.tasks()[1].name(), "net");
+    /// # Ok::<(), freertos_cpu_usage::api::Error>(())
+    /// ```
+    pub fn read_last_window(&mut self) -> Result<(), Error> {
+        self.read(false)
     }
 
     /// Everything since accounting started, up to the last window's end, as
@@ -268,7 +312,14 @@ impl Usage {
     /// ```
     #[cfg(feature = "shell")]
     pub fn since_start() -> Result<Usage, Error> {
-        Usage::read(true)
+        let mut usage = Usage::EMPTY;
+        usage.read_since_start().map(|()| usage)
+    }
+
+    /// [`Usage::since_start`] into `self`, in place. (The `shell` feature.)
+    #[cfg(feature = "shell")]
+    pub fn read_since_start(&mut self) -> Result<(), Error> {
+        self.read(true)
     }
 
     /// The window's number (windows completed before it); since start, the windows
@@ -335,19 +386,19 @@ impl Usage {
         &self.cores
     }
 
-    /// Reads a window's lines (or, `since_start`, the figures up to its end), with
-    /// the window under way held open meanwhile.
-    fn read(since_start: bool) -> Result<Usage, Error> {
+    /// Reads a window's lines (or, `since_start`, the figures up to its end) into
+    /// `self`, with the window under way held open meanwhile.
+    fn read(&mut self, since_start: bool) -> Result<(), Error> {
         let (header, load_avg, hz) = ffi::hold_window(since_start).ok_or(Error::NoWindow)?;
-        let read = Usage::lines(since_start, &header, hz);
+        let read = self.lines(since_start, &header, hz);
         ffi::let_go(header.stamp);
-        let usage = read.ok_or(Error::Changed)?;
+        read.ok_or(Error::Changed)?;
         // (Out of the critical section: it divides.)
-        let load_avg = load_avg.map(|a| a.map(|a| Share(arith::pct_of(a.busy, a.len))));
-        Ok(Usage { load_avg, ..usage })
+        self.load_avg = load_avg.map(|a| a.map(|a| Share(arith::pct_of(a.busy, a.len))));
+        Ok(())
     }
 
-    fn lines(since_start: bool, header: &crate::engine::Header, hz: u32) -> Option<Usage> {
+    fn lines(&mut self, since_start: bool, header: &crate::engine::Header, hz: u32) -> Option<()> {
         let cores = ApiEngine::CORES;
         let mut line = Line::EMPTY;
         // Since start, the length is what the lines add up to, with the retired IDs'.
@@ -362,21 +413,13 @@ impl Usage {
             header.length << cores.trailing_zeros()
         };
         let shares = Shares::of_total(length);
-        let mut usage = Usage {
-            window: header.window,
-            length,
-            length_us: arith::counts_to_us(length >> cores.trailing_zeros(), hz),
-            tasks: [Task::EMPTY; TASK_LINES],
-            len: 0,
-            idle: Time::default(),
-            interrupts: Time::default(),
-            sleep: Time::default(),
-            other: Time::default(),
-            unlisted: Time { counts: header.retired, share: Share(shares.upto(header.retired)), runs: 0, longest_us: 0 },
-            load: Share(0),
-            load_avg: [None; 3],
-            cores: [Core::default(); ApiEngine::CORES],
-        };
+        let usage = self;
+        usage.window = header.window;
+        usage.length = length;
+        usage.length_us = arith::counts_to_us(length >> cores.trailing_zeros(), hz);
+        usage.len = 0;
+        (usage.idle, usage.interrupts, usage.sleep, usage.other) = (Time::ZERO, Time::ZERO, Time::ZERO, Time::ZERO);
+        usage.unlisted = Time { counts: header.retired, share: Share(shares.upto(header.retired)), runs: 0, longest_us: 0 };
         let mut per_core = [[0u64; 3]; ApiEngine::CORES];
         let mut walk = ShareWalk::new(shares, header.retired);
         for at in 0..ApiEngine::LINES {
@@ -436,7 +479,7 @@ impl Usage {
                 sleep: share(sleep),
             };
         }
-        Some(usage)
+        Some(())
     }
 }
 
@@ -445,8 +488,9 @@ pub fn window_ms() -> u32 {
     ffi::cpu_usage_window_ms()
 }
 
-/// Sets the window's length in milliseconds: the window under way ends at the next
-/// tick, and the next one is this long.
+/// Sets the window's length in milliseconds, from the window under way on: it ends
+/// once it is this long (at the next hook, a tick at the latest, if it already is),
+/// and the next ones are this long.
 ///
 /// ```
 /// # freertos_cpu_usage::doc_example_window!();

@@ -3,7 +3,7 @@
 //! build.rs reads them from the environment (`CPU_USAGE_MAX_TASKS`,
 //! `CPU_USAGE_NAME_LEN`, `CPU_USAGE_TRACE_EVENTS`, `CPU_USAGE_CORES`) and writes them, with the ABI
 //! version from Cargo.toml, to `$OUT_DIR/config.rs`, and echoes them into the C header
-//! it generates ([`C_HEADER`]). The engine itself takes its number of task IDs as
+//! it writes ([`C_CONFIG_HEADER`]). The engine itself takes its number of task IDs as
 //! a parameter ([`crate::engine::Engine`]); `MAX_TASKS` only picks the instance behind
 //! the C API ([`ApiEngine`]), which the report and the event trace read.
 
@@ -13,7 +13,7 @@ include!(concat!(env!("OUT_DIR"), "/config.rs"));
 /// `CORES` cores.
 pub type ApiEngine = crate::engine::engine_for!(MAX_TASKS, CORES);
 
-/// The C header of this build, as build.rs generated it (cbindgen) into `OUT_DIR`:
-/// the API with these settings. `include/freertos_cpu_usage.h` is a copy of it for the
+/// The C settings' header of this build, as build.rs wrote it into `OUT_DIR`: these
+/// settings as C macros. `include/freertos_cpu_usage_config.h` is a copy of it for the
 /// default settings (`make header`), and a test compares the two.
-pub const C_HEADER: &str = include_str!(concat!(env!("OUT_DIR"), "/include/freertos_cpu_usage.h"));
+pub const C_CONFIG_HEADER: &str = include_str!(concat!(env!("OUT_DIR"), "/include/freertos_cpu_usage_config.h"));

@@ -3,12 +3,11 @@
 //! `build.rs`:
 //!
 //! ```no_run
-//! fn main() {
-//!     let mut b = freertos_build::Builder::new();
-//!     // ... the kernel's settings ...
-//!     freertos_cpu_usage_build::add_hooks(&mut b);
-//!     b.compile().unwrap();
-//! }
+//! // build.rs
+//! let mut b = freertos_build::Builder::new();
+//! // ... the kernel's settings ...
+//! freertos_cpu_usage_build::add_hooks(&mut b);
+//! b.compile().unwrap();
 //! ```
 //!
 //! The library's hooks header must come last in the kernel's configuration, after
@@ -50,7 +49,7 @@ pub fn add_hooks_to_config(builder: &mut freertos_build::Builder, config_dir: im
     let dir = PathBuf::from(var("OUT_DIR").expect("OUT_DIR: add_hooks runs in a build script")).join("freertos-cpu-usage-config");
     fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("freertos-cpu-usage-build: cannot create {}: {e}", dir.display()));
     let config = dir.join("FreeRTOSConfig.h");
-    fs::write(&config, config_text(&original))
+    write_config(&config, &config_text(&original), &original)
         .unwrap_or_else(|e| panic!("freertos-cpu-usage-build: cannot write {}: {e}", config.display()));
     builder.freertos_config_dir(&dir);
     builder.get_cc().include(&needs.include);
@@ -83,6 +82,26 @@ impl Needs {
 fn var(name: &str) -> Option<String> {
     println!("cargo:rerun-if-env-changed={name}");
     env::var(name).ok()
+}
+
+/// Writes `text`, the configuration the kernel is built with, at `path`, dated as
+/// `original`, the configuration it includes.
+///
+/// freertos-build asks cargo to run the build script again when a header of the
+/// configuration's directory changes (`rerun-if-changed`), this file among them, and
+/// cargo takes a file for changed when it is newer than the script's last run. Written
+/// and dated during the run, it always would be: every build would run the script
+/// again, rebuilding the kernel and relinking the application. Its text depends only
+/// on where `original` is, which the build script's own inputs decide (and `original`
+/// has its own `rerun-if-changed`), so its date matters for nothing else: it is
+/// written only when its text changes, and takes `original`'s date.
+fn write_config(path: &Path, text: &str, original: &Path) -> std::io::Result<()> {
+    if fs::read_to_string(path).ok().as_deref() != Some(text) {
+        fs::write(path, text)?;
+    }
+    // (A missing `original` fails the kernel's build at its #include.)
+    let date = fs::metadata(original).and_then(|m| m.modified()).unwrap_or(std::time::SystemTime::UNIX_EPOCH);
+    fs::File::options().write(true).open(path)?.set_modified(date)
 }
 
 /// The configuration the kernel is built with: `original`, then the hooks header.
@@ -126,6 +145,28 @@ mod tests {
         let env = [("DEP_FREERTOS_CPU_USAGE_INCLUDE", "/x/include")];
         let e = Needs::from(env_of(&env)).unwrap_err();
         assert!(e.contains("feature \"trace-facility\""), "{e}");
+    }
+
+    #[test]
+    fn the_written_configuration_is_never_newer_than_the_one_it_includes() {
+        let dir = env::temp_dir().join(format!("freertos-cpu-usage-build-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let (original, written) = (dir.join("original.h"), dir.join("FreeRTOSConfig.h"));
+        fs::write(&original, "/* settings */\n").unwrap();
+        let date = |p: &Path| fs::metadata(p).unwrap().modified().unwrap();
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+        fs::File::options().write(true).open(&original).unwrap().set_modified(old).unwrap();
+
+        let text = config_text(&original);
+        write_config(&written, &text, &original).unwrap();
+        assert_eq!((fs::read_to_string(&written).unwrap(), date(&written)), (text.clone(), old));
+        // Again, as every run of the build script does: the file stays as it was.
+        write_config(&written, &text, &original).unwrap();
+        assert_eq!((fs::read_to_string(&written).unwrap(), date(&written)), (text, old));
+        // Another text is written, with the same date.
+        write_config(&written, "/* other */\n", &original).unwrap();
+        assert_eq!((fs::read_to_string(&written).unwrap(), date(&written)), ("/* other */\n".to_string(), old));
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -94,4 +94,13 @@ fn a_window_of_two_cores_in_shares_of_both() {
     // SAFETY: NULL for the cores is refused before anything is read.
     let refused = unsafe { cpu_usage_snapshot_cores(core::ptr::null_mut(), 0, &mut again, core::ptr::null_mut()) };
     assert_eq!(refused, cpu_usage_status::CPU_USAGE_ERR_NULL.code());
+
+    // The Rust API: the same shares, the cores' idle lines summed, each core's line.
+    let usage = crate::api::Usage::last_window().unwrap();
+    let shares: Vec<(u16, u16)> = usage.tasks().iter().map(|t| (t.id(), t.share().hundredths())).collect();
+    assert_eq!(shares, [(1, 3000), (2, 1750)]);
+    assert_eq!((usage.idle().share().hundredths(), usage.interrupts().share().hundredths()), (5000, 250));
+    assert_eq!((usage.counts(), usage.length_us()), (2_000_000, 1_000_000));
+    let core1 = usage.cores()[1];
+    assert_eq!((core1.busy.hundredths(), core1.idle.hundredths(), core1.interrupts.hundredths()), (4000, 6000, 500));
 }

@@ -102,6 +102,54 @@ fn a_report_of_hooked_tasks() {
 }
 
 #[test]
+fn the_rust_api_reads_what_the_report_shows() {
+    use crate::api::{Report, Usage};
+    let _g = lock();
+    let tcb = 0x1100 as *mut c_void;
+    // SAFETY: hooks called as the kernel would, one at a time.
+    let (id, idle) = unsafe {
+        let id = cpu_usage_hook_task_create(tcb, c"worker".as_ptr());
+        let idle = cpu_usage_hook_task_create(0x2100 as *mut c_void, c"IDLE".as_ptr());
+        cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), id);
+        cpu_usage_hook_scheduler_start(idle, 0, 0);
+        advance(250_000);
+        cpu_usage_hook_task_switched_in(cpu_usage_clock_read(), idle);
+        advance(750_000);
+        cpu_usage_hook_tick();
+        (id, idle)
+    };
+    let usage = Usage::last_window().unwrap();
+    let tasks = usage.tasks();
+    // (Tasks other tests left alive have their lines, and no time.)
+    let worker = tasks.iter().find(|t| u32::from(t.id()) == id).expect("the worker's line");
+    assert!(tasks.iter().all(|t| t.id() == worker.id() || t.counts() == 0), "{tasks:?}");
+    assert_eq!((u32::from(worker.id()), worker.name(), worker.counts()), (id, "worker", 250_000));
+    assert_eq!((worker.share().hundredths(), worker.runs(), worker.longest_run_us()), (2500, 1, 250_000));
+    assert_eq!((usage.idle().share().hundredths(), usage.load().hundredths()), (7500, 2500));
+    assert_eq!((usage.counts(), usage.length_us(), usage.window()), (1_000_000, 1_000_000, 0));
+    assert_eq!(usage.cores()[0].busy.hundredths(), 2500);
+    assert_eq!(usage.load_avg().map(|a| a.map(|s| s.hundredths())), [Some(2500); 3]);
+    assert_eq!(worker.share().to_string(), "25.00%");
+    // The report, as the shell's.
+    let mut json = String::new();
+    Report::json().write_to(&mut json).unwrap();
+    assert_eq!(json, format(&["show_cpu_usage", "-m"]).1);
+    // Since start, a deleted task is summed with the tasks no longer listed.
+    // SAFETY: as above.
+    unsafe {
+        assert_eq!(cpu_usage_hook_task_delete(tcb, id), 0);
+        advance(1_000_000);
+        cpu_usage_hook_tick();
+    }
+    let since = Usage::since_start().unwrap();
+    assert!(since.tasks().iter().all(|t| u32::from(t.id()) != id && t.counts() == 0), "{:?}", since.tasks());
+    assert_eq!((since.unlisted().counts(), since.idle().counts()), (250_000, 1_750_000));
+    assert_eq!(since.unlisted().share().hundredths() + since.idle().share().hundredths(), 10_000);
+    // SAFETY: as above.
+    unsafe { assert_eq!(cpu_usage_hook_task_delete(0x2100 as *mut c_void, idle), 0) };
+}
+
+#[test]
 fn buffers_get_snprintf_semantics() {
     let _g = lock();
     let (full_len, full) = format(&["show_cpu_usage", "-h"]);

@@ -32,7 +32,7 @@ fn product_archive() -> PathBuf {
         "panic-handler,critical-section-impl,trace",
         "--message-format=json-render-diagnostics",
     ]);
-    // A cold release build (cbindgen and LTO) takes a minute or two on 2 cores.
+    // A cold release build (LTO) takes a minute or two on 2 cores.
     let out = run(cmd, 900).unwrap_or_else(|e| panic!("cannot build the library: {e}"));
     assert!(
         out.status.success(),

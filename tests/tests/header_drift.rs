@@ -1,23 +1,26 @@
-//! The committed C header is what users compile against. The library's build script
-//! generates the header into its `OUT_DIR` only (cbindgen, exposed as
-//! `settings::C_HEADER`), and `make header` copies it to `include/`: so the committed
-//! file must equal what the sources generate now, or someone changed the API without
-//! running `make header`; and the file in the work tree must be the committed one.
+//! The committed C headers are what users compile against. The API header is
+//! generated from the sources in an explicit step (`make header`: cbindgen, in
+//! `scripts/header-gen`), never by the library's build; the settings' header is what
+//! the library's build script writes for the default settings (`settings::C_CONFIG_HEADER`),
+//! copied by `make header`. So each committed file must equal what the sources make
+//! now, or someone changed the API or a setting's default without running `make
+//! header`; and each file in the work tree must be the committed one.
 //!
 //! Also: the header's ABI version macro, the library's `cpu_usage_abi_version()` and
-//! Cargo.toml's version must agree, and so must the capacity macros and the
+//! Cargo.toml's version must agree, and so must the settings' macros and the
 //! library's constants.
 
 use std::process::Command;
 
 use freertos_cpu_usage::ffi::cpu_usage_abi_version;
-use freertos_cpu_usage::settings::{C_HEADER, MAX_TASKS, NAME_LEN};
+use freertos_cpu_usage::settings::{C_CONFIG_HEADER, CORES, MAX_TASKS, NAME_LEN, TRACE_EVENTS};
 use freertos_cpu_usage_tests::{repo_root, run};
 
 const HEADER: &str = "include/freertos_cpu_usage.h";
+const CONFIG_HEADER: &str = "include/freertos_cpu_usage_config.h";
 
-fn read_header() -> String {
-    let path = repo_root().join(HEADER);
+fn read(file: &str) -> String {
+    let path = repo_root().join(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
@@ -28,7 +31,7 @@ fn define<'a>(text: &'a str, name: &str) -> &'a str {
             let mut words = line.split_whitespace();
             (words.next() == Some("#define") && words.next() == Some(name)).then(|| words.next()).flatten()
         })
-        .unwrap_or_else(|| panic!("{HEADER} has no `#define {name}`"))
+        .unwrap_or_else(|| panic!("no `#define {name}` in:\n{text}"))
 }
 
 fn parse_c_uint(text: &str) -> u32 {
@@ -39,66 +42,56 @@ fn parse_c_uint(text: &str) -> u32 {
     parsed.unwrap_or_else(|e| panic!("{text:?} is not a C unsigned constant: {e}"))
 }
 
-/// `version = "x.y.z"` of the `[package]` section of the root Cargo.toml.
-fn package_version() -> (u32, u32, u32) {
-    let manifest = std::fs::read_to_string(repo_root().join("Cargo.toml")).expect("cannot read Cargo.toml");
-    let mut in_package = false;
-    for line in manifest.lines().map(str::trim) {
-        if line.starts_with('[') {
-            in_package = line == "[package]";
-        } else if in_package {
-            if let Some(value) = line.strip_prefix("version").map(str::trim_start).and_then(|l| l.strip_prefix('=')) {
-                let version = value.trim().trim_matches('"');
-                let parts: Vec<u32> = version
-                    .split('.')
-                    .map(|p| p.parse().unwrap_or_else(|e| panic!("Cargo.toml version {version:?}: {e}")))
-                    .collect();
-                assert_eq!(parts.len(), 3, "Cargo.toml version {version:?} is not major.minor.patch");
-                return (parts[0], parts[1], parts[2]);
-            }
-        }
-    }
-    panic!("Cargo.toml has no [package] version");
-}
-
 /// The line number (from 1) of the first difference between two texts.
 fn first_difference(a: &str, b: &str) -> usize {
     a.lines().zip(b.lines()).position(|(a, b)| a != b).unwrap_or_else(|| a.lines().count().min(b.lines().count())) + 1
 }
 
-#[test]
-fn committed_header_is_current() {
-    let current = read_header();
-    if current != C_HEADER {
+/// Fails unless `file` in the work tree is `made` (what the sources make now: run
+/// `make header` otherwise) and is committed as it is.
+fn check_committed(file: &str, made: &str) {
+    let current = read(file);
+    if current != made {
         panic!(
-            "{HEADER} is stale: the sources generate another header (first difference at line {}); \
-             run `make header` and commit {HEADER}",
-            first_difference(&current, C_HEADER)
+            "{file} is stale: the sources make another one (first difference at line {}); \
+             run `make header` and commit {file}",
+            first_difference(&current, made)
         );
     }
     let mut git = Command::new("git");
-    git.current_dir(repo_root()).args(["show", &format!("HEAD:{HEADER}")]);
+    git.current_dir(repo_root()).args(["show", &format!("HEAD:{file}")]);
     let committed = match run(git, 60) {
         Ok(out) if out.status.success() => out.stdout,
         Ok(out) => panic!(
-            "cannot compare {HEADER} with the committed one: `git show HEAD:{HEADER}` failed ({}): {}",
+            "cannot compare {file} with the committed one: `git show HEAD:{file}` failed ({}): {}",
             out.status,
             out.stderr.trim()
         ),
-        Err(e) => panic!("cannot compare {HEADER} with the committed one: git is unavailable: {e}"),
+        Err(e) => panic!("cannot compare {file} with the committed one: git is unavailable: {e}"),
     };
     if current != committed {
         panic!(
-            "{HEADER} differs from the committed one (first difference at line {}): commit it",
+            "{file} differs from the committed one (first difference at line {}): commit it",
             first_difference(&current, &committed)
         );
     }
 }
 
 #[test]
+fn committed_header_is_current() {
+    let made = freertos_cpu_usage_header::generate(&repo_root()).unwrap_or_else(|e| panic!("{e}"));
+    check_committed(HEADER, &made);
+}
+
+#[test]
+fn committed_settings_header_is_the_default_builds() {
+    check_committed(CONFIG_HEADER, C_CONFIG_HEADER);
+}
+
+#[test]
 fn abi_version_matches_cargo_toml() {
-    let header = read_header();
-    let (major, minor, patch) = package_version();
+    let header = read(HEADER);
+    let (major, minor, patch) = freertos_cpu_usage_header::package_version(&repo_root()).unwrap_or_else(|e| panic!("{e}"));
     let packed = (major << 16) | (minor << 8) | patch;
     let in_header = parse_c_uint(define(&header, "CPU_USAGE_ABI_VERSION"));
     assert_eq!(
@@ -109,8 +102,11 @@ fn abi_version_matches_cargo_toml() {
 }
 
 #[test]
-fn capacity_macros_match_the_library() {
-    let header = read_header();
-    assert_eq!(parse_c_uint(define(&header, "CPU_USAGE_MAX_TASKS")) as usize, MAX_TASKS);
-    assert_eq!(parse_c_uint(define(&header, "CPU_USAGE_NAME_LEN")) as usize, NAME_LEN);
+fn settings_macros_match_the_library() {
+    let config = C_CONFIG_HEADER;
+    assert_eq!(parse_c_uint(define(config, "CPU_USAGE_MAX_TASKS")) as usize, MAX_TASKS);
+    assert_eq!(parse_c_uint(define(config, "CPU_USAGE_NAME_LEN")) as usize, NAME_LEN);
+    assert_eq!(parse_c_uint(define(config, "CPU_USAGE_TRACE_EVENTS")) as usize, TRACE_EVENTS);
+    assert_eq!(parse_c_uint(define(config, "CPU_USAGE_CORES")) as usize, CORES);
+    assert!(read(HEADER).contains("#include \"freertos_cpu_usage_config.h\""), "{HEADER} includes no settings");
 }
