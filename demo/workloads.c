@@ -215,7 +215,7 @@ static uint32_t ulSampledTicks[ eSampledRows ];
  * Returns the wall time burned, ulBudgetUs or more: the last piece ends at the first
  * reading of the clock past its end, which comes late by whatever kept this task from
  * reading it (an interrupt; under QEMU's -icount on several harts, the turns of the
- * other harts, hundreds of microseconds: ../boards/riscv-virt-smp/README.md). The
+ * other harts, hundreds of microseconds: ../freertos-port/riscv-virt-smp/README.md). The
  * caller takes that off its next burn.
  */
 static uint32_t prvBurn( uint32_t ulBudgetUs )

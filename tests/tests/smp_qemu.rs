@@ -1,10 +1,10 @@
 //! FreeRTOS SMP on QEMU's RISC-V virt machine with 2 and 4 harts
-//! (`boards/riscv-virt-smp/`): the board's self-check firmware, `smp_check.elf`, run
+//! (`freertos-port/riscv-virt-smp/`): the board's self-check firmware, `smp_check.elf`, run
 //! on each image under `-icount` (the harts in turn in one host thread, deterministic)
 //! and without it (one host thread per hart, in parallel: what puts the port's
 //! spinlocks to work), four tests in all.
 //!
-//! The firmware (`boards/riscv-virt-smp/smp_check.c`) pins a busy task to each hart,
+//! The firmware (`freertos-port/riscv-virt-smp/smp_check.c`) pins a busy task to each hart,
 //! lets three free tasks yield and sleep wherever the kernel puts them, counts every
 //! round of every task inside a kernel critical section, per hart and in one shared
 //! counter, and after 300 ticks prints the counts and exits through the test finisher:
@@ -14,7 +14,7 @@
 //! The images are `build/riscv-virt-smp<N>/smp_check.elf`, built by `make qemu-image`,
 //! or the files named by `CPU_USAGE_QEMU_SMP2_CHECK_ELF` and
 //! `CPU_USAGE_QEMU_SMP4_CHECK_ELF`. The command lines are the boards' `QEMU_CMD_ICOUNT`
-//! and `QEMU_CMD` (`boards/riscv-virt-smp/board.mk`). A missing image or QEMU is a
+//! and `QEMU_CMD` (`freertos-port/riscv-virt-smp/board.mk`). A missing image or QEMU is a
 //! failure, never a skip.
 //!
 //! Each run takes 0.3 s of guest time: about 0.2 s on the host under `-icount`, 0.4 s
@@ -379,7 +379,7 @@ fn library_on(demo: &SmpDemo, which: QemuRun, secs: u64) {
     if windows.windows(2).any(|w| w[1] < w[0]) || windows.first() == windows.last() {
         console.fail(&format!("the windows read do not move on: {windows:?}"));
     }
-    // Meanwhile a reader on every core took snapshots (boards/riscv-virt-smp/readers.c,
+    // Meanwhile a reader on every core took snapshots (freertos-port/riscv-virt-smp/readers.c,
     // which stops the firmware if one does not add up).
     let answer = console.command("readers", ANSWER_SECS);
     let counts: Vec<u64> = answer
@@ -407,7 +407,7 @@ fn library_on(demo: &SmpDemo, which: QemuRun, secs: u64) {
 // only from below: there every workload reads 1 to 2 points of its core above its duty
 // on average, single windows up to 5 (its share of the kernel's switches stretched by
 // QEMU 7.2's turns:
-// boards/riscv-virt-smp/README.md, "The library's figures here"), which is what the
+// freertos-port/riscv-virt-smp/README.md, "The library's figures here"), which is what the
 // harts did but not the known load, so no upper bound here holds; a share below the
 // duty would still be time of the workload's core lost or given to another line.
 
