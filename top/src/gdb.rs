@@ -38,7 +38,16 @@ fn hex_decode(text: &[u8]) -> Option<Vec<u8>> {
 impl Client {
     /// Connects to `addr` (`host:port`) and asks what packet size the server takes.
     pub fn connect(addr: &str) -> io::Result<Client> {
-        let stream = TcpStream::connect(addr)?;
+        // A server started just before the viewer (QEMU) may not listen yet.
+        let deadline = std::time::Instant::now() + PATIENCE;
+        let stream = loop {
+            match TcpStream::connect(addr) {
+                Err(e) if e.kind() == io::ErrorKind::ConnectionRefused && std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                other => break other?,
+            }
+        };
         stream.set_read_timeout(Some(PATIENCE))?;
         let _ = stream.set_nodelay(true);
         let mut client = Client { stream, pending: Vec::new(), chunk: 256 };
