@@ -99,7 +99,9 @@ impl Block {
     /// every record inside the engine's span.
     pub fn parse(b: &[u8]) -> Result<Block, BadBlock> {
         if b.len() < FIXED_SIZE || u32_at(b, 0) != MAGIC {
-            return Err(BadBlock(format!("no read-out block: `{SYMBOL}` does not start with the magic number \"CPUR\"")));
+            return Err(BadBlock(format!(
+                "no read-out block: `{SYMBOL}` does not start with the magic number \"CPUR\""
+            )));
         }
         let version = u16_at(b, 4);
         if version != VERSION {
@@ -109,7 +111,9 @@ impl Block {
         }
         let (size, addr_size) = (usize::from(u16_at(b, 6)), usize::from(u16_at(b, 16)));
         if !matches!(addr_size, 4 | 8) || size != FIXED_SIZE + 2 * addr_size || b.len() < size {
-            return Err(BadBlock(format!("read-out block of {size} bytes with {addr_size}-byte addresses: not a layout of version {VERSION}")));
+            return Err(BadBlock(format!(
+                "read-out block of {size} bytes with {addr_size}-byte addresses: not a layout of version {VERSION}"
+            )));
         }
         let f16 = |at: usize| u16_at(b, at);
         let block = Block {
@@ -133,7 +137,10 @@ impl Block {
             clock_hz: addr_at(b, FIXED_SIZE + addr_size, addr_size),
         };
         if block.cores != 1 {
-            return Err(BadBlock(format!("a build of {} cores: this viewer reads one core's read-out only", block.cores)));
+            return Err(BadBlock(format!(
+                "a build of {} cores: this viewer reads one core's read-out only",
+                block.cores
+            )));
         }
         if usize::from(block.lines) != usize::from(block.ids) + 4
             || block.acct_fields.iter().any(|&f| usize::from(f) + 4 > usize::from(block.acct_size))
@@ -179,7 +186,11 @@ impl Block {
         let us = |counts: u64| if hz == 0 { 0 } else { (u128::from(counts) * 1_000_000 / u128::from(hz)) as u64 };
         let mut w = Window {
             mode: "window".into(),
-            head: WindowHead { window: u64::from(window), window_us: us(u64::from(pub_len)), window_counts: u64::from(pub_len) },
+            head: WindowHead {
+                window: u64::from(window),
+                window_us: us(u64::from(pub_len)),
+                window_counts: u64::from(pub_len),
+            },
             clock: "readout".into(),
             clock_hz: u64::from(hz),
             slots: Slots { capacity: u32::from(self.ids), ..Slots::default() },
@@ -224,8 +235,7 @@ impl Block {
                     let m = self.meta as usize + (at - 1) * usize::from(self.meta_size);
                     let name_at = m + usize::from(self.meta_fields[0]);
                     let name = engine.get(name_at..name_at + usize::from(self.name_len)).unwrap_or_default();
-                    let name: String =
-                        name.iter().take_while(|&&c| c != 0).map(|&c| char::from(c)).collect();
+                    let name: String = name.iter().take_while(|&&c| c != 0).map(|&c| char::from(c)).collect();
                     let mark = u32_at(engine, m + usize::from(self.meta_fields[1]));
                     let state = engine.get(m + usize::from(self.meta_fields[2])).copied().unwrap_or(0);
                     let short_lived = engine.get(m + usize::from(self.meta_fields[3])).is_some_and(|&b| b != 0);
@@ -343,7 +353,7 @@ mod tests {
         e[12] = 2; // the idle task is ID 2
         let rec = |slot: usize| 16 + slot * 28;
         // ID 1: charged in 10, so 9's figures are prev_*.
-        for (i, v) in [5, 1, 5, 10, 250, 3, 100] .into_iter().enumerate() {
+        for (i, v) in [5, 1, 5, 10, 250, 3, 100].into_iter().enumerate() {
             put32(&mut e, rec(1) + 4 * i, v);
         }
         // ID 2 (idle): last charged in 9.

@@ -139,7 +139,7 @@ mod tests {
         let seq = e.seq();
         e.tick(0, 1000);
         assert_eq!(e.seq(), seq + 2);
-        assert_eq!(e.seq() % 2, 0);
+        assert!(e.seq().is_multiple_of(2));
         let l = E::LAYOUT;
         let b = bytes(&e);
         let window = u32_at(b, l.window as usize);

@@ -73,7 +73,9 @@ pub enum Mode {
 fn said(e: std::io::Error) -> String {
     use std::io::ErrorKind::{BrokenPipe, ConnectionAborted, ConnectionReset, UnexpectedEof};
     match e.kind() {
-        BrokenPipe | ConnectionAborted | ConnectionReset | UnexpectedEof => "the GDB server closed the connection".to_owned(),
+        BrokenPipe | ConnectionAborted | ConnectionReset | UnexpectedEof => {
+            "the GDB server closed the connection".to_owned()
+        }
         _ => e.to_string(),
     }
 }
@@ -139,7 +141,7 @@ impl Reader {
                     (engine, hz, before == after && inside)
                 }
             };
-            if same && b.seq_of(&engine) % 2 == 0 {
+            if same && b.seq_of(&engine).is_multiple_of(2) {
                 let hz = u32::from_le_bytes([hz[0], hz[1], hz[2], hz[3]]);
                 return Ok(b.window(&engine, hz));
             }
@@ -158,11 +160,19 @@ pub struct Follow {
 impl Follow {
     /// Connects (errors now are the caller's) and reads every `every` on a thread of
     /// its own, sending each new window.
-    pub fn start(addr: &str, firmware: Firmware, mode: Mode, every: Duration) -> Result<(Follow, Receiver<Event>), String> {
+    pub fn start(
+        addr: &str,
+        firmware: Firmware,
+        mode: Mode,
+        every: Duration,
+    ) -> Result<(Follow, Receiver<Event>), String> {
         let mut reader = Reader::connect(addr, firmware, mode)?;
         let (tx, rx) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
-        let _ = tx.send(Event::Status(format!("reading gdb:{addr} ({})", if mode == Mode::Halt { "halting" } else { "live" })));
+        let _ = tx.send(Event::Status(format!(
+            "reading gdb:{addr} ({})",
+            if mode == Mode::Halt { "halting" } else { "live" }
+        )));
         let thread = {
             let stop = stop.clone();
             thread::spawn(move || follow(&mut reader, &tx, &stop, every))

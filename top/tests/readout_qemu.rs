@@ -122,7 +122,15 @@ fn the_minimal_build_read_through_qemus_gdbstub_is_what_it_prints() {
             );
         } else if let (true, Some(w)) = (line.starts_with("summary "), current) {
             assert_eq!(
-                [get("interrupts"), get("interrupt_count"), get("longest_interrupt_us"), get("sleep"), get("other"), get("idle"), get("load")],
+                [
+                    get("interrupts"),
+                    get("interrupt_count"),
+                    get("longest_interrupt_us"),
+                    get("sleep"),
+                    get("other"),
+                    get("idle"),
+                    get("load")
+                ],
                 [
                     hundredths(w.interrupts_pct),
                     w.interrupts.to_string(),
