@@ -252,11 +252,11 @@ typedef struct {
  */
 typedef struct {
   /**
-   * [`CPU_USAGE_READOUT_MAGIC`].
+   * `0x52555043`, the bytes `CPUR` in a little-endian memory ([`CPU_USAGE_READOUT_MAGIC`]).
    */
   uint32_t magic;
   /**
-   * [`CPU_USAGE_READOUT_VERSION`].
+   * 1 ([`CPU_USAGE_READOUT_VERSION`]): changes whenever a field moves or changes meaning.
    */
   uint16_t version;
   /**
