@@ -183,6 +183,14 @@ fn session(t: &mut Terminal) {
     // Past the oldest line, Up stays on it.
     t.expect(&UP.repeat(10), "{\"mode\":\"window\"");
 
+    // A line longer than 127 characters is refused whole: cut, this one would set a
+    // 25 ms window. The keys past the cut ring the bell; Enter gives the refusal.
+    let answer = t.line(&format!("show_cpu_usage{}-w 25000", " ".repeat(108)));
+    if !answer.contains('\x07') || !answer.contains("line too long (at most 127 characters): nothing run") {
+        t.fail(&format!("a line of 130 characters was not refused: {answer:?}"));
+    }
+    t.expect("show_cpu_usage -m", "{\"mode\":\"window\"");
+
     // An alert while a line is half typed. Load above 1 % for 2 windows: the trip
     // comes at the end of the window after the one under way, at least one window
     // (a second of the demo's time) after the line is typed.
