@@ -89,7 +89,7 @@ run: setup
 # TARGET (default mps2-an385) names the board; QEMU_ELF another of its images.
 qemu: setup
 	@$(MAKE) --no-print-directory $(QEMU_ELF)
-	$(QEMU_CMD)
+	$(QEMU_RUN)
 
 size: setup qemu-image
 	@{ echo "# What libfreertos_cpu_usage.a costs a Cortex-M3 firmware, in bytes (written by"; \

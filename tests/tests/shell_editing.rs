@@ -173,6 +173,14 @@ impl Terminal {
                 self.seen = upto;
                 return got;
             }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                // (What it printed last may still be on its way.)
+                thread::sleep(Duration::from_millis(200));
+                if !self.text().get(self.seen..).is_some_and(|t| t.contains(what)) {
+                    self.fail(&format!("ended with {status} before {what:?} came"));
+                }
+                continue;
+            }
             if deadline.passed() {
                 self.fail(&format!("no {what:?} within {secs} s"));
             }
@@ -318,7 +326,10 @@ fn the_simulator_gives_its_terminal_back() {
         t.wait_for("\n> ", 60);
         let raw = t.settings();
         if raw.c_lflag & (libc::ICANON | libc::ECHO | libc::ISIG) != 0 || raw.c_iflag & libc::IXON != 0 {
-            t.fail(&format!("the simulator's terminal is not raw: c_lflag {:#o}, c_iflag {:#o}", raw.c_lflag, raw.c_iflag));
+            t.fail(&format!(
+                "the simulator's terminal is not raw: c_lflag {:#o}, c_iflag {:#o}",
+                raw.c_lflag, raw.c_iflag
+            ));
         }
         match signal {
             None => {
