@@ -258,6 +258,8 @@ int port_console_getc( uint32_t timeout_ms )
             return PORT_CONSOLE_TIMEOUT;
         }
 
+        /* Around a window's end, host_share.c sees where the window ended. */
+        vHostSharePoll();
         vTaskDelay( pdMS_TO_TICKS( posixCONSOLE_POLL_MS ) );
     }
 }

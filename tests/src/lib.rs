@@ -281,6 +281,11 @@ impl Console {
         }
     }
 
+    /// The child's process ID (to signal it).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// CPU time the child has used so far, all its threads together (Linux only:
     /// `/proc/<pid>/stat`, in units of USER_HZ, which is 100 on every Linux ABI).
     pub fn cpu_time(&self) -> Option<Duration> {

@@ -533,7 +533,8 @@ pub fn run(console: &mut Console, judging: Judging) {
     //    activation in one piece, so a 1 s window boundary falls inside some burn
     //    and hands part of it to the next window; averaging evens that out.
     let first = run.wait_window(1);
-    if first.report.window_us != 1_000_000 {
+    // (A window runs on while a reader holds it at its end, so about 1 s.)
+    if !(990_000..=1_010_000).contains(&first.report.window_us) {
         run.console.fail(&format!("window #1 is {} µs long, not 1 s: did a cut line set it?", first.report.window_us));
     }
     run.check_clock(&first);
