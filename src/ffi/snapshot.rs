@@ -7,7 +7,7 @@ use core::ffi::c_char;
 use super::status::cpu_usage_status as St;
 #[cfg(cpu_usage_smp)]
 use super::CPU_USAGE_CORES;
-use super::{hold_window, let_go, read_line, CPU_USAGE_NAME_BUF};
+use super::{let_go, read_line, with_library, CPU_USAGE_NAME_BUF};
 use crate::engine::arith::{self, ShareWalk, Shares};
 use crate::engine::{Header, Line, Row, RowKind, NAME_LEN};
 use crate::fields::{CField, Figures, Unit, Value, C_FIELDS};
@@ -212,11 +212,24 @@ pub unsafe extern "C" fn cpu_usage_snapshot_cores(
 /// so that a refused call does not reserve its frame.)
 #[inline(never)]
 fn take(out: &mut [cpu_usage_task_info], summary: &mut cpu_usage_summary_info, cores: Option<&mut CoreLines>) -> i32 {
-    let Some((header, load_avg, hz)) = hold_window(false) else {
+    // (Not `hold_window`: its loads, each an `Option`, would take more of the caller's
+    // stack.)
+    let read = with_library(|st| {
+        let header = st.engine.header(false)?;
+        st.engine.hold();
+        #[cfg(feature = "watchdogs")]
+        let load_avg = st.engine.load_avg();
+        // (Without the load averages: never known.)
+        #[cfg(not(feature = "watchdogs"))]
+        let load_avg = [u32::MAX; 3];
+        Some((header, load_avg, st.config.clock.hz))
+    });
+    let Some((header, load_avg, hz)) = read else {
         return St::CPU_USAGE_ERR_NO_WINDOW.code();
     };
     // (Out of the critical section: it divides.)
-    let load_avg = load_avg.map(|a| a.map_or(u32::MAX, |a| u32::from(arith::pct_of(a.busy, a.len))));
+    #[cfg(feature = "watchdogs")]
+    let load_avg = load_avg.map(|a| if a.len == 0 { u32::MAX } else { u32::from(arith::pct_of(a.busy, a.len)) });
     let copied = copy(out, &header, load_avg, hz);
     let_go(header.stamp);
     match copied {
