@@ -12,6 +12,9 @@
 # library's own calls then go to the firmware's, like everybody else's.
 #
 #   localize-libc.sh LIBRARY.a [GCC FLAGS...]   (default flags: -mcpu=cortex-m3 -mthumb)
+#   localize-libc.sh --check LIBRARY.a [GCC FLAGS...]
+#                                    changes nothing: fails, naming them, if the archive
+#                                    still offers any of those routines (make dist-check)
 #
 # LOCALIZE_CC names the firmware's C compiler (default arm-none-eabi-gcc); its binutils
 # are the ones with the same prefix (riscv64-unknown-elf-gcc: riscv64-unknown-elf-nm...).
@@ -22,6 +25,11 @@
 # the ULEB128 relocations LLVM puts in compiler-builtins' RISC-V objects, which
 # llvm-objcopy copies as they are.
 set -euo pipefail
+check=no
+if [ "${1:-}" = --check ]; then
+    check=yes
+    shift
+fi
 lib=$1
 shift
 flags=("$@")
@@ -52,6 +60,10 @@ ours=$("${tools}readelf" -sW "$lib" 2>/dev/null |
 theirs=$("${tools}nm" -g --defined-only "$libc" "$libgcc" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
 both=$(comm -12 <(echo "$ours") <(echo "$theirs"))
 [ -n "$both" ] || exit 0
+if [ $check = yes ]; then
+    echo "localize-libc: $lib offers routines the C library or libgcc has (run localize-libc.sh on it):" $both >&2
+    exit 1
+fi
 args=()
 for s in $both; do args+=("--localize-symbol=$s"); done
 "$objcopy" "${args[@]}" "$lib"
