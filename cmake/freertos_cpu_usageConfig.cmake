@@ -40,7 +40,7 @@ if(NOT EXISTS "${_fcu_archive}" OR NOT EXISTS "${_fcu_prefix}/include/freertos_c
     string(REPLACE "/libfreertos_cpu_usage.a" "" _fcu_have "${_fcu_have}")
     string(REPLACE ";" ", " _fcu_have "${_fcu_have}")
     set(freertos_cpu_usage_FOUND FALSE)
-    set(freertos_cpu_usage_NOT_FOUND_MESSAGE
+    string(CONCAT freertos_cpu_usage_NOT_FOUND_MESSAGE
         "no prebuilt archive for ${_fcu_target}, the ${FREERTOS_CPU_USAGE_BUILD} build, "
         "${FREERTOS_CPU_USAGE_CORES} core(s) (${_fcu_archive}). The tree has: ${_fcu_have}. "
         "Set FREERTOS_CPU_USAGE_RUST_TARGET, FREERTOS_CPU_USAGE_BUILD or FREERTOS_CPU_USAGE_CORES, "
