@@ -4,7 +4,7 @@
 #                start it with its shell on this terminal
 #   make test    set up what is missing, build everything, run every test
 #   make qemu    the same demo on an emulated Cortex-M3 (QEMU mps2-an385); make qemu
-#                TARGET=<board> on any QEMU board (boards/<board>/)
+#                TARGET=<board> on any QEMU board (freertos-port/<board>/)
 #   make top     the simulator with the live viewer cpu-usage-top (top/top.mk: top-qemu,
 #                top-install)
 #   make lib     the library for this host:  target/release/libfreertos_cpu_usage.a
@@ -33,9 +33,9 @@
 #   make fuzz    each fuzz target for FUZZ_SECONDS (default 180): fuzz/README.md
 #   make clean
 #
-# The QEMU boards are built by one description, boards/qemu.mk (which also finds
+# The QEMU boards are built by one description, freertos-port/qemu.mk (which also finds
 # the FreeRTOS kernel); each board lists its own files and flags in
-# boards/<board>/board.mk. The POSIX simulator's rules: boards/posix/board.mk.
+# freertos-port/<board>/board.mk. The POSIX simulator's rules: freertos-port/posix/board.mk.
 
 BUILD ?= build
 CARGO ?= cargo
@@ -46,13 +46,13 @@ LIB_CM3 := target/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
 LIB_CM3_MINIMAL := target/minimal/thumbv7m-none-eabi/release/libfreertos_cpu_usage.a
 LIB_RV32 := target/riscv32imac-unknown-none-elf/release/libfreertos_cpu_usage.a
 # Committed footprint figures; `make test` fails when the library grows past them.
-FOOTPRINT := boards/mps2-an385/footprint.txt
+FOOTPRINT := freertos-port/mps2-an385/footprint.txt
 
 # The included files define rules of their own; `make` alone still means `make all`.
 .DEFAULT_GOAL := all
 
-include boards/qemu.mk
-include boards/posix/board.mk
+include freertos-port/qemu.mk
+include freertos-port/posix/board.mk
 include bench/bench.mk
 include top/top.mk
 include dist/dist.mk

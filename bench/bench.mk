@@ -1,8 +1,8 @@
 # bench/bench.mk - `make bench` (writes BENCHMARKS.md and bench/figures.txt) and
 # `make bench-check` (the budgets, against the committed bench/figures.txt).
 #
-# Included by the top Makefile after boards/qemu.mk (which reads every
-# boards/<board>/board.mk) and boards/posix/board.mk, whose variables it uses
+# Included by the top Makefile after freertos-port/qemu.mk (which reads every
+# freertos-port/<board>/board.mk) and freertos-port/posix/board.mk, whose variables it uses
 # (KERNEL_DIR, POSIX_KERNEL_SRCS, POSIX_PORT_DIR, POSIX_CC, MPS2_CC), with the top
 # Makefile's LIB, LIB_CM3, CARGO and its phony `lib` and `lib-cm3` targets. Run from
 # the repository root. Everything it builds goes to $(BUILD)/bench and

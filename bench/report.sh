@@ -158,7 +158,7 @@ EOF
 
 A missed budget is a finding, not a reason to change the budget: \`make bench-check\`
 fails until the figures meet it. The footprint rows are \`make size\`'s
-(\`boards/mps2-an385/footprint.txt\`: every C API function of the build linked into an
+(\`freertos-port/mps2-an385/footprint.txt\`: every C API function of the build linked into an
 empty Cortex-M3 image, 32 IDs); \`make test\` fails when one grows more than 10%.
 
 ### What the missed budgets are made of
@@ -503,7 +503,7 @@ EOF
 ## 6. Footprint
 
 What the library adds to the mps2-an385 demo (Cortex-M3, 32 IDs), in bytes, from
-\`boards/mps2-an385/footprint.txt\` as committed by \`make size\`:
+\`freertos-port/mps2-an385/footprint.txt\` as committed by \`make size\`:
 
 | flash | ram | text | data | bss |
 |---:|---:|---:|---:|---:|

@@ -19,7 +19,7 @@
 #             stack each reader of the C API wrote (painted before the call, scanned
 #             after it); stack.*.sp (not with --stack): how far the stack pointer went
 #             down meanwhile, from QEMU's register log
-#   size.*    boards/mps2-an385/footprint.txt, as committed by `make size`
+#   size.*    freertos-port/mps2-an385/footprint.txt, as committed by `make size`
 #
 # The budgets are bench/check.sh's; this script only asks it for the verdicts.
 #
@@ -38,7 +38,7 @@ else
     figures=${2:?$usage}
 fi
 out=${BENCH_OUT:-build/bench}
-footprint=boards/mps2-an385/footprint.txt
+footprint=freertos-port/mps2-an385/footprint.txt
 
 SWITCHES=100000
 TASK_COUNTS="1 32 200"

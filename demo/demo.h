@@ -2,7 +2,7 @@
  * The demo application shared by every board: three workload tasks that burn a set
  * share of the CPU, a churn task that creates and deletes short-lived tasks, a
  * tick-synchronous task (tick30) with a tick-sampled accounting beside it, and a
- * shell on the console. A board (boards/<board>/) provides the functions in the
+ * shell on the console. A board (freertos-port/<board>/) provides the functions in the
  * first block and calls demo_start() before vTaskStartScheduler().
  *
  * What a firmware of your own copies is in integration.c; the rest of demo/ is the

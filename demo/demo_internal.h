@@ -69,6 +69,7 @@ typedef struct DemoWorkload
 {
     const char * pcName;
     volatile uint32_t ulDutyPct; /* written by the shell, read by the workload */
+    uint32_t ulAheadUs;          /* the workload's: burned beyond its duty so far */
 } DemoWorkload_t;
 
 #define demoWORKLOAD_COUNT    3U

@@ -8,7 +8,7 @@
  *
  *         #include "freertos_cpu_usage_hooks.h"
  *
- *     (boards/mps2-an385/FreeRTOSConfig.h shows it in place.)
+ *     (freertos-port/mps2-an385/FreeRTOSConfig.h shows it in place.)
  *
  *  2. Before vTaskStartScheduler(), where the report goes: a function that writes n
  *     bytes to your console (demo_integration_start() below).

@@ -1,7 +1,7 @@
 //! Builds the C side of the system tests from the same sources the simulator uses.
 //!
 //! - `libcu_kernel_posix.a`: the FreeRTOS kernel and its POSIX port, configured by
-//!   `boards/posix/FreeRTOSConfig.h` exactly as the simulator is, with empty
+//!   `freertos-port/posix/FreeRTOSConfig.h` exactly as the simulator is, with empty
 //!   stand-ins for the application hooks that configuration names (the demo's tick
 //!   hook, the port's tickless sleep). `c_api_misuse` links its C program against it,
 //!   only for the port's critical section (the scheduler never starts there).
@@ -44,7 +44,7 @@ impl Paths {
         [
             self.repo.join("include"),
             self.repo.join("demo"),
-            self.repo.join("boards/posix"),
+            self.repo.join("freertos-port/posix"),
             self.kernel.join("include"),
             self.posix_port.clone(),
         ]
@@ -87,7 +87,7 @@ fn main() {
         out: PathBuf::from(env::var("OUT_DIR").unwrap()),
     };
 
-    for dir in ["demo", "boards/posix", "include", "tests/c"] {
+    for dir in ["demo", "freertos-port/posix", "include", "tests/c"] {
         println!("cargo:rerun-if-changed={}", paths.repo.join(dir).display());
     }
     println!("cargo:rerun-if-changed=build.rs");
@@ -97,7 +97,7 @@ fn main() {
         .file(paths.repo.join("tests/c/kernel_posix_app_hooks.c"))
         .compile("cu_kernel_posix");
 
-    // Every C file of the demo and of the POSIX board (demo/*.c, boards/posix/*.c, as
+    // Every C file of the demo and of the POSIX board (demo/*.c, freertos-port/posix/*.c, as
     // board.mk builds them), sorted so that the archive does not depend on the
     // directories' order.
     let c_files_in = |dir: &str| {
@@ -113,11 +113,11 @@ fn main() {
         .define("DEMO_RUN_TIME_STATS", "1")
         .define("main", "posix_demo_main")
         .files(c_files_in("demo"))
-        .files(c_files_in("boards/posix"))
+        .files(c_files_in("freertos-port/posix"))
         .compile("cu_cross_check");
 
     // The demo's POSIX glue disposes of deleted tasks' threads with the scheduler
-    // suspended (boards/posix/main.c, __wrap_vPortCancelThread): without it,
+    // suspended (freertos-port/posix/main.c, __wrap_vPortCancelThread): without it,
     // heavy churn deadlocks on glibc's thread-stack lock.
     println!("cargo:rustc-link-arg-tests=-Wl,--wrap=vPortCancelThread");
 

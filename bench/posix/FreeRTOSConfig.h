@@ -8,7 +8,7 @@
  *   2  this library: its hooks header, libfreertos_cpu_usage.a linked, reading the
  *      same ulBenchClock() (cpu_usage_set_clock())
  *   3  the same with the library's own default clock, which computes the same
- * Everything else is as in the simulator (boards/posix), minus what the
+ * Everything else is as in the simulator (freertos-port/posix), minus what the
  * benchmark has no use for. configUSE_TRACE_FACILITY is on in all four (the hooks
  * header needs it); it adds a TCB field and nothing to the context switch.
  */

@@ -208,7 +208,7 @@ pub struct MoreTasks {
 /// library writes no note: the demo's shell puts the board's into each report as it
 /// goes out (`demo/note.c`), and only the POSIX simulator has one, when the host held
 /// back the core it needs for more than its 1.5-point accuracy over the last window
-/// (`boards/posix/host_share.c`). Time held back is charged to the task that FreeRTOS
+/// (`freertos-port/posix/host_share.c`). Time held back is charged to the task that FreeRTOS
 /// had running, so a share can read high by up to `held_back_us` over `span_us`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Note {

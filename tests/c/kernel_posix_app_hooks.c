@@ -5,7 +5,7 @@
  * critical section; the scheduler never starts there, so none of these ever runs).
  *
  * The simulator gets them from demo/workloads.c (vApplicationTickHook, the tick-sampled
- * accounting) and boards/posix/main.c (vPosixIdleSleep, tickless idle).
+ * accounting) and freertos-port/posix/main.c (vPosixIdleSleep, tickless idle).
  */
 #include "FreeRTOS.h"
 #include "task.h"

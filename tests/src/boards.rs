@@ -79,7 +79,7 @@ pub const QEMU_DUTY_TOLERANCE_PP: f64 = 1.0;
 /// instructions, so the figure is the same in every run: measured 30.11 %.
 pub const QEMU_TICK30_TOLERANCE_PP: f64 = 1.0;
 
-/// The MPS2 demos' TIMER0 interrupt (boards/mps2-an385/irq_load.c): 500 Hz, each
+/// The MPS2 demos' TIMER0 interrupt (freertos-port/mps2-an385/irq_load.c): 500 Hz, each
 /// busy for 100 µs of the timer's own clock, the system clock (2500 counts of 25 MHz on
 /// mps2-an385, 2000 of 20 MHz on mps2-an505), 5.00 % of the time. The interrupts line
 /// also holds what each handler does around that work (the library's enter and exit,

@@ -24,7 +24,7 @@ pub mod kernel {
 
 #[link(name = "cu_cross_check", kind = "static")]
 extern "C" {
-    /// boards/posix/main.c's `main`, renamed by the build script: sets the
+    /// freertos-port/posix/main.c's `main`, renamed by the build script: sets the
     /// kernel's run-time counter base, creates the demo's tasks (and with
     /// `--many-tasks` 100 more that wait), starts the scheduler.
     fn posix_demo_main(argc: c_int, argv: *const *const c_char) -> c_int;

@@ -2,7 +2,7 @@
 //! (or, for the SMP boards' runs in parallel, without).
 //!
 //! The command line is the board's `QEMU_CMD_ICOUNT` (or `QEMU_CMD`), from its
-//! `boards/<board>/board.mk` read through `boards/qemu.mk`, so it cannot
+//! `freertos-port/<board>/board.mk` read through `freertos-port/qemu.mk`, so it cannot
 //! drift from the Makefile. A missing image or QEMU is a failure, never a skip.
 
 use std::path::Path;
@@ -10,7 +10,7 @@ use std::process::Command;
 
 use crate::{path_from_env, repo_root, run};
 
-/// Which of a board's QEMU command lines (`boards/qemu.mk`) to run.
+/// Which of a board's QEMU command lines (`freertos-port/qemu.mk`) to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QemuRun {
     /// `QEMU_CMD_ICOUNT`: under `-icount`, guest time from the instruction count; with
@@ -45,7 +45,7 @@ pub fn command_words(board: &str, elf: &Path, which: QemuRun) -> Vec<String> {
         "-s",
         "--no-print-directory",
         "-f",
-        "boards/qemu.mk",
+        "freertos-port/qemu.mk",
         "--eval",
         &format!("cu-print-qemu-cmd: ; @printf '%s\\n' $({var})"),
         "cu-print-qemu-cmd",

@@ -18,7 +18,7 @@ use serde_json::Value;
 fn product_archive() -> PathBuf {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
-    // As the makefiles build the C archive (boards/qemu.mk, CARGO_ARCHIVE).
+    // As the makefiles build the C archive (freertos-port/qemu.mk, CARGO_ARCHIVE).
     cmd.current_dir(repo_root()).args([
         "rustc",
         "--release",

@@ -3,7 +3,7 @@
 //! the table `qemu_demos!` below. On the MPS2 boards (mps2-an385, Cortex-M3;
 //! mps2-an505, Cortex-M33) also what the library's critical section masks on the core
 //! (`irqmask`); on mps2-an385 the minimal build (no shell) in a firmware of its own,
-//! read through `cpu_usage_snapshot` (`boards/bare-metal/snapshot_main.c`), and
+//! read through `cpu_usage_snapshot` (`freertos-port/bare-metal/snapshot_main.c`), and
 //! the idle and load lines against the kernel's own statistics with more tasks than
 //! IDs. On microbit (Cortex-M0) also `irqmask` (every priority held off: PRIMASK) and
 //! the same minimal build. On riscv-virt (RV32) also what the critical section does to
@@ -16,7 +16,7 @@
 //! `CPU_USAGE_QEMU_AN505_ELF` for mps2-an505's, `CPU_USAGE_QEMU_SNAPSHOT_ELF` for
 //! mps2-an385's snapshot.elf, `CPU_USAGE_QEMU_MICROBIT_ELF` and
 //! `CPU_USAGE_QEMU_MICROBIT_SNAPSHOT_ELF` for microbit's). The QEMU command line is the board's `QEMU_CMD_ICOUNT`, from its
-//! `boards/<board>/board.mk` through `boards/qemu.mk`, so it cannot drift
+//! `freertos-port/<board>/board.mk` through `freertos-port/qemu.mk`, so it cannot drift
 //! from what `make qemu TARGET=<board>` runs. A missing image or QEMU is a failure,
 //! never a skip.
 //!
@@ -37,7 +37,7 @@ use freertos_cpu_usage_tests::boards::{MPS2_TIMER0, QEMU, QEMU_DUTY_TOLERANCE_PP
 use freertos_cpu_usage_tests::scenario::{self, IrqLoad, Judging, KernelStats};
 use freertos_cpu_usage_tests::{qemu, repo_root, run, Console, Deadline};
 
-/// The microbit demo's TIMER0 interrupt (boards/microbit/irq_load.c): 500 Hz,
+/// The microbit demo's TIMER0 interrupt (freertos-port/microbit/irq_load.c): 500 Hz,
 /// each busy for 1600 counts of the nRF51 timer's 16 MHz clock, 5.00 % of the time,
 /// counted on the clock that drives the core and so the library's SysTick-extended
 /// clock. Around the work, each handler's way in and out (the library's enter and exit,
@@ -48,7 +48,7 @@ use freertos_cpu_usage_tests::{qemu, repo_root, run, Console, Deadline};
 /// guest time, so 1 pp is a wide bound here too.
 const MICROBIT_TIMER0: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp: 1.0 };
 
-/// The riscv-virt demo's RTC alarm interrupt (boards/riscv-virt/irq_load.c):
+/// The riscv-virt demo's RTC alarm interrupt (freertos-port/riscv-virt/irq_load.c):
 /// 500 Hz, each busy for 1000 counts of mtime (the library's clock), 5.00 % of the time.
 /// The interrupts line also holds what each one costs around that work: FreeRTOS's trap
 /// entry and exit (31 registers saved and restored), the PLIC's claim and completion,
@@ -60,7 +60,7 @@ const RISCV_RTC: IrqLoad = IrqLoad { rate_hz: 500, share_pct: 5.0, tolerance_pp:
 
 /// A QEMU board's end-to-end run of the demo: one entry of the table `qemu_demos!`.
 struct Board {
-    /// The board: its directory `boards/<name>/` and `make qemu TARGET=<name>`.
+    /// The board: its directory `freertos-port/<name>/` and `make qemu TARGET=<name>`.
     name: &'static str,
     /// Its demo image, from the repository root.
     image: &'static str,
@@ -109,7 +109,7 @@ qemu_demos! {
             ..QEMU
         },
     },
-    // The same board with a Cortex-M4F, hard float (boards/mps2-an386): the same
+    // The same board with a Cortex-M4F, hard float (freertos-port/mps2-an386): the same
     // board files, clock and TIMER0, so the same figures.
     demo_on_qemu_mps2_an386 => Board {
         name: "mps2-an386",
@@ -122,7 +122,7 @@ qemu_demos! {
         },
     },
     // Cortex-M0 (nRF51822): no DWT, so the library's SysTick-extended clock; PRIMASK
-    // critical sections; 16 KiB of RAM (boards/microbit/README.md). The
+    // critical sections; 16 KiB of RAM (freertos-port/microbit/README.md). The
     // workloads burn against TIMER1 and the library counts SysTick, both guest time
     // under -icount: the same tolerances as mps2-an385, for the same reasons.
     demo_on_qemu_microbit => Board {
@@ -160,7 +160,7 @@ fn demo_on(board: &Board) {
 /// The library's critical section holds off the interrupts the kernel's critical
 /// sections hold off and no others: BASEPRI at configMAX_SYSCALL_INTERRUPT_PRIORITY
 /// (0xA0 in the demo's FreeRTOSConfig.h), not PRIMASK. The board's `irqmask` command
-/// (boards/bare-metal/cortex-m/mask_check.c) pends IRQ30 (priority 0x80) and IRQ31
+/// (freertos-port/bare-metal/cortex-m/mask_check.c) pends IRQ30 (priority 0x80) and IRQ31
 /// (0xA0) from inside the section and counts which ran before it ended; with PRIMASK
 /// neither would, and the line below would read `BASEPRI 0x00 PRIMASK 1: IRQ30
 /// (priority 0x80) ran 0`.
@@ -198,7 +198,7 @@ fn irqmask_on(board: &str, image_var: &str, image: &str) {
 
 /// On the Cortex-M0 (microbit) the kernel's critical sections mask every interrupt
 /// (PRIMASK: ARMv6-M has no BASEPRI), and so must the library's. The board's `irqmask`
-/// (boards/bare-metal/cortex-m/mask_check.c) pends IRQ30 at the most urgent priority (0x00)
+/// (freertos-port/bare-metal/cortex-m/mask_check.c) pends IRQ30 at the most urgent priority (0x00)
 /// and IRQ31 at the least (0xC0) from inside the section: neither may run before it
 /// ends, both must run after it. The command leaves the library on a clock of the
 /// board's (TIMER2, the same 16 MHz), and a window is then read with it: the library
@@ -548,7 +548,7 @@ fn minimal_build_through_cpu_usage_snapshot_on_qemu_microbit() {
 
 /// A board's snapshot.elf, and the frequency its library's clock must report.
 struct SnapshotBoard {
-    /// The board: `boards/<name>/`.
+    /// The board: `freertos-port/<name>/`.
     name: &'static str,
     /// The image, from the repository root.
     image: &'static str,
@@ -712,7 +712,7 @@ fn riscv_demo_command() -> Command {
 }
 
 /// On RISC-V the library's critical section clears mstatus.MIE and puts back what it
-/// found: the board's `irqmask` command (boards/riscv-virt/mask_check.c) pends the
+/// found: the board's `irqmask` command (freertos-port/riscv-virt/mask_check.c) pends the
 /// machine software interrupt from inside the section, once from a task and once inside
 /// a kernel critical section. The interrupt must wait for the end of the library's
 /// section in the first case, and for the end of the kernel's in the second: a release

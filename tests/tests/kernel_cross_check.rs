@@ -2,7 +2,7 @@
 //!
 //! The demo (its workloads, churn and shell) runs on the FreeRTOS POSIX port with
 //! `configGENERATE_RUN_TIME_STATS` on, the kernel counting each task's run time in
-//! nanoseconds of CLOCK_MONOTONIC (`boards/posix`, `DEMO_RUN_TIME_STATS=1`).
+//! nanoseconds of CLOCK_MONOTONIC (`freertos-port/posix`, `DEMO_RUN_TIME_STATS=1`).
 //! The library counts with the very same clock: `cpu_usage_set_clock` gets the low 32
 //! bits of CLOCK_MONOTONIC in nanoseconds at 1 GHz (it wraps every 4.3 s; the tick
 //! hook reads it every millisecond, so no wrap is missed). The kernel's counter is

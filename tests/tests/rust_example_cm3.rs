@@ -1,7 +1,7 @@
 //! The Rust example on the Cortex-M3 (`examples/freertos-next-cm3`), end to end: built
 //! as its README says, with its own lock file, and run on QEMU's mps2-an385 under
 //! `-icount` with the C demo's command line (the board's `QEMU_CMD_ICOUNT`, from
-//! `boards/mps2-an385/board.mk`), it prints three windows and ends with status 0.
+//! `freertos-port/mps2-an385/board.mk`), it prints three windows and ends with status 0.
 //!
 //! Each window is read with the reports' contract (`parse_exact`: the line is what the
 //! schema writes back, and every invariant holds, among them that the lines' counts add

@@ -1,7 +1,7 @@
 //! What the application needs of QEMU's mps2-an385 besides the core and the kernel:
 //! the console on the CMSDK APB UART0 (polled output), a free-running CMSDK APB TIMER1
 //! that the workloads time their burns with, and the way out of QEMU (Arm
-//! semihosting). Addresses as in `boards/mps2-an385/mps2_board.h`, from QEMU's
+//! semihosting). Addresses as in `freertos-port/mps2-an385/mps2_board.h`, from QEMU's
 //! `hw/arm/mps2.c`.
 
 use core::fmt;
@@ -90,7 +90,7 @@ pub fn cycles() -> u32 {
 }
 
 /// Ends the QEMU run with `status` as QEMU's exit status (semihosting's
-/// SYS_EXIT_EXTENDED, as `boards/bare-metal/cortex-m/semihosting.c` does). QEMU must
+/// SYS_EXIT_EXTENDED, as `freertos-port/bare-metal/cortex-m/semihosting.c` does). QEMU must
 /// run with `-semihosting-config enable=on`; without it the request is a HardFault.
 pub fn exit(status: u32) -> ! {
     const SYS_EXIT_EXTENDED: u32 = 0x20;
