@@ -1,5 +1,5 @@
 # dist/dist.mk - the prebuilt archives for C projects without Rust: `make dist` and
-# `make dist-check`. Included by the top Makefile after boards/qemu.mk, whose archive
+# `make dist-check`. Included by the top Makefile after freertos-port/qemu.mk, whose archive
 # command (CARGO_ARCHIVE), archive paths (RUST_LIB, RUST_LIB_MINIMAL, RUST_LIB_CORES)
 # and boards (their compilers, CPU flags and QEMU commands) it uses. Run from the
 # repository root.
