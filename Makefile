@@ -116,7 +116,7 @@ test: setup
 	@$(MAKE) --no-print-directory test-build
 	@# The prebuilt archives (make dist), each linked into an empty image of its core and
 	@# run; the CMake tests below build applications against the tarball.
-	@$(MAKE) --no-print-directory dist-check
+	@$(MAKE) --no-print-directory -j$(DIST_JOBS) dist-check
 	@# (The engine's tests run at 1, 32, 256 and 1024 task IDs in the library's.)
 	$(CARGO) test --workspace
 	@# The minimal build (no shell, no trace): the engine and its C API on a simulated clock.

@@ -22,9 +22,15 @@
 include("${CMAKE_CURRENT_LIST_DIR}/freertos_cpu_usage_rust_target.cmake")
 get_filename_component(_fcu_root "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 
-set(FREERTOS_CPU_USAGE_BUILD default CACHE STRING "freertos-cpu-usage build: minimal, default or trace")
-set_property(CACHE FREERTOS_CPU_USAGE_BUILD PROPERTY STRINGS minimal default trace)
-set(FREERTOS_CPU_USAGE_CORES 1 CACHE STRING "freertos-cpu-usage: the kernel's configNUMBER_OF_CORES")
+# (A variable the project set before find_package() wins: the cache entries are made
+# only for those it did not set.)
+if(NOT DEFINED FREERTOS_CPU_USAGE_BUILD)
+    set(FREERTOS_CPU_USAGE_BUILD default CACHE STRING "freertos-cpu-usage build: minimal, default or trace")
+    set_property(CACHE FREERTOS_CPU_USAGE_BUILD PROPERTY STRINGS minimal default trace)
+endif()
+if(NOT DEFINED FREERTOS_CPU_USAGE_CORES)
+    set(FREERTOS_CPU_USAGE_CORES 1 CACHE STRING "freertos-cpu-usage: the kernel's configNUMBER_OF_CORES")
+endif()
 
 freertos_cpu_usage_rust_target(_fcu_target)
 if(FREERTOS_CPU_USAGE_CORES EQUAL 1)

@@ -105,17 +105,20 @@ dist_prefix = $(DIST_TREE)$(if $(filter-out 1,$(1)),/cores$(1))
 # ---- The tree and the tarball -------------------------------------------------------------
 
 DIST_ARCHIVES :=
-# The archives are made one after the other (each waits for the one before): builds
-# sharing a target directory must not overwrite the archive there while another is
-# being copied, and the machine's cores are better left to cargo's own jobs.
-DIST_LAST :=
+# A target's builds are made one after the other (each waits for the one before): where
+# two share a target directory (build-std), one must not overwrite the archive there
+# while the other's is copied. Different targets' builds may run together (make -j:
+# `make dist` and `make dist-check` run with one job per core), every other target
+# taking its builds in the opposite order, so that two jobs seldom wait for the same
+# target directory's lock.
+DIST_FLIP :=
 
 # The archive of build $(2) of target $(1) for $(3) cores.
 define DIST_ARCHIVE_RULES
 DIST_ARCHIVE_$(1)_$(2)_$(3) := $(call dist_prefix,$(3))/lib/$(1)/$(2)/libfreertos_cpu_usage.a
 DIST_ARCHIVES += $$(DIST_ARCHIVE_$(1)_$(2)_$(3))
 
-$$(DIST_ARCHIVE_$(1)_$(2)_$(3)): FORCE | $(DIST_LAST)
+$$(DIST_ARCHIVE_$(1)_$(2)_$(3)): FORCE | $(DIST_LAST_$(1)_$(3))
 	@mkdir -p $$(@D)
 	$(if $(filter-out 1,$(3)),CPU_USAGE_CORES=$(3) )$$(call dist_build_std,$(1)) $$(CARGO_ARCHIVE) -q --release \
 	    $(call dist_target_arg,$(1)) $(DIST_FEATURES_$(2)) --target-dir $$(call dist_target_dir,$(1),$(2),$(3)) \
@@ -123,27 +126,32 @@ $$(DIST_ARCHIVE_$(1)_$(2)_$(3)): FORCE | $(DIST_LAST)
 	@mkdir -p $(DIST_OUT)/stamps
 	@if [ ! -f $$@ ] || [ $$(call dist_cargo_lib,$(1),$(2),$(3)) -nt $(DIST_OUT)/stamps/$(1)-$(2)-$(3) ]; then \
 	    cp $$(call dist_cargo_lib,$(1),$(2),$(3)) $$@.new && \
-	    $(if $(filter $(DIST_HOST),$(1)),,LOCALIZE_CC=$(DIST_CC_$(1)) scripts/localize-libc.sh $$@.new $(DIST_ARCH_$(1)) &&) \
+	    $(if $(filter $(DIST_HOST),$(1)),,LOCALIZE_CACHE=$(DIST_OUT)/libc-routines LOCALIZE_CC=$(DIST_CC_$(1)) \
+	        scripts/localize-libc.sh $$@.new $(DIST_ARCH_$(1)) &&) \
 	    llvm-objcopy --remove-section=.llvmbc --remove-section=.llvmcmd $$@.new && \
 	    if cmp -s $$@.new $$@; then rm $$@.new; else mv $$@.new $$@; echo "dist: wrote $$@"; fi; \
 	fi
 	@touch $(DIST_OUT)/stamps/$(1)-$(2)-$(3)
-DIST_LAST := $$(DIST_ARCHIVE_$(1)_$(2)_$(3))
+DIST_LAST_$(1)_$(3) := $$(DIST_ARCHIVE_$(1)_$(2)_$(3))
 endef
 
-$(foreach t,$(DIST_TARGETS),$(foreach b,$(DIST_BUILDS),$(eval $(call DIST_ARCHIVE_RULES,$(t),$(b),1))))
-$(foreach t,$(DIST_SMP_TARGETS),$(foreach b,$(DIST_SMP_BUILDS),$(eval $(call DIST_ARCHIVE_RULES,$(t),$(b),$(DIST_SMP_CORES)))))
+dist_in_order = $(eval DIST_FLIP := $(if $(DIST_FLIP),,x))$(if $(DIST_FLIP),$(1),$(call dist_reverse,$(1)))
+dist_reverse = $(if $(1),$(call dist_reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+$(foreach t,$(DIST_TARGETS),$(foreach b,$(call dist_in_order,$(DIST_BUILDS)),$(eval $(call DIST_ARCHIVE_RULES,$(t),$(b),1))))
+$(foreach t,$(DIST_SMP_TARGETS),$(foreach b,$(call dist_in_order,$(DIST_SMP_BUILDS)),\
+    $(eval $(call DIST_ARCHIVE_RULES,$(t),$(b),$(DIST_SMP_CORES)))))
 
 # The headers of each core count, from the build that made its default archive (the
 # settings' header is the build's, which says CPU_USAGE_CORES; the API and hooks
 # headers are include/'s).
 DIST_HEADERS := freertos_cpu_usage.h freertos_cpu_usage_config.h freertos_cpu_usage_hooks.h
 
-$(DIST_TREE)/include/freertos_cpu_usage_config.h: FORCE | $(DIST_LAST)
+$(DIST_TREE)/include/freertos_cpu_usage_config.h: FORCE | $(DIST_LAST_$(DIST_HOST)_1)
 	@CARGO_BUILD="$(CARGO_ARCHIVE)" scripts/generated-header.sh $(@D) --release \
 	    --target-dir $(call dist_target_dir,$(DIST_HOST),default,1) | grep -v 'is up to date$$' || true
 
-$(DIST_TREE)/cores$(DIST_SMP_CORES)/include/freertos_cpu_usage_config.h: FORCE | $(DIST_LAST)
+$(DIST_TREE)/cores$(DIST_SMP_CORES)/include/freertos_cpu_usage_config.h: FORCE | \
+    $(DIST_LAST_$(firstword $(DIST_SMP_TARGETS))_$(DIST_SMP_CORES))
 	@CPU_USAGE_CORES=$(DIST_SMP_CORES) CARGO_BUILD="$(CARGO_ARCHIVE)" scripts/generated-header.sh $(@D) --release \
 	    --target $(firstword $(DIST_SMP_TARGETS)) \
 	    --target-dir $(call dist_target_dir,$(firstword $(DIST_SMP_TARGETS)),default,$(DIST_SMP_CORES)) \
@@ -215,8 +223,11 @@ $(DIST_TARBALL): $(DIST_TREE)/SHA256SUMS
 .PHONY: dist dist-tarball dist-check FORCE
 FORCE:
 
+# One job per core (see DIST_FLIP).
+DIST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
 dist: setup
-	@$(MAKE) --no-print-directory dist-tarball
+	@$(MAKE) --no-print-directory -j$(DIST_JOBS) dist-tarball
 
 dist-tarball: $(DIST_TARBALL)
 
@@ -258,7 +269,7 @@ DIST_CHECKS += dist-check-$(1)-$(2)-$(3)
 .PHONY: dist-check-$(1)-$(2)-$(3)
 dist-check-$(1)-$(2)-$(3): QEMU_ELF = $(DIST_CHECK)/$(1)-$(2)-$(3).elf
 dist-check-$(1)-$(2)-$(3): $(DIST_CHECK)/unpacked
-	@LOCALIZE_CC=$(DIST_CC_$(1)) scripts/localize-libc.sh --check \
+	@LOCALIZE_CACHE=$(DIST_OUT)/libc-routines LOCALIZE_CC=$(DIST_CC_$(1)) scripts/localize-libc.sh --check \
 	    $(call dist_unpacked_prefix,$(3))/lib/$(1)/$(2)/libfreertos_cpu_usage.a $(DIST_ARCH_$(1))
 	@$(DIST_CC_$(1)) $(DIST_ARCH_$(1)) $(if $(filter riscv%,$(1)),-march=$(patsubst riscv32%-unknown-none-elf,rv32%,$(1))_zicsr) \
 	    -std=c11 -Os -ffreestanding -ffunction-sections -Wall -Wextra -Werror \
@@ -279,5 +290,7 @@ $(foreach t,$(DIST_TARGETS),$(foreach b,$(DIST_BUILDS),$(eval $(call $(call dist
 $(foreach t,$(DIST_SMP_TARGETS),$(foreach b,$(DIST_SMP_BUILDS),\
     $(eval $(call DIST_CHECK_BARE_RULES,$(t),$(b),$(DIST_SMP_CORES)))))
 
+# (The unpacked tree goes once checked: it is the tarball's size again.)
 dist-check: $(DIST_CHECKS)
+	@rm -rf $(DIST_UNPACKED) $(DIST_CHECK)/unpacked
 	@echo "dist-check: $(words $(DIST_CHECKS)) archives of $(DIST_TARBALL) checked"

@@ -18,6 +18,8 @@
 #
 # LOCALIZE_CC names the firmware's C compiler (default arm-none-eabi-gcc); its binutils
 # are the ones with the same prefix (riscv64-unknown-elf-gcc: riscv64-unknown-elf-nm...).
+# LOCALIZE_CACHE (optional): a directory where the C library's list of routines is kept
+# between runs (make dist localizes 26 archives against 8 C libraries).
 # The C library is the one the flags select: newlib's libc.a where GCC finds it itself,
 # or picolibc's (--specs=picolibc.specs), which only the link command knows.
 #
@@ -57,7 +59,21 @@ objcopy=${tools}objcopy
 # that carry LLVM bitcode), and those the C library and libgcc define.
 ours=$("${tools}readelf" -sW "$lib" 2>/dev/null |
     awk '$4 == "FUNC" && $5 != "LOCAL" && $7 != "UND" { print $8 }' | sort -u)
-theirs=$("${tools}nm" -g --defined-only "$libc" "$libgcc" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
+# (Reading the C library is most of the time this takes: with LOCALIZE_CACHE set to a
+# directory, the list is kept there per C library and libgcc, for the next archive.)
+their_routines() {
+    "${tools}nm" -g --defined-only "$libc" "$libgcc" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u
+}
+if [ -n "${LOCALIZE_CACHE:-}" ]; then
+    kept=$LOCALIZE_CACHE/$(echo "$libc $libgcc" | sha256sum | cut -c1-16)
+    if [ ! -f "$kept" ] || [ "$libc" -nt "$kept" ] || [ "$libgcc" -nt "$kept" ]; then
+        mkdir -p "$LOCALIZE_CACHE"
+        their_routines > "$kept.$$" && mv "$kept.$$" "$kept"
+    fi
+    theirs=$(cat "$kept")
+else
+    theirs=$(their_routines)
+fi
 both=$(comm -12 <(echo "$ours") <(echo "$theirs"))
 [ -n "$both" ] || exit 0
 if [ $check = yes ]; then
