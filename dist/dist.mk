@@ -1,8 +1,8 @@
 # dist/dist.mk - the prebuilt archives for C projects without Rust: `make dist` and
 # `make dist-check`. Included by the top Makefile after freertos-port/qemu.mk, whose archive
-# command (CARGO_ARCHIVE), archive paths (RUST_LIB, RUST_LIB_MINIMAL, RUST_LIB_CORES)
-# and boards (their compilers, CPU flags and QEMU commands) it uses. Run from the
-# repository root.
+# command (CARGO_ARCHIVE) and boards (their Rust targets, compilers, CPU flags and QEMU
+# commands) it uses, and whose target directories (RUST_LIB, RUST_LIB_MINIMAL,
+# RUST_LIB_CORES) it builds in. Run from the repository root.
 #
 #   make dist        $(BUILD)/dist/freertos-cpu-usage-<version>.tar.gz (and its .sha256):
 #                    every core of the README's target table in the minimal, default
