@@ -94,7 +94,7 @@ run: setup
 # TARGET (default mps2-an385) names the board; QEMU_ELF another of its images.
 qemu: setup
 	@$(MAKE) --no-print-directory $(QEMU_ELF)
-	$(QEMU_CMD)
+	$(QEMU_RUN)
 
 size: setup qemu-image
 	@{ echo "# What libfreertos_cpu_usage.a costs a Cortex-M3 firmware, in bytes (written by"; \
@@ -109,8 +109,9 @@ size: setup qemu-image
 	@cat $(FOOTPRINT)
 	@scripts/footprint.sh verdicts $(FOOTPRINT)
 
-# Everything the tests run, built first so the test runners find it.
-test-build: $(POSIX_SIMS) qemu-image
+# Everything the tests run, built first so the test runners find it; and the viewer as
+# `make top` builds it, so that `make top` starts at once after `make test`.
+test-build: $(POSIX_SIMS) qemu-image top-build
 
 test: setup
 	@$(MAKE) --no-print-directory test-build

@@ -139,7 +139,7 @@ static void prvCmdHelp( int argc,
         prvHelpLine( port_commands[ x ].pcName, port_commands[ x ].pcArgs, port_commands[ x ].pcHelp );
     }
 
-    demo_print( "-m: one line of JSON instead of the table. Keys: arrows, Home/End, Backspace, Ctrl-U, Ctrl-D.\n" );
+    demo_print( "-m: one line of JSON instead of the table. Keys: arrows, Home/End, Backspace, Ctrl-U, Ctrl-C, Ctrl-D.\n" );
 }
 /*-----------------------------------------------------------*/
 

@@ -3,10 +3,13 @@
  *
  * Three things, and only the first two are required:
  *
- *  1. FreeRTOSConfig.h, as its very last line (the library's trace hooks; it fails
- *     with #error and the fix when placed anywhere else):
+ *  1. FreeRTOSConfig.h, at its end, after every setting, before the closing #endif
+ *     of its include guard (the library's trace hooks; it fails with #error and the
+ *     fix when placed before a setting it needs, or outside FreeRTOSConfig.h):
  *
  *         #include "freertos_cpu_usage_hooks.h"
+ *
+ *         #endif
  *
  *     (freertos-port/mps2-an385/FreeRTOSConfig.h shows it in place.)
  *

@@ -10,6 +10,11 @@
  * the shell echoes and redraws the line itself; piped or scripted input is edited the
  * same way but nothing is echoed, so a program sees only the answers, one prompt per
  * command.
+ *
+ * A line longer than demoLINE_MAX - 1 characters is refused whole: from the first
+ * character without room to the line's end everything is dropped, and the answer is
+ * "line too long" with nothing run. Running what fitted would run another command
+ * than the one sent (a cut `show_cpu_usage ... -w 25000` sets a 25 ms window).
  */
 #include <stdint.h>
 #include <string.h>
@@ -45,6 +50,9 @@ static const char cPrompt[] = "> ";
 static char cLine[ demoLINE_MAX ];
 static size_t xLength = 0U;
 static size_t xCursor = 0U;
+/* The line ran out of room: the rest of it up to its end is dropped, and it is
+ * refused rather than run cut. */
+static BaseType_t xTooLong = pdFALSE;
 /* pdTRUE while the shell reads a line (the prompt and cLine are on the screen). */
 static BaseType_t xReading = pdFALSE;
 /* The console echoes nothing itself: the shell echoes and redraws. */
@@ -321,12 +329,13 @@ static void prvInsert( char c )
 {
     if( xLength >= ( sizeof( cLine ) - 1U ) )
     {
-        /* Full: the terminal's bell, and the key is dropped. */
+        /* Full: the terminal's bell, and the line is refused at its end. */
         if( xTerminal == pdTRUE )
         {
             demo_print_char( '\a' );
         }
 
+        xTooLong = pdTRUE;
         return;
     }
 
@@ -450,6 +459,7 @@ static int prvReadLine( void )
     xLength = 0U;
     xCursor = 0U;
     xHistoryAt = 0U;
+    xTooLong = pdFALSE;
     xReading = pdTRUE;
     xPromptOpen = ( xTerminal == pdFALSE ) ? pdTRUE : pdFALSE;
 
@@ -476,6 +486,18 @@ static int prvReadLine( void )
             }
 
             break;
+        }
+
+        /* Refused: only the line's end, or Ctrl-C dropping it, counts now. */
+        if( ( xTooLong == pdTRUE ) && ( c != '\r' ) && ( c != '\n' ) && ( c != demoKEY_CTRL_C ) )
+        {
+            if( ( xTerminal == pdTRUE ) && ( c >= 0x20 ) && ( c < 0x7F ) )
+            {
+                demo_print_char( '\a' );
+            }
+
+            xLastWasCR = pdFALSE;
+            continue;
         }
 
         if( ucEscape == 1U )
@@ -550,6 +572,7 @@ static int prvReadLine( void )
                 /* The line is dropped, as a shell does. */
                 prvMoveTo( xLength );
                 xLength = 0U;
+                xTooLong = pdFALSE;
 
                 if( xTerminal == pdTRUE )
                 {
@@ -579,13 +602,21 @@ static int prvReadLine( void )
 
     xReading = pdFALSE;
     xPromptOpen = pdFALSE;
-    cLine[ xLength ] = '\0';
 
     if( xTerminal == pdTRUE )
     {
         demo_print_char( '\n' );
     }
 
+    if( xTooLong == pdTRUE )
+    {
+        demo_print( "line too long (at most " );
+        demo_print_uint( demoLINE_MAX - 1U, 0U );
+        demo_print( " characters): nothing run\n" );
+        xLength = 0U;
+    }
+
+    cLine[ xLength ] = '\0';
     prvHistoryAdd();
 
     return ( int ) xLength;

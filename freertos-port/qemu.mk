@@ -50,9 +50,10 @@
 #   <board>_SNAPSHOT_SRC      optional: snapshot.elf, these sources and the kernel linked
 #                             with the minimal archive (`make lib-<target>-minimal`)
 #   <board>_QEMU_CMD          the QEMU command lines, running $(QEMU_ELF): interactive
-#   <board>_QEMU_CMD_ICOUNT   (console on the terminal); the same under -icount (what the
-#   <board>_QEMU_CMD_SCRIPT   end-to-end tests run); optional: scripted, stdin read
-#                             through semihosting (deterministic to the byte)
+#   <board>_QEMU_CMD_ICOUNT   (console on the terminal: $(QEMU_CONSOLE)); the same under
+#   <board>_QEMU_CMD_SCRIPT   -icount (what the end-to-end tests run); optional:
+#                             scripted, stdin read through semihosting (deterministic
+#                             to the byte)
 #
 # Then one entry in the table of tests/tests/e2e_qemu.rs runs the end-to-end checks on it.
 #
@@ -83,7 +84,12 @@
 #                                   board with <board>_DEMO_LIB no)
 #   QEMU_CMD, QEMU_CMD_ICOUNT,      TARGET's commands. Run them under `timeout`, with
 #   QEMU_CMD_SCRIPT                 stdin from a pipe or a file (a closed stdin breaks
-#                                   -serial stdio).
+#                                   the console on stdio).
+#   QEMU_RUN                        what `make qemu` runs: QEMU_CMD through
+#                                   scripts/qemu-console.sh, which ends the run at the
+#                                   end of piped input as the POSIX simulator does
+#   QEMU_CONSOLE                    the options that put a board's console on stdio,
+#                                   for its interactive commands (below)
 #
 # Inputs (all have defaults): BUILD, CARGO, KERNEL_DIR (a FreeRTOS-Kernel directory),
 # TARGET, QEMU_ELF.
@@ -192,6 +198,13 @@ DEMO_VARIANT_SRC_notrace :=
 DEMO_VARIANT_CFLAGS_notrace := -DCPU_USAGE_TRACE=0
 
 # ---- The boards ------------------------------------------------------------------------
+
+# The console on stdio, for every board's interactive commands. QEMU puts a terminal in
+# raw mode; signal=off leaves Ctrl-C (0x03) to the demo's shell, which drops the line,
+# where `-serial stdio` has QEMU end on it ("terminating on signal 2"), and Ctrl-\ and
+# Ctrl-Z to the shell too. (`-serial mon:stdio` would also pass Ctrl-C on, but makes
+# Ctrl-A QEMU's escape key, where it is the shell's Home.)
+QEMU_CONSOLE := -chardev stdio,id=console,signal=off -serial chardev:console
 
 QEMU_BOARDS :=
 # The files every bare-metal board shares (freertos-port/bare-metal/), before the boards.
@@ -344,3 +357,4 @@ qemu_target_check = $(if $(filter $(TARGET),$(QEMU_BOARDS)),,$(error TARGET=$(TA
 QEMU_CMD = $(qemu_target_check)$($(TARGET)_QEMU_CMD)
 QEMU_CMD_ICOUNT = $(qemu_target_check)$($(TARGET)_QEMU_CMD_ICOUNT)
 QEMU_CMD_SCRIPT = $(qemu_target_check)$($(TARGET)_QEMU_CMD_SCRIPT)
+QEMU_RUN = scripts/qemu-console.sh $(QEMU_CMD)

@@ -245,6 +245,112 @@ typedef struct {
   char task_name[CPU_USAGE_NAME_BUF];
 } cpu_usage_alert;
 
+/**
+ * The read-out block's type: see the module's docs and `docs/readout.md`. All the
+ * offsets are in bytes: `engine_*` from `engine`, `acct_*` in a slot's record,
+ * `meta_*` in a task's record.
+ */
+typedef struct {
+  /**
+   * `0x52555043`, the bytes `CPUR` in a little-endian memory ([`CPU_USAGE_READOUT_MAGIC`]).
+   */
+  uint32_t magic;
+  /**
+   * 1 ([`CPU_USAGE_READOUT_VERSION`]): changes whenever a field moves or changes meaning.
+   */
+  uint16_t version;
+  /**
+   * Bytes of this block.
+   */
+  uint16_t size;
+  /**
+   * Task IDs (`CPU_USAGE_MAX_TASKS`).
+   */
+  uint16_t ids;
+  /**
+   * Bytes of a task name (`CPU_USAGE_NAME_LEN`).
+   */
+  uint16_t name_len;
+  /**
+   * Cores counted (`CPU_USAGE_CORES`).
+   */
+  uint16_t cores;
+  /**
+   * Lines of a report, one per slot record (the IDs, 0 first, then each core's
+   * interrupts, each core's sleep, "other", and with several cores each core's idle).
+   */
+  uint16_t lines;
+  /**
+   * Bytes of each of the two addresses at the end.
+   */
+  uint16_t addr_size;
+  /**
+   * Padding, 0.
+   */
+  uint16_t reserved;
+  /**
+   * The sequence counter (`u32`): odd while the published window changes.
+   */
+  uint32_t engine_seq;
+  /**
+   * The window under way (`u32`); the published one is one less.
+   */
+  uint32_t engine_window;
+  /**
+   * The published window's length in clock counts (`u32`; 0: none yet).
+   */
+  uint32_t engine_pub_len;
+  /**
+   * The idle task's ID (`u16`).
+   */
+  uint32_t engine_idle;
+  /**
+   * Tasks sharing the overflow bucket now (`u16`).
+   */
+  uint32_t engine_overflow_now;
+  /**
+   * Tasks that shared it in the published window (`u16`).
+   */
+  uint32_t engine_overflow_published;
+  /**
+   * The first of `lines` slot records.
+   */
+  uint32_t engine_acct;
+  /**
+   * The first of `ids` task records (ID 1's).
+   */
+  uint32_t engine_meta;
+  /**
+   * Bytes of a slot record.
+   */
+  uint16_t acct_size;
+  /**
+   * `counts`, `runs`, `longest`, `window`, `prev_counts`, `prev_runs`,
+   * `prev_longest` (each `u32`).
+   */
+  uint16_t acct_fields[7];
+  /**
+   * Bytes of a task record.
+   */
+  uint16_t meta_size;
+  /**
+   * `name` (`name_len` bytes), `mark` (`u32`), `state` (`u8`), `short_lived` (`u8`).
+   */
+  uint16_t meta_fields[4];
+  /**
+   * Padding, 0.
+   */
+  uint16_t reserved2;
+  /**
+   * The engine.
+   */
+  const void *engine;
+  /**
+   * The clock's rate in counts per second (`u32`).
+   */
+  const uint32_t *clock_hz;
+} cpu_usage_readout_block;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -256,6 +362,12 @@ extern "C" {
  * to set: `cpu_usage_set_clock()` sets it together with its frequency.
  */
 extern uint32_t (*cpu_usage_clock_read)(void);
+
+/**
+ * The read-out block (see the module's docs). Kept in the image by
+ * `cpu_usage_hook_scheduler_start`, which reads its magic number.
+ */
+extern const cpu_usage_readout_block cpu_usage_readout;
 
 /**
  * The host's precompiled `core` is built for unwinding and names this symbol in its

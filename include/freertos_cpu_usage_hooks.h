@@ -1,9 +1,12 @@
 /*
  * freertos_cpu_usage_hooks.h - connects FreeRTOS's trace hooks to freertos-cpu-usage.
  *
- * Add this as the LAST line of FreeRTOSConfig.h:
+ * Add this at the end of FreeRTOSConfig.h, after every setting, before the closing
+ * #endif of its include guard:
  *
  *     #include "freertos_cpu_usage_hooks.h"
+ *
+ *     #endif
  *
  * and link libfreertos_cpu_usage.a. Nothing else is needed.
  *
@@ -115,11 +118,11 @@
 #define FREERTOS_CPU_USAGE_HOOKS_H
 
 #if !defined( configMAX_PRIORITIES ) || !defined( configTICK_RATE_HZ )
-    #error "freertos_cpu_usage_hooks.h is included too early: include it as the LAST line of FreeRTOSConfig.h (Rust with freertos-build: freertos_cpu_usage_build::add_hooks(&mut builder) does, instead of a UserConfig.h that includes it)"
+    #error "freertos_cpu_usage_hooks.h is included too early: include it at the end of FreeRTOSConfig.h, after every setting, before its closing #endif (Rust with freertos-build: freertos_cpu_usage_build::add_hooks(&mut builder) does, instead of a UserConfig.h that includes it)"
 #endif
 
 #ifdef tskKERNEL_VERSION_NUMBER
-    #error "freertos_cpu_usage_hooks.h is included after task.h: include it as the LAST line of FreeRTOSConfig.h instead"
+    #error "freertos_cpu_usage_hooks.h is included after task.h: include it at the end of FreeRTOSConfig.h instead, before its closing #endif"
 #endif
 
 /* An SMP kernel (configNUMBER_OF_CORES > 1) calls the library's hooks for several

@@ -19,6 +19,14 @@
 set -euo pipefail
 lib=$1 out=$2
 shift 2
+# The API header includes the build's settings (freertos_cpu_usage_config.h) from its
+# own directory: they are read with it.
+for header in "$@"; do
+    config=$(dirname "$header")/freertos_cpu_usage_config.h
+    if [ -f "$config" ] && ! printf '%s\n' "$@" | grep -qxF "$config"; then
+        set -- "$@" "$config"
+    fi
+done
 
 # (awk reads all of readelf's output: an early exit would fail the pipe.)
 machine=$(readelf -h "$lib" 2>/dev/null | awk '/^ *Machine:/ && m == "" { sub(/^ *Machine: */, ""); m = $0 } END { print m }')
@@ -38,11 +46,12 @@ case "$machine" in
         exit 1 ;;
 esac
 
-# (The SMP hooks are declared, and called by the hooks header, only for a build for
-# several cores: without its define, none of them.)
+# (The SMP hooks and cpu_usage_snapshot_cores are declared, and the hooks called by
+# the hooks header, only for a build for several cores: without its define, none of
+# them.)
 # (The event trace, its command and the traced hooks, is for one core.)
 if ! grep -q '^#define CPU_USAGE_SMP_HOOKS' <<<"$headers"; then
-    headers=$(grep -v 'cpu_usage_hook_smp_' <<<"$headers")
+    headers=$(sed '/^#if defined(CPU_USAGE_SMP_HOOKS)$/,/^#endif$/d' <<<"$headers" | grep -v 'cpu_usage_hook_smp_')
 else
     headers=$(grep -vE '_traced|cpu_usage_trace\(' <<<"$headers")
 fi

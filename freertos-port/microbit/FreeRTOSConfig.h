@@ -101,7 +101,7 @@ void board_assert_failed( const char * file, int line ) __attribute__( ( noretur
     } while( 0 )
 
 /* ---- freertos-cpu-usage ------------------------------------------------------
- * The hooks header must stay the last thing in this file. */
+ * The hooks header stays at the end, after every setting, before the closing #endif. */
 #include "freertos_cpu_usage_hooks.h"
 
 #endif /* FREERTOS_CONFIG_H */

@@ -39,8 +39,8 @@ MICROBIT_ICOUNT := -icount shift=5,align=off,sleep=off
 
 # As mps2-an385's three: interactive (UART0 on the terminal), the same under -icount,
 # and scripted (stdin through semihosting, deterministic to the byte).
-microbit_QEMU_CMD = $(MICROBIT_QEMU) -serial stdio $(MICROBIT_SEMIHOSTING) -kernel $(QEMU_ELF)
-microbit_QEMU_CMD_ICOUNT = $(MICROBIT_QEMU) -serial stdio $(MICROBIT_SEMIHOSTING) $(MICROBIT_ICOUNT) -kernel $(QEMU_ELF)
+microbit_QEMU_CMD = $(MICROBIT_QEMU) $(QEMU_CONSOLE) $(MICROBIT_SEMIHOSTING) -kernel $(QEMU_ELF)
+microbit_QEMU_CMD_ICOUNT = $(MICROBIT_QEMU) $(QEMU_CONSOLE) $(MICROBIT_SEMIHOSTING) $(MICROBIT_ICOUNT) -kernel $(QEMU_ELF)
 microbit_QEMU_CMD_SCRIPT = $(MICROBIT_QEMU) -chardev file,id=microbit-uart0,path=/dev/stdout,append=on \
     -serial chardev:microbit-uart0 \
     $(MICROBIT_SEMIHOSTING),arg=$(notdir $(QEMU_ELF)),arg=console=semihosting \

@@ -92,8 +92,9 @@ void board_assert_failed( const char * file, int line ) __attribute__( ( noretur
     } while( 0 )
 
 /* ---- freertos-cpu-usage ------------------------------------------------------
- * The hooks header must stay the last thing in this file. CPU_USAGE_DISABLED builds
- * the same image without the library (demo-nolib.elf, for the footprint figures).
+ * The hooks header stays at the end, after every setting, before the closing #endif.
+ * CPU_USAGE_DISABLED builds the same image without the library (demo-nolib.elf, for
+ * the footprint figures).
  * DEMO_STAND_IN_TRACER builds it with another trace tool beside the library
  * (demo-tracer.elf): the tool's header first, then the firmware's header that shares
  * the kernel's trace macros between the two, which includes the library's

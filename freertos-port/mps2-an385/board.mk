@@ -68,11 +68,11 @@ MPS2_ICOUNT := -icount shift=5,align=off,sleep=off
 # The three commands for any MPS2 board running these board files ($(1): its QEMU and
 # machine, as MPS2_QEMU; mps2-an386 uses them too).
 # Interactive: the console is UART0 on the terminal (or a pipe).
-mps2_qemu_cmd = $(1) -serial stdio $(MPS2_SEMIHOSTING) -kernel $(QEMU_ELF)
+mps2_qemu_cmd = $(1) $(QEMU_CONSOLE) $(MPS2_SEMIHOSTING) -kernel $(QEMU_ELF)
 # The same with -icount: guest timing no longer depends on host speed, but UART input
 # still arrives whenever QEMU's I/O thread delivers it, so the output is reproducible
 # only if it does not depend on when each input byte arrived.
-mps2_qemu_cmd_icount = $(1) -serial stdio $(MPS2_SEMIHOSTING) $(MPS2_ICOUNT) -kernel $(QEMU_ELF)
+mps2_qemu_cmd_icount = $(1) $(QEMU_CONSOLE) $(MPS2_SEMIHOSTING) $(MPS2_ICOUNT) -kernel $(QEMU_ELF)
 # Deterministic, for checked output: -icount, and the console reads stdin through
 # semihosting (main.c "scripted"), so every input byte arrives at the same guest
 # instruction in every run; end of stdin ends the run like on the POSIX port. Stdin

@@ -104,8 +104,9 @@ void board_assert_failed( const char * file, int line ) __attribute__( ( noretur
     } while( 0 )
 
 /* ---- freertos-cpu-usage ------------------------------------------------------
- * The hooks header must stay the last thing in this file. CPU_USAGE_DISABLED builds
- * the same image without the library (demo-nolib.elf, for the footprint figures). */
+ * The hooks header stays at the end, after every setting, before the closing #endif.
+ * CPU_USAGE_DISABLED builds the same image without the library (demo-nolib.elf, for
+ * the footprint figures). */
 #ifndef CPU_USAGE_DISABLED
 /* The event trace (the cpu_usage_trace command; cpu-usage-top --perfetto): the hooks
  * call the library's traced functions, which record into its ring. The notrace

@@ -38,8 +38,8 @@ $(BUILD)/mps2-an505/demo.elf: freertos-port/mps2-an385/mps2-sections.ld
 
 MPS2_AN505_QEMU := qemu-system-arm -M mps2-an505 -cpu cortex-m33 -display none -monitor none
 
-mps2-an505_QEMU_CMD = $(MPS2_AN505_QEMU) -serial stdio $(MPS2_SEMIHOSTING) -kernel $(QEMU_ELF)
-mps2-an505_QEMU_CMD_ICOUNT = $(MPS2_AN505_QEMU) -serial stdio $(MPS2_SEMIHOSTING) $(MPS2_ICOUNT) -kernel $(QEMU_ELF)
+mps2-an505_QEMU_CMD = $(MPS2_AN505_QEMU) $(QEMU_CONSOLE) $(MPS2_SEMIHOSTING) -kernel $(QEMU_ELF)
+mps2-an505_QEMU_CMD_ICOUNT = $(MPS2_AN505_QEMU) $(QEMU_CONSOLE) $(MPS2_SEMIHOSTING) $(MPS2_ICOUNT) -kernel $(QEMU_ELF)
 mps2-an505_QEMU_CMD_SCRIPT = $(MPS2_AN505_QEMU) -chardev file,id=mps2-uart0,path=/dev/stdout,append=on \
     -serial chardev:mps2-uart0 \
     $(MPS2_SEMIHOSTING),arg=$(notdir $(QEMU_ELF)),arg=console=semihosting \

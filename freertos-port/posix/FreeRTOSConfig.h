@@ -122,16 +122,17 @@ void vAssertCalled( const char * pcFile,
         }                                                           \
     } while( 0 )
 
-#endif /* FREERTOS_CONFIG_H */
+/* ---- freertos-cpu-usage ------------------------------------------------------- */
 
-/* freertos-cpu-usage's event trace (the cpu_usage_trace shell command): the hooks
- * call the library's traced functions. */
+/* The event trace (the cpu_usage_trace shell command): the hooks call the library's
+ * traced functions. */
 #define CPU_USAGE_TRACE    1
 
-/* freertos-cpu-usage: must stay the last line (the header checks it). The tracer
- * variant (-DDEMO_STAND_IN_TRACER=1, build/posix-tracer/) has another trace tool
- * beside the library: the tool's header first, then the firmware's header that shares
- * the kernel's trace macros between the two, which includes the library's
+/* The hooks header at the end, after every setting, before the closing #endif (it
+ * checks that the settings it needs are there). The tracer variant
+ * (-DDEMO_STAND_IN_TRACER=1, build/posix-tracer/) has another trace tool beside the
+ * library: the tool's header first, then the firmware's header that shares the
+ * kernel's trace macros between the two, which includes the library's
  * (demo/stand-in-tracer/). */
 #if defined( DEMO_STAND_IN_TRACER ) && ( DEMO_STAND_IN_TRACER == 1 )
     #include "stand_in_tracer.h"
@@ -139,3 +140,5 @@ void vAssertCalled( const char * pcFile,
 #else
     #include "freertos_cpu_usage_hooks.h"
 #endif
+
+#endif /* FREERTOS_CONFIG_H */

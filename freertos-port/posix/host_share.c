@@ -10,25 +10,37 @@
  * reads the wall clock, so the time the host held back is charged to whichever task
  * FreeRTOS had running, and that task's share reads high by as much.
  *
- * A thread of our own (not a FreeRTOS task: the kernel neither sees nor schedules it)
- * samples every hostSAMPLE_MS the wall time, the tickless sleep so far and the CPU
- * time of the task threads: the process's, less the sampler's own and the port's
- * tick thread's, which run beside the task threads (the tick thread alone takes
- * about 2 % of a core: 1.9 % measured on a 2-core host). Over the last window
- * (cpu_usage_window_ms()), the time the host held back is the awake time (wall less
- * sleep) less that CPU time.
+ * What is measured is the window a report shows, not a span near it: a burst of host
+ * load at the start of a window that a report shows half a window later is in the
+ * report's note. The board cannot see the library's window ends, but it can see the
+ * window's number change: around each window's end (from a little before the end its
+ * start predicts, until the number has changed) the console's poll (the shell task's,
+ * every 10 ms) reads the number (cpu_usage_snapshot(), nothing copied) between two
+ * samples of the wall time, the tickless sleep so far and the CPU time of the task
+ * threads (the process's, less the port's tick thread's, which runs beside them:
+ * about 2 % of a core). A sample taken before a reading that still shows the old
+ * number is before the window's end; one taken after a reading that shows the new
+ * number is after it. So the window lies inside the span from the last sample before
+ * its start to the first after its end (a report takes one, the window being over),
+ * and the time held back in that span, the awake time (wall less sleep) less the CPU
+ * time, is at least the time held back in the window: an upper bound, which the
+ * polls keep within about 10 ms of time at each end.
+ *
  * board_report_note(), which the demo calls as each report goes out (demo/note.c),
- * says so when that is more than the simulator's accuracy allows: a line before a
- * table, a "note" member in a report of JSON (its figures in microseconds, as
- * report-schema's `Note` reads them); the `host` command prints the figures at any
- * time.
+ * says so when that bound is more than the simulator's accuracy allows: a line before
+ * a table, a "note" member in a report of JSON (its figures in microseconds, as
+ * report-schema's `Note` reads them); the `host` command prints the figures of the
+ * last window at any time.
+ *
+ * The number is read with a reader of the library, which holds the window under way
+ * open while it reads (microseconds): a window whose end falls inside one is that
+ * much longer, and says so, as with any report. Only the polls near a window's end
+ * read it, a few a window.
  */
 #define _POSIX_C_SOURCE    200809L
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,27 +55,24 @@
 #include "clock_step.h"
 #include "host_share.h"
 
-/* How often the sampler looks: fine enough that the span measured is the window to
- * within 5 % at the default 1 s window, and cheap (20 wake-ups a second, a few
- * microseconds each). */
-#define hostSAMPLE_MS    50U
+/* The polls start reading the window's number this long before the end its start
+ * predicts: a few console polls (10 ms apart, later when the host is busy). */
+#define hostMARGIN_NS    50000000ULL
 
-/* Samples kept: 25.6 s of history. A longer window is measured over what is kept,
- * and the line says over how long. */
-#define hostSAMPLES      512U
+/* The polls that read the number: a few around each window's end, so these cover the
+ * last tens of windows, and always the last one whole. */
+#define hostPOLLS        128U
 
 /*
  * The note appears when the host held back more than this, in tenths of percentage
- * points of the span measured.
+ * points of the window.
  *
  * Why 1.5 points: the simulator's shares are trusted to 1.5 points (the system tests'
- * bound on the POSIX port, tests/src/ports.rs). Time held back lands in the share of
+ * bound on the POSIX port, tests/src/boards.rs). Time held back lands in the share of
  * the task FreeRTOS had running, so it moves the shares by that much at most: up to
- * 1.5 points of it, every share stays within the bound; beyond, one can leave it. The
- * measurement needs no margin of its own: the CPU times (the kernel's per-thread
- * run time) and the sleep (timed around the wait) are nanosecond counts, and the span
- * is the window to within a sample (5 % of a 1 s window), which scales a figure of
- * 1.5 points by less than 0.1.
+ * 1.5 points of it, no share reads more than 1.5 points above the time its task ran;
+ * beyond, one can. The figure is an upper bound: the span measured holds the window
+ * and up to a poll's interval of time at each end.
  */
 #define hostNOTE_TENTHS_PP    15U
 
@@ -74,25 +83,37 @@ typedef struct HostSample
     uint64_t ullSleptNs; /* tickless sleep so far */
 } HostSample_t;
 
-/* What one span measured: in microseconds (at most 2^32 - 1, over an hour: the span
- * is at most the samples kept, 25.6 s while the sampler keeps its pace), and in
- * tenths of a percent. */
+/* One poll that read the window's number: a sample before the reading and one after.
+ * lWindows is the windows completed at the reading (-1: before the scheduler, the
+ * first window not begun). Window n is under way while lWindows is n. */
+typedef struct HostPoll
+{
+    HostSample_t xBefore;
+    HostSample_t xAfter;
+    int32_t lWindows;
+    uint32_t ulLastWindowUs; /* the last completed window's length, the library's */
+} HostPoll_t;
+
+/* What the span around one window measured: in microseconds (at most 2^32 - 1, over an
+ * hour), and in tenths of a percent. */
 typedef struct HostShare
 {
-    uint32_t ulSpanUs;         /* the span measured */
-    uint32_t ulAwakeUs;        /* of it, outside tickless sleep */
+    uint32_t ulWindow;         /* its number */
+    uint32_t ulWindowUs;       /* its length, the library's */
+    uint32_t ulSpanUs;         /* the span measured, which holds it */
+    uint32_t ulAwakeUs;        /* of the span, outside tickless sleep */
     uint32_t ulHeldBackUs;     /* of that, without a core */
-    uint32_t ulSpanMs;         /* the span, rounded */
     uint32_t ulAwakeTenths;    /* of the span, outside tickless sleep */
     uint32_t ulCoreTenths;     /* of a core, while awake (at most 1000) */
-    uint32_t ulHeldBackTenths; /* of the span: awake without a core */
+    uint32_t ulHeldBackTenths; /* of the window: awake without a core, at most */
 } HostShare_t;
 
-static HostSample_t xSamples[ hostSAMPLES ];
-static uint32_t ulSampleCount = 0U; /* ever taken; the newest is at (count - 1) % size */
-static pthread_mutex_t xSamplesLock = PTHREAD_MUTEX_INITIALIZER;
+/* The shell task's alone (the console's polls, the reports, `host`), but for the
+ * first, taken in main() before the scheduler starts. */
+static HostPoll_t xPolls[ hostPOLLS ];
+static uint32_t ulPollCount = 0U; /* ever taken; the newest is at (count - 1) % size */
 
-/* Written by the idle task, read by the sampler: atomic. */
+/* Written by the idle task, read by the shell task: atomic. */
 static uint64_t ullSleptNs = 0U;
 
 /*-----------------------------------------------------------*/
@@ -199,25 +220,18 @@ static uint64_t prvTickThreadCpuNs( void )
 }
 /*-----------------------------------------------------------*/
 
-/* Called by the sampler only (its own CPU time is the calling thread's). pdFALSE
- * until the scheduler has started the tick thread: before, there is nothing to say,
- * and the task threads' time would change meaning when it appears. */
-static BaseType_t prvSampleNow( HostSample_t * pxSample )
+/* The sample now. The CPU time of the process is its threads': the task threads'
+ * (this one among them: the shell's), the port's tick thread's, which is left out, and
+ * main()'s, which waits in the port once the scheduler runs. Before, there is no tick
+ * thread yet and main() is the program. */
+static void prvSampleNow( HostSample_t * pxSample )
 {
     const uint64_t ullTickNs = prvTickThreadCpuNs();
-    const uint64_t ullOwnNs = prvClockNs( CLOCK_THREAD_CPUTIME_ID );
     const uint64_t ullProcessNs = prvClockNs( CLOCK_PROCESS_CPUTIME_ID );
 
-    if( lTickThreadId == 0 )
-    {
-        return pdFALSE;
-    }
-
     pxSample->ullSleptNs = __atomic_load_n( &ullSleptNs, __ATOMIC_RELAXED );
-    pxSample->ullCpuNs = ullProcessNs - configMIN( ullProcessNs, ullTickNs + ullOwnNs );
+    pxSample->ullCpuNs = ullProcessNs - configMIN( ullProcessNs, ullTickNs );
     pxSample->ullWallNs = prvClockNs( CLOCK_MONOTONIC );
-
-    return pdTRUE;
 }
 /*-----------------------------------------------------------*/
 
@@ -227,56 +241,99 @@ void vHostShareSlept( uint64_t ullNs )
 }
 /*-----------------------------------------------------------*/
 
-static void * prvSampler( void * pvArgument )
+static const HostPoll_t * prvPoll( uint32_t ulBack )
 {
-    struct timespec xPeriod;
-    HostSample_t xSample;
+    return &xPolls[ ( ulPollCount - 1U - ulBack ) % hostPOLLS ];
+}
 
-    ( void ) pvArgument;
+static uint32_t prvPollsKept( void )
+{
+    return ( ulPollCount < hostPOLLS ) ? ulPollCount : hostPOLLS;
+}
+/*-----------------------------------------------------------*/
 
-    xPeriod.tv_sec = 0;
-    xPeriod.tv_nsec = ( long ) hostSAMPLE_MS * 1000000L;
+/* Windows completed so far (0 before the first), read with a reader of the library;
+ * *pulWindowUs: the last one's length. -1 when the reading failed (a window completed
+ * while it read). */
+static int32_t prvWindowsCompleted( uint32_t * pulWindowUs )
+{
+    cpu_usage_summary_info xSummary;
+    const int32_t lStatus = cpu_usage_snapshot( NULL, 0U, &xSummary );
 
-    for( ; ; )
+    *pulWindowUs = 0U;
+
+    if( lStatus == CPU_USAGE_ERR_NO_WINDOW )
     {
-        if( prvSampleNow( &xSample ) == pdTRUE )
-        {
-            ( void ) pthread_mutex_lock( &xSamplesLock );
-            {
-                xSamples[ ulSampleCount % hostSAMPLES ] = xSample;
-                ulSampleCount++;
-            }
-            ( void ) pthread_mutex_unlock( &xSamplesLock );
-        }
-
-        /* Relative: a late wake-up only moves the next sample, each is stamped. */
-        ( void ) clock_nanosleep( CLOCK_MONOTONIC, 0, &xPeriod, NULL );
+        return 0;
     }
 
-    return NULL;
+    if( lStatus < 0 )
+    {
+        return -1;
+    }
+
+    *pulWindowUs = xSummary.window_us;
+
+    return ( int32_t ) ( xSummary.window + 1U );
+}
+/*-----------------------------------------------------------*/
+
+/* A poll that reads the window's number between two samples, kept if the reading
+ * succeeded (pdTRUE). */
+static BaseType_t prvPollNow( void )
+{
+    HostPoll_t * const pxPoll = &xPolls[ ulPollCount % hostPOLLS ];
+
+    prvSampleNow( &pxPoll->xBefore );
+    pxPoll->lWindows = prvWindowsCompleted( &pxPoll->ulLastWindowUs );
+    prvSampleNow( &pxPoll->xAfter );
+
+    if( pxPoll->lWindows < 0 )
+    {
+        return pdFALSE;
+    }
+
+    ulPollCount++;
+
+    return pdTRUE;
 }
 /*-----------------------------------------------------------*/
 
 void vHostShareStart( void )
 {
-    pthread_t xThread;
-    pthread_attr_t xAttr;
-    sigset_t xAll;
-    sigset_t xBefore;
+    /* Before the scheduler: before the first window begins, as if it had seen a
+     * window fewer than none. */
+    prvSampleNow( &xPolls[ 0 ].xBefore );
+    xPolls[ 0 ].xAfter = xPolls[ 0 ].xBefore;
+    xPolls[ 0 ].lWindows = -1;
+    xPolls[ 0 ].ulLastWindowUs = 0U;
+    ulPollCount = 1U;
+}
+/*-----------------------------------------------------------*/
 
-    /* Every signal blocked in the sampler (it inherits this mask): the port's tick
-     * and resume signals are meant for FreeRTOS threads only. */
-    ( void ) sigfillset( &xAll );
-    ( void ) pthread_sigmask( SIG_SETMASK, &xAll, &xBefore );
-    ( void ) pthread_attr_init( &xAttr );
-    ( void ) pthread_attr_setdetachstate( &xAttr, PTHREAD_CREATE_DETACHED );
+void vHostSharePoll( void )
+{
+    const uint64_t ullNow = prvClockNs( CLOCK_MONOTONIC );
+    const uint64_t ullWindowNs = ( uint64_t ) cpu_usage_window_ms() * 1000000ULL;
+    const int32_t lNow = prvPoll( 0U )->lWindows;
+    uint32_t ulBack;
+    uint64_t ullStart = 0U;
 
-    /* Without the sampler there are no samples: no note, and `host` says there is
-     * no history yet. Not worth stopping the simulator for. */
-    ( void ) pthread_create( &xThread, &xAttr, prvSampler, NULL );
+    /* The window under way began after the last poll that saw fewer windows completed:
+     * it ends a window's length after that at the earliest. */
+    for( ulBack = 0U; ulBack < prvPollsKept(); ulBack++ )
+    {
+        if( prvPoll( ulBack )->lWindows < lNow )
+        {
+            ullStart = prvPoll( ulBack )->xBefore.ullWallNs;
+            break;
+        }
+    }
 
-    ( void ) pthread_attr_destroy( &xAttr );
-    ( void ) pthread_sigmask( SIG_SETMASK, &xBefore, NULL );
+    if( ( ullNow + hostMARGIN_NS ) >= ( ullStart + ullWindowNs ) )
+    {
+        ( void ) prvPollNow();
+    }
 }
 /*-----------------------------------------------------------*/
 
@@ -291,8 +348,7 @@ static uint32_t prvTenths( uint64_t a,
         return 0U;
     }
 
-    /* a and b are spans of at most the history kept (25.6 s, under 2^35 ns), so
-     * a * 1000 fits easily. */
+    /* a and b are spans of at most hours (under 2^44 ns), so a * 1000 fits easily. */
     ullTenths = ( ( a * 1000U ) + ( b / 2U ) ) / b;
 
     return ( ullTenths > 1000U ) ? 1000U : ( uint32_t ) ullTenths;
@@ -309,65 +365,72 @@ static uint32_t prvMicros( uint64_t ullNs )
 }
 /*-----------------------------------------------------------*/
 
-/* The figures over the last ulSpanMs (or over the history kept, if shorter). Returns
- * pdFALSE when there is no history yet. */
-static BaseType_t prvMeasure( uint32_t ulSpanMs,
-                              HostShare_t * pxShare )
+/* The figures of the last completed window, after a poll now (which ends the span:
+ * the window is over). Returns pdFALSE when there is no completed window, or no poll
+ * kept from before it began (a window longer than the polls kept cover). */
+static BaseType_t prvMeasure( HostShare_t * pxShare )
 {
-    const uint64_t ullSpanNs = ( uint64_t ) ulSpanMs * 1000000ULL;
-    HostSample_t xNow;
-    HostSample_t xFrom;
-    uint32_t ulKept;
+    const HostPoll_t * pxFrom = NULL;
+    const HostPoll_t * pxTo;
+    uint32_t ulWindowUs;
     uint32_t ulBack;
+    uint32_t ulTry;
+    int32_t lWindow;
     uint64_t ullWall;
     uint64_t ullAwake;
     uint64_t ullCpu;
 
-    ( void ) pthread_mutex_lock( &xSamplesLock );
+    /* (A reading fails when a window completes while it reads: then the next one
+     * sees it.) */
+    for( ulTry = 0U; ( ulTry < 3U ) && ( prvPollNow() == pdFALSE ); ulTry++ )
     {
-        if( ulSampleCount == 0U )
-        {
-            ( void ) pthread_mutex_unlock( &xSamplesLock );
-            return pdFALSE;
-        }
-
-        /* Up to the newest sample: at most hostSAMPLE_MS old. */
-        ulKept = ( ulSampleCount < hostSAMPLES ) ? ulSampleCount : hostSAMPLES;
-        xNow = xSamples[ ( ulSampleCount - 1U ) % hostSAMPLES ];
-
-        /* The newest sample at least a span old, else the oldest kept. */
-        xFrom = xSamples[ ( ulSampleCount - ulKept ) % hostSAMPLES ];
-
-        for( ulBack = 1U; ulBack <= ulKept; ulBack++ )
-        {
-            const HostSample_t * pxSample = &xSamples[ ( ulSampleCount - ulBack ) % hostSAMPLES ];
-
-            if( ( xNow.ullWallNs - pxSample->ullWallNs ) >= ullSpanNs )
-            {
-                xFrom = *pxSample;
-                break;
-            }
-        }
     }
-    ( void ) pthread_mutex_unlock( &xSamplesLock );
 
-    ullWall = xNow.ullWallNs - xFrom.ullWallNs;
+    pxTo = prvPoll( 0U );
+    lWindow = pxTo->lWindows - 1;
+    ulWindowUs = pxTo->ulLastWindowUs;
 
-    if( ullWall < ( ( uint64_t ) hostSAMPLE_MS * 1000000ULL ) )
+    if( lWindow < 0 )
     {
         return pdFALSE;
     }
 
-    ullAwake = ullWall - configMIN( ullWall, xNow.ullSleptNs - xFrom.ullSleptNs );
-    ullCpu = ( xNow.ullCpuNs > xFrom.ullCpuNs ) ? configMIN( ullAwake, xNow.ullCpuNs - xFrom.ullCpuNs ) : 0U;
+    /* The first poll after the window ended (the oldest that saw it completed), and
+     * the last before it began (the newest that saw fewer windows). The readings only
+     * grow, newest last. */
+    for( ulBack = 1U; ulBack < prvPollsKept(); ulBack++ )
+    {
+        if( prvPoll( ulBack )->lWindows > lWindow )
+        {
+            pxTo = prvPoll( ulBack );
+        }
+        else if( prvPoll( ulBack )->lWindows < lWindow )
+        {
+            pxFrom = prvPoll( ulBack );
+            break;
+        }
+    }
 
+    if( pxFrom == NULL )
+    {
+        return pdFALSE;
+    }
+
+    /* The span: from the sample before that reading to the one after this one. */
+    ullWall = pxTo->xAfter.ullWallNs - pxFrom->xBefore.ullWallNs;
+    ullAwake = ullWall - configMIN( ullWall, pxTo->xAfter.ullSleptNs - pxFrom->xBefore.ullSleptNs );
+    ullCpu = ( pxTo->xAfter.ullCpuNs > pxFrom->xBefore.ullCpuNs ) ?
+             configMIN( ullAwake, pxTo->xAfter.ullCpuNs - pxFrom->xBefore.ullCpuNs ) : 0U;
+
+    pxShare->ulWindow = ( uint32_t ) lWindow;
+    pxShare->ulWindowUs = ulWindowUs;
     pxShare->ulSpanUs = prvMicros( ullWall );
     pxShare->ulAwakeUs = prvMicros( ullAwake );
     pxShare->ulHeldBackUs = prvMicros( ullAwake - ullCpu );
-    pxShare->ulSpanMs = ( uint32_t ) ( ( ullWall + 500000ULL ) / 1000000ULL );
     pxShare->ulAwakeTenths = prvTenths( ullAwake, ullWall );
     pxShare->ulCoreTenths = ( ullAwake == 0U ) ? 1000U : prvTenths( ullCpu, ullAwake );
-    pxShare->ulHeldBackTenths = prvTenths( ullAwake - ullCpu, ullWall );
+    /* Of the window, whose shares it moves: at most all of it. */
+    pxShare->ulHeldBackTenths = prvTenths( ullAwake - ullCpu, ( uint64_t ) ulWindowUs * 1000U );
 
     return pdTRUE;
 }
@@ -381,19 +444,12 @@ static void prvPrintTenths( uint32_t ulTenths )
 }
 /*-----------------------------------------------------------*/
 
-static void prvPrintSpan( const HostShare_t * pxShare )
-{
-    demo_print( "over the last " );
-    prvPrintTenths( ( pxShare->ulSpanMs + 50U ) / 100U );
-    demo_print( " s" );
-}
-/*-----------------------------------------------------------*/
-
 /* The note's sentence; pcShare names the shares it is about. */
 static void prvPrintNote( const HostShare_t * pxShare,
                           const char * pcShare )
 {
-    prvPrintSpan( pxShare );
+    demo_print( "in window #" );
+    demo_print_uint( pxShare->ulWindow, 0U );
     demo_print( " the host gave the simulator " );
     prvPrintTenths( pxShare->ulCoreTenths );
     demo_print( "% of a core while it was awake (it needs all of one): " );
@@ -406,12 +462,14 @@ static void prvPrintNote( const HostShare_t * pxShare,
 
 /* Strong definition of the demo's hook, called as each report goes out: a line before
  * the table, or the "note" member of the JSON (the sentence has no character JSON
- * would escape). */
+ * would escape). The report is of the last completed window, which the reader holds
+ * as it is until the report is out (by one more window at most: a report of JSON
+ * written slower than that gets the note of the window after it, which it names). */
 void board_report_note( int json )
 {
     HostShare_t xShare;
 
-    if( prvMeasure( cpu_usage_window_ms(), &xShare ) == pdFALSE )
+    if( prvMeasure( &xShare ) == pdFALSE )
     {
         return;
     }
@@ -449,19 +507,23 @@ static void prvCmdHost( int argc,
     ( void ) argc;
     ( void ) argv;
 
-    if( prvMeasure( cpu_usage_window_ms(), &xShare ) == pdFALSE )
+    if( prvMeasure( &xShare ) == pdFALSE )
     {
-        demo_print( "host: no history yet\n" );
+        demo_print( "host: no window measured yet\n" );
         return;
     }
 
-    demo_print( "host: " );
-    prvPrintSpan( &xShare );
-    demo_print( ": awake " );
+    demo_print( "host: window #" );
+    demo_print_uint( xShare.ulWindow, 0U );
+    demo_print( ", " );
+    demo_print_uint( xShare.ulWindowUs / 1000U, 0U );
+    demo_print( " ms (measured over " );
+    demo_print_uint( xShare.ulSpanUs / 1000U, 0U );
+    demo_print( " ms): awake " );
     prvPrintTenths( xShare.ulAwakeTenths );
     demo_print( "% of the time, given " );
     prvPrintTenths( xShare.ulCoreTenths );
-    demo_print( "% of a core while awake, " );
+    demo_print( "% of a core while awake, at most " );
     prvPrintTenths( xShare.ulHeldBackTenths );
     demo_print( " points held back (a report notes more than " );
     prvPrintTenths( hostNOTE_TENTHS_PP );
@@ -471,7 +533,7 @@ static void prvCmdHost( int argc,
 
 static const DemoPortCommand_t xPosixCommands[] =
 {
-    { "host",      "",                "the share of a host core the simulator gets",        prvCmdHost          },
+    { "host",      "",                "the share of a host core the simulator got in the last window", prvCmdHost          },
     { "clockstep", "<counts>|off",    "one clock reading in 97 that many counts early",     posix_cmd_clockstep },
 };
 

@@ -6,8 +6,12 @@
 
 #include <stdint.h>
 
-/* Starts the sampler thread. Call from main(), before vTaskStartScheduler(). */
+/* Takes the first sample. Call from main(), before vTaskStartScheduler(). */
 void vHostShareStart( void );
+
+/* The console's poll (the shell task's, port_console_getc()): near a window's end, a
+ * reading of the window's number between two samples. */
+void vHostSharePoll( void );
 
 /* The idle task's tickless sleep took ullNs of wall time (vPosixIdleSleep()). */
 void vHostShareSlept( uint64_t ullNs );

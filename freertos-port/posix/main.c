@@ -78,11 +78,24 @@ uint32_t port_time_us( void )
 /*-----------------------------------------------------------*/
 
 /*
- * The console on a terminal: non-canonical and without echo, so that the demo's shell
- * gets each key as it is typed (arrows included) and echoes and edits the line itself.
- * Output processing and the signal keys stay as they were (Ctrl-C still ends the
- * run). The terminal's settings come back at exit and on the signals that end the
- * process; piped stdin is left alone.
+ * The console on a terminal, set up as a UART console is: every key reaches the
+ * demo's shell as the byte it sends, as it is typed, and the shell echoes and edits
+ * the line itself (demo/shell.c). So, of the terminal's line discipline:
+ *  - no canonical mode and no echo (ICANON, ECHO): the shell edits;
+ *  - no signal keys (ISIG): Ctrl-C reaches the shell as 0x03 and drops the line, as on
+ *    QEMU; Ctrl-\ (0x1c, SIGQUIT) and Ctrl-Z (0x1a) are control characters the shell
+ *    drops, where a stray one would end or stop the simulator. The run ends with
+ *    Ctrl-D on an empty line or `exit`;
+ *  - no flow control (IXON): Ctrl-S would hold the output until Ctrl-Q, a simulator
+ *    that looks hung; the shell drops both;
+ *  - no IEXTEN (Ctrl-V, Ctrl-O).
+ * Output processing stays: the demo writes "\n", the terminal shows CR LF.
+ *
+ * The settings come back on every way out: exit() (port_exit(), the end of main())
+ * through atexit(), and every signal whose default is to end the process, caught
+ * here, the settings restored, and then handed to whoever had it before (the default
+ * action, or the sanitizers' report in the posix-asan build). Piped stdin is left
+ * alone.
  */
 static struct termios xTerminalWas;
 static volatile sig_atomic_t xTerminalRaw = 0;
@@ -96,16 +109,51 @@ static void prvTerminalRestore( void )
     }
 }
 
-/* tcsetattr() is async-signal-safe; the signal then does what it would have done. */
-static void prvTerminalSignal( int iSignal )
+/* The signals that end the process by default (SIGKILL and SIGSTOP cannot be caught;
+ * SIGALRM and SIGUSR1 are the port's tick and resume). */
+static const int iTerminalSignals[] =
 {
+    SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGPIPE, SIGTERM,
+    SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF
+};
+#define posixTERMINAL_SIGNALS    ( sizeof( iTerminalSignals ) / sizeof( iTerminalSignals[ 0 ] ) )
+static struct sigaction xTerminalSignalWas[ posixTERMINAL_SIGNALS ];
+
+/* Restores the terminal (tcsetattr() is async-signal-safe) and gives the signal to the
+ * handler before ours. A fault the CPU raised (a bad address, a bad instruction, a
+ * division by zero) comes again when this returns, to that handler, which so sees the
+ * real fault; any other signal is raised again, and arrives once this returns (it is
+ * blocked meanwhile). */
+static void prvTerminalSignal( int iSignal,
+                               siginfo_t * pxInfo,
+                               void * pvContext )
+{
+    size_t x;
+    BaseType_t xFault;
+
+    ( void ) pvContext;
+
     prvTerminalRestore();
-    ( void ) raise( iSignal );
+
+    for( x = 0U; x < posixTERMINAL_SIGNALS; x++ )
+    {
+        if( iTerminalSignals[ x ] == iSignal )
+        {
+            ( void ) sigaction( iSignal, &xTerminalSignalWas[ x ], NULL );
+        }
+    }
+
+    xFault = ( ( iSignal == SIGSEGV ) || ( iSignal == SIGBUS ) || ( iSignal == SIGILL ) || ( iSignal == SIGFPE ) ) &&
+             ( pxInfo != NULL ) && ( pxInfo->si_code > 0 );
+
+    if( xFault == pdFALSE )
+    {
+        ( void ) raise( iSignal );
+    }
 }
 
 static void prvTerminalSetUp( void )
 {
-    static const int iSignals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT };
     struct termios xRaw;
     struct sigaction xAction;
     size_t x;
@@ -116,19 +164,20 @@ static void prvTerminalSetUp( void )
     }
 
     memset( &xAction, 0, sizeof( xAction ) );
-    xAction.sa_handler = prvTerminalSignal;
-    xAction.sa_flags = SA_RESETHAND;
+    xAction.sa_sigaction = prvTerminalSignal;
+    xAction.sa_flags = SA_SIGINFO;
     ( void ) sigemptyset( &xAction.sa_mask );
 
-    for( x = 0U; x < ( sizeof( iSignals ) / sizeof( iSignals[ 0 ] ) ); x++ )
+    for( x = 0U; x < posixTERMINAL_SIGNALS; x++ )
     {
-        ( void ) sigaction( iSignals[ x ], &xAction, NULL );
+        ( void ) sigaction( iTerminalSignals[ x ], &xAction, &xTerminalSignalWas[ x ] );
     }
 
     ( void ) atexit( prvTerminalRestore );
 
     xRaw = xTerminalWas;
-    xRaw.c_lflag &= ~( tcflag_t ) ( ICANON | ECHO );
+    xRaw.c_lflag &= ~( tcflag_t ) ( ICANON | ECHO | ISIG | IEXTEN );
+    xRaw.c_iflag &= ~( tcflag_t ) ( IXON );
     xRaw.c_cc[ VMIN ] = 1;
     xRaw.c_cc[ VTIME ] = 0;
 
@@ -209,6 +258,8 @@ int port_console_getc( uint32_t timeout_ms )
             return PORT_CONSOLE_TIMEOUT;
         }
 
+        /* Around a window's end, host_share.c sees where the window ended. */
+        vHostSharePoll();
         vTaskDelay( pdMS_TO_TICKS( posixCONSOLE_POLL_MS ) );
     }
 }
@@ -426,7 +477,6 @@ int main( int argc,
         ullRunTimeBaseNs = prvMonotonicNs();
     #endif
 
-    prvTerminalSetUp();
     demo_start();
     vHostShareStart();
 
@@ -450,6 +500,8 @@ int main( int argc,
         }
     }
 
+    /* Last: an argument error ends the run with the terminal as it was. */
+    prvTerminalSetUp();
     vTaskStartScheduler();
 
     /* Only reached if the scheduler could not start (no memory for the idle task). */

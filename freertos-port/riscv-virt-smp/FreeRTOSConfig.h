@@ -90,7 +90,7 @@ void board_assert_failed( const char * file, int line ) __attribute__( ( noretur
 /* ---- freertos-cpu-usage -------------------------------------------------------------
  * Not yet: the library's hooks header stops an SMP build, so every image of this board
  * is built with CPU_USAGE_DISABLED (board.mk). Once the hooks take a core ID, this is
- * where the header goes, last, as on riscv-virt. */
+ * where the header goes: at the end, before the closing #endif, as on riscv-virt. */
 #ifndef CPU_USAGE_DISABLED
 #include "freertos_cpu_usage_hooks.h"
 #else

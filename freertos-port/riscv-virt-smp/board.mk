@@ -60,8 +60,8 @@ $(1)_LDFLAGS := -Wl,--no-warn-rwx-segments
 $(1)_RUST_TARGET := riscv32imac-unknown-none-elf
 
 $(1)_QEMU := qemu-system-riscv32 -M virt -smp $(2) -bios none -display none -monitor none -rtc clock=vm
-$(1)_QEMU_CMD = $$($(1)_QEMU) -accel tcg,thread=multi -serial stdio -kernel $$(QEMU_ELF)
-$(1)_QEMU_CMD_ICOUNT = $$($(1)_QEMU) -icount shift=5,align=off,sleep=off -serial stdio -kernel $$(QEMU_ELF)
+$(1)_QEMU_CMD = $$($(1)_QEMU) -accel tcg,thread=multi $(QEMU_CONSOLE) -kernel $$(QEMU_ELF)
+$(1)_QEMU_CMD_ICOUNT = $$($(1)_QEMU) -icount shift=5,align=off,sleep=off $(QEMU_CONSOLE) -kernel $$(QEMU_ELF)
 endef
 
 $(eval $(call RVS_BOARD,riscv-virt-smp2,2))

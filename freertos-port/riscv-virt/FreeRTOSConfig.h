@@ -84,8 +84,8 @@ void board_assert_failed( const char * file, int line ) __attribute__( ( noretur
     } while( 0 )
 
 /* ---- freertos-cpu-usage ------------------------------------------------------
- * The hooks header must stay the last thing in this file. CPU_USAGE_DISABLED builds
- * the same image without the library. */
+ * The hooks header stays at the end, after every setting, before the closing #endif.
+ * CPU_USAGE_DISABLED builds the same image without the library. */
 #ifndef CPU_USAGE_DISABLED
 /* The event trace (the cpu_usage_trace command; cpu-usage-top --perfetto): the hooks
  * call the library's traced functions, which record into its ring. The notrace

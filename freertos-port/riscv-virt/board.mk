@@ -40,5 +40,5 @@ RVV_QEMU := qemu-system-riscv32 -M virt -bios none -display none -monitor none -
 # One instruction = 2^5 ns of virtual time, never paced to the host clock.
 RVV_ICOUNT := -icount shift=5,align=off,sleep=off
 
-riscv-virt_QEMU_CMD = $(RVV_QEMU) -serial stdio -kernel $(QEMU_ELF)
-riscv-virt_QEMU_CMD_ICOUNT = $(RVV_QEMU) -serial stdio $(RVV_ICOUNT) -kernel $(QEMU_ELF)
+riscv-virt_QEMU_CMD = $(RVV_QEMU) $(QEMU_CONSOLE) -kernel $(QEMU_ELF)
+riscv-virt_QEMU_CMD_ICOUNT = $(RVV_QEMU) $(QEMU_CONSOLE) $(RVV_ICOUNT) -kernel $(QEMU_ELF)

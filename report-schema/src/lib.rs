@@ -7,6 +7,7 @@
 //! - [`check`]: the invariants every report keeps (counts add up to the span exactly,
 //!   shares to exactly 100.00, the ID pool to its capacity, ...), each a method that
 //!   names the invariant a report breaks ([`Invariant`]);
+//! - [`readout`]: the read-out block a debugger reads the last window through;
 //! - [`trace`]: the `cpu_usage_trace dump` text, and its agreement with a window's
 //!   report.
 //!
@@ -18,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod check;
+pub mod readout;
 pub mod trace;
 pub mod types;
 mod wire;

@@ -207,21 +207,22 @@ pub struct MoreTasks {
 /// member of the report's object (`"note"`); absent when it has nothing to say. The
 /// library writes no note: the demo's shell puts the board's into each report as it
 /// goes out (`demo/note.c`), and only the POSIX simulator has one, when the host held
-/// back the core it needs for more than its 1.5-point accuracy over the last window
-/// (`freertos-port/posix/host_share.c`). Time held back is charged to the task that FreeRTOS
-/// had running, so a share can read high by up to `held_back_us` over `span_us`.
+/// back the core it needs for more than its 1.5-point accuracy in the report's window,
+/// at most (`freertos-port/posix/host_share.c`). Time held back is charged to the task
+/// that FreeRTOS had running, so a share can read high by up to `held_back_us` over
+/// the window's length.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Note {
     /// The note for people: the line the table starts with, without its `note: `.
     pub text: String,
-    /// The span measured, in microseconds: the last window's length (to within the
-    /// simulator's 50 ms between samples; at most the 25.6 s of samples it keeps),
-    /// ending at most 50 ms before the report went out.
+    /// The span measured, in microseconds: the window the note is about (the report's,
+    /// named in `text`) and the few milliseconds either side until the simulator saw
+    /// it begin and end.
     pub span_us: u64,
     /// Of the span, the time outside tickless sleep, in microseconds.
     pub awake_us: u64,
     /// Of the awake time, the time the host gave the simulator no core, in
-    /// microseconds.
+    /// microseconds: at least the time held back in the window.
     pub held_back_us: u64,
 }
 

@@ -621,6 +621,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
     #[cold]
     #[inline(never)]
     fn roll_over(&mut self, k: usize, now: u32) {
+        self.seq_step();
         let (win_start, win_len) = (self.win_start, self.win_len);
         let elapsed = now.wrapping_sub(win_start);
         let r = &self.run[k & Self::CORE_MASK];
@@ -664,6 +665,18 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
             r.flags &= !DIED;
         }
         self.refresh_one();
+        self.seq_step();
+    }
+
+    /// The read-out's sequence counter steps: odd from the first of a pair of steps
+    /// to the second, around everything that changes which figures are published
+    /// (see `readout.rs`). The fences keep the compiler from moving stores across it
+    /// (they are no instruction on one core).
+    #[inline(always)]
+    pub(super) fn seq_step(&mut self) {
+        compiler_fence(Ordering::Release);
+        self.seq = self.seq.wrapping_add(1);
+        compiler_fence(Ordering::Release);
     }
 
     /// The runs still going on on core `k` at the end of a window count in it, with

@@ -87,10 +87,13 @@
 //! task's run before it to be worked out only if a slow path needs it (`LAZY`), and
 //! its common exit moves the task's run start on by the handler's time.
 
+use core::sync::atomic::{compiler_fence, Ordering};
+
 pub mod arith;
 mod hot_path;
 mod pool;
 mod read;
+mod readout;
 mod task;
 #[cfg(feature = "watchdogs")]
 mod watchdog;
@@ -99,6 +102,7 @@ use pool::IdPool;
 #[cfg(test)]
 pub(crate) use read::gather::Summary;
 pub use read::{Header, Line, Seat, Stamp};
+pub use readout::Layout;
 #[cfg(feature = "watchdogs")]
 use watchdog::Watch;
 #[cfg(feature = "watchdogs")]
@@ -268,10 +272,16 @@ impl Acct {
         self.prev_counts = if recent { self.counts } else { 0 };
         self.prev_runs = if recent { self.runs } else { 0 };
         self.prev_longest = if recent { self.longest } else { 0 };
+        // A debugger reads the published figures while the hooks run (`readout.rs`):
+        // it takes `counts..longest` while `window` is the old one, `prev_*` once it
+        // is the new one, so they are stored in that order. (No instruction: it only
+        // keeps the compiler from moving the stores.)
+        compiler_fence(Ordering::Release);
+        self.window = to;
+        compiler_fence(Ordering::Release);
         self.counts = 0;
         self.runs = 0;
         self.longest = 0;
-        self.window = to;
     }
 
     /// Adds window `self.window`, `len` counts long, to the since-start figures.
@@ -305,12 +315,12 @@ impl Acct {
 #[repr(u8)]
 enum TaskState {
     /// Never used, or its quarantine is over.
-    Free,
-    Alive,
+    Free = 0,
+    Alive = 1,
     /// Deleted itself and is still running until the next switch.
-    Dying,
+    Dying = 2,
     /// Deleted; its ID is quarantined until its windows are gone.
-    Dead,
+    Dead = 3,
 }
 
 /// A task slot's identity. `mark` is the window of birth while the task lives and of
@@ -573,6 +583,9 @@ pub struct Engine<const IDS: usize, const SLOTS: usize, const WORDS: usize, cons
     /// Length of the published window: `win_len`, or longer after a stall (see
     /// `roll_over`); 0 until a window has completed since accounting (re)started.
     pub_len: u32,
+    /// The read-out's sequence counter (see `readout.rs`): odd while a rollover or a
+    /// restart changes what the published window's figures are, even otherwise.
+    seq: u32,
     /// The idle task's ID, 0 until the scheduler starts.
     idle: u16,
     /// Tasks sharing the overflow bucket now; and those that shared it at any time
@@ -653,6 +666,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
             win_start: 0,
             win_len,
             pub_len: 0,
+            seq: 0,
             window: 0,
             refresh: 0,
             idle: 0,
@@ -694,6 +708,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
         // before that, which reads as nothing recent: empty counters, tasks born long
         // ago, and dead tasks whose quarantine is over (their windows are discarded).
         let long_ago = 0u32.wrapping_sub(2);
+        self.seq_step();
         for a in self.acct.iter_mut() {
             *a = Acct { window: long_ago, ..Acct::ZERO };
         }
@@ -745,6 +760,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
         #[cfg(feature = "watchdogs")]
         self.restart_watch();
         self.phase |= STARTED;
+        self.seq_step();
     }
 
     /// The smoothed loads start again; the watchdogs keep their settings.

@@ -281,6 +281,7 @@ unsafe fn name_of(name: *const c_char) -> [u8; NAME_LEN] {
 #[no_mangle]
 pub unsafe extern "C" fn cpu_usage_hook_scheduler_start(idle_id: u32, cpu_hz: u32, port_setting: u32) {
     arch::set_interrupt_mask_level(port_setting);
+    super::readout::keep();
     // SAFETY: a hook.
     let mut st = unsafe { library() };
     // A clock the application chose (named Custom) is kept.

@@ -8,6 +8,7 @@
 //! - with the `watchdogs` feature: [`watchdog`], the watchdogs' thresholds and
 //!   callback (and, with the `shell` feature, their shell command);
 //! - [`snapshot`]: the last window as C structs;
+//! - [`readout`]: the read-out block, where a debugger finds the last window;
 //! - with the `shell` feature: [`shell`] (`show_cpu_usage`, `cpu_usage_format`) and
 //!   [`cli`] (FreeRTOS+CLI); with `trace`: `trace_cmd` (`cpu_usage_trace`);
 //! - `args` and `sink` (private): the argument checks and the output sinks every
@@ -53,6 +54,7 @@ pub mod hooks;
 pub mod shell;
 #[cfg(feature = "shell")]
 mod sink;
+pub mod readout;
 pub mod snapshot;
 pub mod status;
 #[cfg(feature = "trace")]
@@ -66,6 +68,7 @@ pub use config::*;
 pub use hooks::*;
 #[cfg(feature = "shell")]
 pub use shell::*;
+pub use readout::*;
 pub use snapshot::*;
 pub use status::*;
 #[cfg(feature = "trace")]

@@ -281,6 +281,11 @@ impl Console {
         }
     }
 
+    /// The child's process ID (to signal it).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// CPU time the child has used so far, all its threads together (Linux only:
     /// `/proc/<pid>/stat`, in units of USER_HZ, which is 100 on every Linux ABI).
     pub fn cpu_time(&self) -> Option<Duration> {
@@ -311,12 +316,24 @@ impl Console {
         if let Some(mut stdin) = self.stdin.take() {
             let _ = stdin.write_all(b"exit\n");
         }
+        self.expect_end("`exit`", limit_secs);
+    }
+
+    /// Closes its input, as a script's end does, and expects the process to end with
+    /// status 0 within `limit_secs`.
+    pub fn end_input(&mut self, limit_secs: u64) {
+        self.record("$ (end of input)\n");
+        drop(self.stdin.take());
+        self.expect_end("the end of its input", limit_secs);
+    }
+
+    fn expect_end(&mut self, after: &str, limit_secs: u64) {
         let deadline = Deadline::after_secs(limit_secs);
         loop {
             match self.child.try_wait() {
                 Ok(Some(status)) if status.success() => return,
-                Ok(Some(status)) => self.fail(&format!("ended with {status} after `exit`, not 0")),
-                Ok(None) if deadline.passed() => self.fail(&format!("still running {limit_secs} s after `exit`")),
+                Ok(Some(status)) => self.fail(&format!("ended with {status} after {after}, not 0")),
+                Ok(None) if deadline.passed() => self.fail(&format!("still running {limit_secs} s after {after}")),
                 Ok(None) => thread::sleep(Duration::from_millis(20)),
                 Err(e) => self.fail(&format!("cannot wait for it: {e}")),
             }

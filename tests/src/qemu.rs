@@ -19,6 +19,9 @@ pub enum QemuRun {
     /// `QEMU_CMD`: guest time from the host's clock; with several harts, one host thread
     /// each, in parallel (multi-threaded TCG), where a board asks for it.
     Parallel,
+    /// `QEMU_RUN`: what `make qemu` runs, `QEMU_CMD` through `scripts/qemu-console.sh`
+    /// (which ends the run at the end of piped input).
+    Make,
 }
 
 impl QemuRun {
@@ -27,6 +30,7 @@ impl QemuRun {
         match self {
             QemuRun::Icount => "QEMU_CMD_ICOUNT",
             QemuRun::Parallel => "QEMU_CMD",
+            QemuRun::Make => "QEMU_RUN",
         }
     }
 }
@@ -37,7 +41,8 @@ pub fn icount_command_words(board: &str, elf: &Path) -> Vec<String> {
 }
 
 /// The command line `which` of `board` for `elf`, split into words, checked to be a
-/// QEMU command with `-icount` exactly when `which` is [`QemuRun::Icount`].
+/// QEMU command (for [`QemuRun::Make`], `scripts/qemu-console.sh` and one) with
+/// `-icount` exactly when `which` is [`QemuRun::Icount`].
 pub fn command_words(board: &str, elf: &Path, which: QemuRun) -> Vec<String> {
     let var = which.variable();
     let mut make = Command::new("make");
@@ -55,8 +60,12 @@ pub fn command_words(board: &str, elf: &Path, which: QemuRun) -> Vec<String> {
     assert!(out.status.success(), "make could not print {board}'s {var} ({}):\n{}", out.status, out.stderr);
     let words: Vec<String> = out.stdout.split_whitespace().map(str::to_string).collect();
     let icount = words.iter().any(|w| w == "-icount");
+    let qemu = match which {
+        QemuRun::Make => words.first().is_some_and(|w| w == "scripts/qemu-console.sh").then(|| words.get(1)).flatten(),
+        _ => words.first(),
+    };
     assert!(
-        words.first().is_some_and(|w| w.starts_with("qemu-system-")) && icount == (which == QemuRun::Icount),
+        qemu.is_some_and(|w| w.starts_with("qemu-system-")) && icount == (which == QemuRun::Icount),
         "{var} of {board} is not a QEMU command {} -icount: {words:?}",
         if which == QemuRun::Icount { "with" } else { "without" }
     );
@@ -79,13 +88,14 @@ pub fn image_command_of(board: &str, var: &str, default: &str, which: QemuRun) -
         elf.display()
     );
     let words = command_words(board, &elf, which);
-    let mut version = Command::new(&words[0]);
+    let qemu = if which == QemuRun::Make { &words[1] } else { &words[0] };
+    let mut version = Command::new(qemu);
     version.arg("--version");
     let found = run(version, 30);
     assert!(
         found.as_ref().is_ok_and(|f| f.status.success()),
         "{} is not runnable ({:?}): install it (scripts/setup.sh does)",
-        words[0],
+        qemu,
         found.err()
     );
     let mut cmd = Command::new(&words[0]);

@@ -1,7 +1,10 @@
 //! The end-to-end conversation with the demo, the same on every board.
 //!
-//! 0. The library counts with the clock the board expects (`Judging::clock`): the first
-//!    window's report and the text report's header name it and its frequency.
+//! 0. A line longer than the shell takes (127 characters) is refused whole, with
+//!    nothing run: `show_cpu_usage`, 108 blanks and `-w 25000`, cut, would set a 25 ms
+//!    window; the first window must still be 1 s long. The library counts with the
+//!    clock the board expects (`Judging::clock`): the first window's report and the
+//!    text report's header name it and its frequency.
 //! 1. Wait until two windows have completed (the first ones hold the start-up), then
 //!    read the next three windows: each workload's share, averaged over them, must be
 //!    within the board's tolerance of its configured duty.
@@ -519,6 +522,7 @@ pub fn run(console: &mut Console, judging: Judging) {
     if !banner.contains("freertos-cpu-usage demo") {
         run.console.fail(&format!("unexpected banner: {banner:?}"));
     }
+    refuse_long_line(&mut run);
     if !run.churn_status().0 {
         run.ask("churn on");
     }
@@ -529,6 +533,10 @@ pub fn run(console: &mut Console, judging: Judging) {
     //    activation in one piece, so a 1 s window boundary falls inside some burn
     //    and hands part of it to the next window; averaging evens that out.
     let first = run.wait_window(1);
+    // (A window runs on while a reader holds it at its end, so about 1 s.)
+    if !(990_000..=1_010_000).contains(&first.report.window_us) {
+        run.console.fail(&format!("window #1 is {} µs long, not 1 s: did a cut line set it?", first.report.window_us));
+    }
     run.check_clock(&first);
     // (The load watchdog from here on: the load stays above 50 % until step 5.)
     let load_watch = api::arm_load_watchdog(&mut run, first.index);
@@ -690,6 +698,40 @@ pub fn run(console: &mut Console, judging: Judging) {
 /// workloads' shares averaged over `AVERAGED_WINDOWS` windows with it, as in step 1
 /// (a window's edge cuts through a 10 ms activation and hands part of it to the next
 /// window; a single window can be off by more than the tolerance for that alone).
+/// The longest line the demo's shell takes, in characters (demo_internal.h's
+/// `demoLINE_MAX` less the NUL).
+const LINE_MAX: usize = 127;
+
+/// Step 0: a line over `LINE_MAX` is answered with the refusal alone, and the line
+/// after it runs as sent.
+fn refuse_long_line(run: &mut Run<'_>) {
+    let refusal = format!("line too long (at most {LINE_MAX} characters): nothing run\n");
+    // Cut at 127 characters it would read `show_cpu_usage` and `-w 25`.
+    let cut_to_a_command = format!("show_cpu_usage{}-w 25000", " ".repeat(108));
+    // The rest of the line goes too: nothing after the cut runs either.
+    let command_past_the_cut = format!("{} ; cpu_usage_watchdog load 1 1", "x".repeat(LINE_MAX + 1));
+    for line in [cut_to_a_command, command_past_the_cut] {
+        let answer = without_echo(run.ask(&line), &line);
+        if answer != refusal {
+            run.console.fail(&format!("a line of {} characters: expected {refusal:?}, got {answer:?}", line.len()));
+        }
+    }
+    let longest = format!("show_cpu_usage -h{}", " ".repeat(LINE_MAX - 17));
+    let answer = without_echo(run.ask(&longest), &longest);
+    if !answer.starts_with("usage: show_cpu_usage ") {
+        run.console.fail(&format!("a line of exactly {LINE_MAX} characters must run: {answer:?}"));
+    }
+}
+
+/// `answer` without the shell's echo of `line`, where the shell echoes (QEMU's, on its
+/// UART): what fitted of the line, and a bell for each key it dropped.
+fn without_echo(answer: String, line: &str) -> String {
+    match answer.split_once('\n') {
+        Some((echo, rest)) if echo.trim_end_matches('\u{7}') == &line[..line.len().min(LINE_MAX)] => rest.to_owned(),
+        _ => answer,
+    }
+}
+
 fn interrupts(run: &mut Run<'_>, before: &Window, irq: IrqLoad) {
     let answer = run.ask("irq on");
     if !answer.contains("irq: on") {

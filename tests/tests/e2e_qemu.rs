@@ -34,6 +34,7 @@ use std::process::Command;
 
 use freertos_cpu_usage::ffi::{cpu_usage_abi_version, cpu_usage_status};
 use freertos_cpu_usage_tests::boards::{MPS2_TIMER0, QEMU, QEMU_DUTY_TOLERANCE_PP};
+use freertos_cpu_usage_tests::qemu::QemuRun;
 use freertos_cpu_usage_tests::scenario::{self, IrqLoad, Judging, KernelStats};
 use freertos_cpu_usage_tests::{qemu, repo_root, run, Console, Deadline};
 
@@ -155,6 +156,56 @@ fn demo_on(board: &Board) {
     let mut console =
         Console::spawn(&format!("QEMU {}", board.name), qemu::image_command(board.name, board.image_var, board.image));
     scenario::run(&mut console, board.judging);
+}
+
+/// `make qemu` (qemu.mk's `QEMU_RUN`) ends at the end of piped input, as the simulator
+/// does, with the demo's status 0: QEMU gives the guest no end of file, so the
+/// console script sends byte 0x04 after the input, which the demo's console reads as
+/// its end.
+#[test]
+fn make_qemu_ends_at_end_of_input() {
+    let command =
+        qemu::image_command_of("mps2-an385", "CPU_USAGE_QEMU_ELF", "build/mps2-an385/demo.elf", QemuRun::Make);
+    let mut console = Console::spawn("`make qemu`'s command on piped input", command);
+    console.read_answer(60);
+    let answer = console.command("tasks -m", 30);
+    if !answer.contains("{\"tasks\":[") {
+        console.fail(&format!("`tasks -m` answered {answer:?}"));
+    }
+    console.end_input(30);
+}
+
+/// Every board's interactive commands (`QEMU_CMD`, what `make qemu` runs, and
+/// `QEMU_CMD_ICOUNT`) put its console on stdio with QEMU's signal keys off, so that
+/// Ctrl-C on a terminal reaches the demo's shell, which drops the line, instead of
+/// ending QEMU (`tests/tests/shell_editing.rs` types it on mps2-an385).
+#[test]
+fn every_boards_console_leaves_ctrl_c_to_the_shell() {
+    let mut make = Command::new("make");
+    make.current_dir(repo_root()).args([
+        "-s",
+        "--no-print-directory",
+        "-f",
+        "freertos-port/qemu.mk",
+        "--eval",
+        "cu-print-boards: ; @echo $(QEMU_BOARDS)",
+        "cu-print-boards",
+    ]);
+    let out = run(make, 60).expect("make prints the QEMU boards");
+    let boards: Vec<&str> = out.stdout.split_whitespace().collect();
+    assert!(boards.len() >= 5 && boards.contains(&"mps2-an385"), "the QEMU boards: {boards:?}");
+    let console = ["-chardev", "stdio,id=console,signal=off", "-serial", "chardev:console"];
+    for board in boards {
+        for which in [QemuRun::Parallel, QemuRun::Icount] {
+            let words = qemu::command_words(board, std::path::Path::new("demo.elf"), which);
+            assert!(
+                words.windows(console.len()).any(|w| w == console) && !words.iter().any(|w| w == "stdio"),
+                "{board}'s {}: its console is not `{}`: {words:?}",
+                which.variable(),
+                console.join(" ")
+            );
+        }
+    }
 }
 
 /// The library's critical section holds off the interrupts the kernel's critical

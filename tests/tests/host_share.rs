@@ -4,8 +4,12 @@
 //! `note: ` line, and a report in JSON (`-m`, each of a follow's, `cli`'s) is still
 //! exactly one line, the note its `"note"` member, read by the report's own types
 //! (`freertos_cpu_usage_report::parse_exact`). The help and an argument error are no
-//! report, and get no note. `host` must give the share the process really got, as the
-//! test measures it from outside.
+//! report, and get no note. `host` must give the share the process really got in a
+//! window, as the test measures it from outside over that window.
+//!
+//! And the note is about the report's own window, whenever the report is asked for:
+//! the simulator is stopped (SIGSTOP) for 300 ms early in a window, and that window's
+//! report, asked for most of a window after it ended, must account for the stop.
 //!
 //! Why the simulator needs a whole core: on FreeRTOS's POSIX port only the thread of
 //! the task FreeRTOS has running goes, and the idle task spins unless it sleeps in
@@ -34,20 +38,25 @@ use freertos_cpu_usage_tests::{boards, path_from_env, Console};
 /// and the simulator's (see `SHARE_TOLERANCE_PP`).
 const WINDOW_MS: u64 = 2000;
 
-/// How far the simulator's own figure of the share of a core its task threads got
-/// (awake share times the share of a core while awake, both of the last window) may
-/// be from the process's CPU time over the same two seconds as the test reads it in
-/// `/proc`, in percentage points of the wall time:
-/// - the two spans differ by the sampler's period (50 ms) at each end plus the time
-///   the starved shell takes to answer (it polls its input every 10 ms, and runs only
-///   when the host lets it: tens of ms): at most 200 ms of 2 s at 100 %, 10 points
-///   in the worst case, about 5 for a process at half a core;
-/// - `/proc` counts the port's tick thread and the sampler, which the simulator
-///   leaves out: about 2 % of a core;
+/// How far the simulator's own figure of the share of a core its task threads got in
+/// a window (awake share times the share of a core while awake) may be from the
+/// process's CPU time as the test reads it in `/proc` from just after the window began
+/// to just after it ended, in percentage points of the wall time:
+/// - the test's span starts and ends when a follow's report reaches it, up to a
+///   follow step (a tenth of the window: 200 ms) after the window's end, plus the time
+///   the starved shell and the test take to answer (tens of ms); the simulator's span
+///   is the window and the 10 ms or so either side until it saw it begin and end. At
+///   about half a core, a misalignment of up to 200 ms at each end is up to 5 points
+///   of 2 s;
+/// - `/proc` counts the port's tick thread, which the simulator leaves out: about 2 %
+///   of a core;
 /// - `/proc` reads in 10 ms steps: 1 point over 2 s.
 ///
 /// 5 + 2 + 1 = 8 points, for a process getting about half a core.
 const SHARE_TOLERANCE_PP: f64 = 8.0;
+
+/// How long the simulator is stopped early in a window (`a_stall_is_in_its_windows_note`).
+const STOP_MS: u64 = 300;
 
 /// The CPUs this process may run on, from `/proc/self/status`.
 fn allowed_cpus() -> Vec<u32> {
@@ -113,15 +122,16 @@ fn notes_in_json(console: &mut Console, command: &str, reports: usize) -> Vec<No
         let Some(note) = note else {
             console.fail(&format!("`{command}` on a starved simulator: a report without its note:\n{line}"));
         };
-        // The figures and the sentence are one measurement.
+        // The figures and the sentence are one measurement: points of the window.
         let said = number_before(&note.text, "points high");
-        let held = 100.0 * note.held_back_us as f64 / note.span_us as f64;
+        let held = 100.0 * note.held_back_us as f64 / (WINDOW_MS * 1000) as f64;
         assert!(held > boards::POSIX_DUTY_TOLERANCE_PP, "`{command}`: {note:?}");
         assert!(
             (said - held).abs() <= 0.06,
             "`{command}`: the text says {said} points, the figures {held:.3}: {note:?}"
         );
-        assert!(note.text.starts_with("over the last ") && note.text.contains("% of a core"), "{note:?}");
+        assert!(note.span_us >= WINDOW_MS * 1000 && note.held_back_us <= note.awake_us, "{note:?}");
+        assert!(note.text.starts_with("in window #") && note.text.contains("% of a core"), "{note:?}");
         notes.push(note);
     }
     notes
@@ -147,7 +157,7 @@ fn a_simulator_sharing_its_core_says_so() {
     // The threshold the simulator uses is the tests' bound on its shares.
     let host = console.command("host", 30);
     // "... points held back (a report notes more than 1.5)"
-    let threshold = number_before(&host, ")");
+    let threshold = number_before(&host, ")\n");
     assert_eq!(threshold, boards::POSIX_DUTY_TOLERANCE_PP, "the simulator notes above {threshold} points: {host}");
     let report = console.command("show_cpu_usage", 30);
     let Some(note) = report.lines().find(|l| l.starts_with("note: ")) else {
@@ -190,8 +200,11 @@ fn a_simulator_sharing_its_core_says_so() {
         }
     }
 
+    // One window measured from outside: from just after it began (a follow's report
+    // of the window before it) to just after it ended (the next report).
+    console.command("show_cpu_usage -m -f 2", 30);
     let (cpu0, t0) = (console.cpu_time().expect("/proc/<pid>/stat"), Instant::now());
-    sleep(Duration::from_millis(WINDOW_MS));
+    console.command("show_cpu_usage -m -f 2", 30);
     let (cpu1, t1) = (console.cpu_time().expect("/proc/<pid>/stat"), Instant::now());
     let host = console.command("host", 30);
     let measured = 100.0 * (cpu1 - cpu0).as_secs_f64() / (t1 - t0).as_secs_f64();
@@ -203,5 +216,81 @@ fn a_simulator_sharing_its_core_says_so() {
         (said - measured).abs() <= SHARE_TOLERANCE_PP,
         "the simulator's share of a core ({said:.1} %) is not the one measured from outside ({measured:.1} %): {host}"
     );
+    console.exit(30);
+}
+
+/// The JSON report in `answer`, held to the whole contract.
+fn window_in(console: &mut Console, answer: &str) -> freertos_cpu_usage_report::Window {
+    let line = answer.lines().find(|l| l.starts_with('{')).unwrap_or("");
+    match parse_exact(line) {
+        Ok(Report::Window(w)) => *w,
+        other => console.fail(&format!("not a window's report ({other:?}): {answer}")),
+    }
+}
+
+/// `host`'s figures of window `index`: how many milliseconds of it, at most, the host
+/// held back ("at most 12.3 points held back" of its length).
+fn held_back_ms(console: &mut Console, index: u64) -> f64 {
+    let host = console.command("host", 30);
+    if !host.starts_with(&format!("host: window #{index}, ")) {
+        console.fail(&format!("`host` after window #{index}: {host}"));
+    }
+    let window_ms = number_before(&host, "ms (measured over");
+    number_before(&host, "points held back") * window_ms / 100.0
+}
+
+/// A stall of the host that lands early in a window is in that window's figures, even
+/// when its report is asked for most of a window after it ended (when the last second
+/// before the report no longer holds the stall). The simulator is stopped (SIGSTOP)
+/// for `STOP_MS` right after a follow's report of window k, so within the first tenths
+/// of a second of window k + 1; about 0.7 s into window k + 2 the test asks for
+/// window k + 1's report and `host`'s figures, and again for window k + 2 (in case
+/// the stop ran into it). Wherever FreeRTOS was awake, the stop is time held back;
+/// where it was in tickless sleep, the library counts it as sleep (the idle task's
+/// wait lasts until the tick after the stop). So the two windows' held-back time and
+/// sleep together hold the stop, whatever else the host did meanwhile (which only adds
+/// to either).
+#[test]
+fn a_stall_is_in_its_windows_note() {
+    let sim = path_from_env("CPU_USAGE_SIM", "build/posix/freertos-sim");
+    assert!(sim.is_file(), "the POSIX simulator {} does not exist: build it with `make sim`", sim.display());
+    let mut console = Console::spawn("POSIX simulator, stopped for a while", Command::new(&sim));
+    console.read_answer(30);
+    // Window k, reported by the follow as it ends: window k + 1 is under way.
+    let answer = console.command("show_cpu_usage -m -f 2", 30);
+    let ended = Instant::now();
+    let k = window_in(&mut console, answer.lines().last().unwrap_or("")).head.window;
+    let pid = console.pid() as libc::pid_t;
+    // SAFETY: signals to the simulator, this test's child.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGSTOP) }, 0, "SIGSTOP");
+    sleep(Duration::from_millis(STOP_MS));
+    // SAFETY: as above.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGCONT) }, 0, "SIGCONT");
+    let mut accounted_ms = 0.0;
+    // 0.7 s into the window after each (window k ended just before `ended`).
+    for (index, at_ms) in [(k + 1, 1700), (k + 2, 2700)] {
+        sleep(Duration::from_millis(at_ms).saturating_sub(ended.elapsed()));
+        let answer = console.command("show_cpu_usage -m", 30);
+        let w = window_in(&mut console, &answer);
+        if w.head.window != index {
+            console.fail(&format!("expected the report of window #{index}, got #{}: {answer}", w.head.window));
+        }
+        let held_ms = held_back_ms(&mut console, index);
+        let sleep_ms = 1000.0 * w.sleep_counts as f64 / w.clock_hz as f64;
+        println!("window #{index}: at most {held_ms:.1} ms held back, {sleep_ms:.1} ms asleep; note {:?}", w.note);
+        if held_ms > boards::POSIX_DUTY_TOLERANCE_PP * w.head.window_us as f64 / 100_000.0 && w.note.is_none() {
+            console.fail(&format!("window #{index}: {held_ms:.1} ms held back and no note: {answer}"));
+        }
+        accounted_ms += held_ms + sleep_ms;
+    }
+    if accounted_ms < (STOP_MS - 5) as f64 {
+        console.fail(&format!(
+            "stopped for {STOP_MS} ms early in window #{}, and windows #{} and #{} account for {accounted_ms:.1} ms held \
+             back or asleep",
+            k + 1,
+            k + 1,
+            k + 2
+        ));
+    }
     console.exit(30);
 }

@@ -7,10 +7,12 @@
 
 #![deny(missing_docs)]
 
+pub mod gdb;
 pub mod history;
 pub mod perfetto;
 pub mod plot;
 pub mod prometheus;
+pub mod readout;
 pub mod session;
 pub mod source;
 pub mod trace;

@@ -38,6 +38,20 @@ struct Cli {
     /// simulator); words after the first are its arguments.
     #[arg(long, value_name = "COMMAND", group = "source")]
     exec: Option<String>,
+    /// A GDB server (QEMU's -gdb, OpenOCD, pyOCD, probe-rs...) to read the last
+    /// window out of the target's memory through, with --elf: no shell needed.
+    #[arg(long, value_name = "HOST:PORT", group = "source", requires = "elf")]
+    gdb: Option<String>,
+    /// The firmware's ELF, which says where the read-out block is (with --gdb).
+    #[arg(long, value_name = "FIRMWARE.elf", requires = "gdb")]
+    elf: Option<PathBuf>,
+    /// Read while the core runs instead of stopping it for each read (servers that
+    /// can: OpenOCD, J-Link, probe-rs, pyOCD on Cortex-M; not QEMU's).
+    #[arg(long, requires = "gdb")]
+    gdb_live: bool,
+    /// How often the read-out reads the target, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 100, requires = "gdb")]
+    gdb_every_ms: u64,
 
     /// Set the device's window length first (`show_cpu_usage -w MS`).
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u32).range(1..=3_600_000))]
@@ -101,6 +115,7 @@ Examples:
   cpu-usage-top --serial /dev/ttyUSB0 --baud 115200
   cpu-usage-top --exec build/posix/freertos-sim
   cpu-usage-top --tcp 127.0.0.1:5555 --record run.jsonl --plot run.png
+  cpu-usage-top --gdb 127.0.0.1:3333 --elf firmware.elf --gdb-live
   cpu-usage-top --exec build/posix/freertos-sim --no-ui --windows 10 --perfetto trace.json
   cpu-usage-top --trace-input dump.txt --perfetto trace.json";
 
@@ -141,8 +156,11 @@ fn run(cli: Cli) -> Result<(), String> {
     if let Some(path) = &cli.replay {
         return replay(&cli, path);
     }
+    if let (Some(addr), Some(elf)) = (&cli.gdb, &cli.elf) {
+        return read_out(&cli, addr, elf);
+    }
     let Some(source) = source_of(&cli) else {
-        return Err("no source: give --serial, --pty, --tcp, --exec or --replay (see --help)".to_owned());
+        return Err("no source: give --serial, --pty, --tcp, --exec, --gdb or --replay (see --help)".to_owned());
     };
     let device = cli.device.clone().unwrap_or_else(|| source.to_string());
     let mut outputs = Outputs::open(&cli, &device)?;
@@ -164,6 +182,34 @@ fn run(cli: Cli) -> Result<(), String> {
     outputs.finish()?;
     eprintln!("cpu-usage-top: {ended}");
     result
+}
+
+/// Reads the windows out of the target's memory through a GDB server.
+fn read_out(cli: &Cli, addr: &str, elf: &std::path::Path) -> Result<(), String> {
+    use cpu_usage_top::readout::{Firmware, Follow, Mode};
+    if cli.perfetto.is_some() || cli.window_ms.is_some() {
+        return Err("--gdb reads the windows only: --perfetto and --window-ms need the shell".to_owned());
+    }
+    let firmware = Firmware::load(elf)?;
+    let device = cli.device.clone().unwrap_or_else(|| format!("gdb:{addr}"));
+    let mut outputs = Outputs::open(cli, &device)?;
+    let mode = if cli.gdb_live { Mode::Live } else { Mode::Halt };
+    let (follow, events) = Follow::start(addr, firmware, mode, Duration::from_millis(cli.gdb_every_ms))?;
+    let ended = show(cli, &events, &mut outputs, device)?;
+    let halts = follow.close();
+    outputs.finish()?;
+    if !halts.is_empty() {
+        let mut us: Vec<u128> = halts.iter().map(Duration::as_micros).collect();
+        us.sort_unstable();
+        eprintln!(
+            "cpu-usage-top: the core stopped {} times, for {} us at the median, {} us at most",
+            us.len(),
+            us[us.len() / 2],
+            us[us.len() - 1]
+        );
+    }
+    eprintln!("cpu-usage-top: {ended}");
+    Ok(())
 }
 
 /// Reads recorded windows as if they came from a device, as fast as they are read.

@@ -1,7 +1,7 @@
 //! The simulator's note reaches the viewer's user: with the simulator sharing one CPU
 //! with a busy loop (both pinned there with `taskset`), it gets about half a core
 //! while it needs a whole one when awake, and each report of the follow mode carries
-//! its note (the JSON's `"note"`: `over the last ...`). In line mode the viewer writes
+//! its note (the JSON's `"note"`: `in window #...`). In line mode the viewer writes
 //! the device's notes to standard error as `device: note: ...`; the terminal UI shows
 //! the same line above its footer (`ui_snapshot`).
 //!
@@ -49,7 +49,7 @@ fn a_starved_simulator_s_note_reaches_line_mode() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    let note = stderr.lines().find(|l| l.starts_with("cpu-usage-top: device: note: over the last "));
+    let note = stderr.lines().find(|l| l.starts_with("cpu-usage-top: device: note: in window #"));
     let note = note.unwrap_or_else(|| panic!("no note from a simulator on half a core:\n{stderr}"));
     assert!(note.contains("% of a core while it was awake") && note.contains("points high"), "{note}");
     println!("{note}");

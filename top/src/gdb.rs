@@ -1,0 +1,177 @@
+//! A small client of the GDB Remote Serial Protocol: what the read-out needs and no
+//! more. Packets are `$data#cs` with a two-digit hex checksum (the sum of the data
+//! bytes modulo 256), each acknowledged by `+` (or `-`: send again); memory is read
+//! with `m addr,len`, the target stopped with a bare 0x03 byte and let go with `c`.
+//! QEMU's gdbstub, OpenOCD, pyOCD, probe-rs and the J-Link and ST-LINK servers all
+//! speak it over TCP.
+
+use std::io::{self, Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+/// An open connection to a GDB server.
+pub struct Client {
+    stream: TcpStream,
+    /// Bytes read past the last packet.
+    pending: Vec<u8>,
+    /// The most bytes one `m` asks for (the server's `PacketSize` allows for hex).
+    chunk: usize,
+}
+
+/// How long the client waits for any answer.
+const PATIENCE: Duration = Duration::from_secs(5);
+
+fn dropped() -> io::Error {
+    io::Error::new(io::ErrorKind::UnexpectedEof, "the GDB server closed the connection")
+}
+
+fn checksum(data: &[u8]) -> u8 {
+    data.iter().fold(0u8, |s, &b| s.wrapping_add(b))
+}
+
+/// `data` in hex, as packets carry memory.
+fn hex_decode(text: &[u8]) -> Option<Vec<u8>> {
+    let digit = |c: u8| char::from(c).to_digit(16).map(|d| d as u8);
+    text.chunks(2).map(|p| Some(digit(*p.first()?)? << 4 | digit(*p.get(1)?)?)).collect()
+}
+
+impl Client {
+    /// Connects to `addr` (`host:port`) and asks what packet size the server takes.
+    pub fn connect(addr: &str) -> io::Result<Client> {
+        // A server started just before the viewer (QEMU) may not listen yet.
+        let deadline = std::time::Instant::now() + PATIENCE;
+        let stream = loop {
+            match TcpStream::connect(addr) {
+                Err(e) if e.kind() == io::ErrorKind::ConnectionRefused && std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                other => break other?,
+            }
+        };
+        stream.set_read_timeout(Some(PATIENCE))?;
+        let _ = stream.set_nodelay(true);
+        let mut client = Client { stream, pending: Vec::new(), chunk: 256 };
+        let features = client.request("qSupported:swbreak+")?;
+        let size = features
+            .split(';')
+            .find_map(|f| f.strip_prefix("PacketSize="))
+            .and_then(|s| usize::from_str_radix(s, 16).ok());
+        if let Some(size) = size {
+            client.chunk = (size.saturating_sub(16) / 2).clamp(16, 4096);
+        }
+        Ok(client)
+    }
+
+    /// The next byte from the server.
+    fn byte(&mut self) -> io::Result<u8> {
+        if self.pending.is_empty() {
+            let mut buf = [0u8; 4096];
+            let n = self.stream.read(&mut buf)?;
+            if n == 0 {
+                return Err(dropped());
+            }
+            self.pending.extend_from_slice(&buf[..n]);
+        }
+        Ok(self.pending.remove(0))
+    }
+
+    /// Sends one packet until the server acknowledges it.
+    fn send(&mut self, data: &str) -> io::Result<()> {
+        let packet = format!("${data}#{:02x}", checksum(data.as_bytes()));
+        for _ in 0..5 {
+            self.stream.write_all(packet.as_bytes())?;
+            match self.byte()? {
+                b'+' => return Ok(()),
+                b'-' => continue,
+                // An answer with no ack (a server with acks off): keep it.
+                other => {
+                    self.pending.insert(0, other);
+                    return Ok(());
+                }
+            }
+        }
+        Err(io::Error::other(format!("the GDB server refused the packet {data:?} five times")))
+    }
+
+    /// Receives one packet, acknowledging it (a bad checksum asks for it again).
+    fn receive(&mut self) -> io::Result<String> {
+        loop {
+            while self.byte()? != b'$' {}
+            let mut data = Vec::new();
+            loop {
+                match self.byte()? {
+                    b'#' => break,
+                    b => data.push(b),
+                }
+            }
+            let sum = hex_decode(&[self.byte()?, self.byte()?]).and_then(|v| v.first().copied());
+            if sum == Some(checksum(&data)) {
+                self.stream.write_all(b"+")?;
+                return Ok(String::from_utf8_lossy(&data).into_owned());
+            }
+            self.stream.write_all(b"-")?;
+        }
+    }
+
+    /// One request and its answer.
+    pub fn request(&mut self, data: &str) -> io::Result<String> {
+        self.send(data)?;
+        self.receive()
+    }
+
+    /// Reads `len` bytes of target memory at `addr`.
+    pub fn read_memory(&mut self, addr: u64, len: usize) -> io::Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(len);
+        while out.len() < len {
+            let n = (len - out.len()).min(self.chunk);
+            let at = addr + out.len() as u64;
+            let answer = self.request(&format!("m{at:x},{n:x}"))?;
+            if answer.starts_with('E') || answer.is_empty() {
+                return Err(io::Error::other(format!(
+                    "the GDB server cannot read {n} bytes at 0x{at:x} ({answer:?}): is the ELF the firmware that runs?"
+                )));
+            }
+            let bytes = hex_decode(answer.as_bytes())
+                .ok_or_else(|| io::Error::other(format!("the GDB server answered m with {answer:?}")))?;
+            if bytes.is_empty() {
+                return Err(io::Error::other(format!("the GDB server read nothing at 0x{at:x}")));
+            }
+            out.extend_from_slice(&bytes);
+        }
+        out.truncate(len);
+        Ok(out)
+    }
+
+    /// Stops the target: a bare 0x03, answered by a stop reply (`S..` or `T..`).
+    pub fn halt(&mut self) -> io::Result<()> {
+        self.stream.write_all(&[0x03])?;
+        let reply = self.receive()?;
+        if reply.starts_with(['S', 'T']) {
+            Ok(())
+        } else {
+            Err(io::Error::other(format!("the GDB server answered the halt with {reply:?}")))
+        }
+    }
+
+    /// Why the target is stopped now (`?`): the stop reply.
+    pub fn why_stopped(&mut self) -> io::Result<String> {
+        self.request("?")
+    }
+
+    /// Lets the target run on (`c`, which has no answer until the target stops).
+    pub fn resume(&mut self) -> io::Result<()> {
+        self.send("c")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checksums_and_hex_are_the_protocols() {
+        assert_eq!(checksum(b"m20000000,4"), 0x4f);
+        assert_eq!(hex_decode(b"0a10ff"), Some(vec![0x0a, 0x10, 0xff]));
+        assert_eq!(hex_decode(b"0g"), None);
+    }
+}

@@ -1,0 +1,212 @@
+//! The read-out end to end: the minimal build's firmware (snapshot.elf, no shell) on
+//! QEMU mps2-an385 under -icount with its gdbstub, read by `cpu-usage-top --gdb`;
+//! every window both saw has the figures the firmware's own `cpu_usage_snapshot`
+//! printed. And the bad inputs, each with its error.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use freertos_cpu_usage_report::Window;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn image(name: &str) -> PathBuf {
+    let elf = root().join("build/mps2-an385").join(name);
+    assert!(elf.exists(), "{} is missing: build it with `make qemu-image` (`make test` does)", elf.display());
+    elf
+}
+
+/// The board's -icount command (freertos-port/qemu.mk's one description of it) for
+/// `elf`, stopped at start with its gdbstub on `port`.
+fn qemu(elf: &Path, port: u16) -> std::process::Child {
+    let out = Command::new("make")
+        .current_dir(root())
+        .args(["-s", "--no-print-directory", "--eval", "p: ; @echo $(QEMU_CMD_ICOUNT)", "p"])
+        .arg(format!("QEMU_ELF={}", elf.display()))
+        .output()
+        .expect("make");
+    let words: Vec<String> = String::from_utf8_lossy(&out.stdout).split_whitespace().map(str::to_owned).collect();
+    assert!(words.first().is_some_and(|w| w.starts_with("qemu-system-")), "{words:?}");
+    Command::new(&words[0])
+        .current_dir(root())
+        .args(&words[1..])
+        .args(["-gdb", &format!("tcp:127.0.0.1:{port}"), "-S"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("qemu")
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn viewer(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cpu-usage-top")).args(args).stdin(Stdio::null()).output().expect("viewer")
+}
+
+/// `key=value` pairs of a firmware output line.
+fn fields(line: &str) -> BTreeMap<String, String> {
+    line.split_whitespace().filter_map(|w| w.split_once('=')).map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
+}
+
+fn hundredths(pct: f64) -> String {
+    ((pct * 100.0).round() as u64).to_string()
+}
+
+#[test]
+fn the_minimal_build_read_through_qemus_gdbstub_is_what_it_prints() {
+    let elf = image("snapshot.elf");
+    let port = free_port();
+    let mut qemu = qemu(&elf, port);
+    // Guest time stands still while QEMU waits (-S) and while the viewer has the
+    // core stopped: reading often misses no window.
+    let record = std::env::temp_dir().join(format!("readout-{port}.jsonl"));
+    let addr = format!("127.0.0.1:{port}");
+    let out = viewer(&[
+        "--gdb",
+        &addr,
+        "--elf",
+        elf.to_str().unwrap(),
+        "--no-ui",
+        "--gdb-every-ms",
+        "1",
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    let mut printed = String::new();
+    qemu.stdout.take().unwrap().read_to_string(&mut printed).unwrap();
+    let _ = qemu.wait();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the GDB server closed the connection"), "{stderr}");
+    assert!(stderr.contains("the core stopped"), "{stderr}");
+    let read: BTreeMap<u64, Window> = std::fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Window>(l).unwrap())
+        .map(|w| (w.window, w))
+        .collect();
+    let _ = std::fs::remove_file(&record);
+
+    let mut compared = 0;
+    let mut current: Option<&Window> = None;
+    for line in printed.lines() {
+        let f = fields(line);
+        let get = |k: &str| f.get(k).cloned().unwrap_or_default();
+        if line.starts_with("window ") {
+            current = get("number").parse().ok().and_then(|n: u64| read.get(&n));
+            if let Some(w) = current {
+                assert_eq!(get("us"), w.window_us.to_string(), "{line}");
+                compared += 1;
+            }
+        } else if let (true, Some(w)) = (line.starts_with("task "), current) {
+            let id: u32 = get("id").parse().unwrap();
+            let (counts, switches, longest, usage) = if get("idle") == "1" {
+                let i = w.idle.as_ref().expect("the idle task");
+                (i.counts, i.switches, i.longest_slice_us, hundredths(w.idle_pct))
+            } else {
+                let t = w.tasks.iter().find(|t| t.id == id).unwrap_or_else(|| panic!("task {id} in {w:?}"));
+                (t.counts, t.switches, t.longest_slice_us, hundredths(t.usage_pct))
+            };
+            assert_eq!(
+                [get("counts"), get("switches"), get("longest_us"), get("usage")],
+                [counts.to_string(), switches.to_string(), longest.to_string(), usage],
+                "window {}: {line}",
+                w.window
+            );
+        } else if let (true, Some(w)) = (line.starts_with("summary "), current) {
+            assert_eq!(
+                [
+                    get("interrupts"),
+                    get("interrupt_count"),
+                    get("longest_interrupt_us"),
+                    get("sleep"),
+                    get("other"),
+                    get("idle"),
+                    get("load")
+                ],
+                [
+                    hundredths(w.interrupts_pct),
+                    w.interrupts.to_string(),
+                    w.longest_interrupt_us.to_string(),
+                    hundredths(w.sleep_pct),
+                    hundredths(w.other_pct),
+                    hundredths(w.idle_pct),
+                    hundredths(w.load_pct)
+                ],
+                "window {}: {line}",
+                w.window
+            );
+            w.check().unwrap();
+        }
+    }
+    assert!(compared >= 1, "no window both printed and read: printed\n{printed}\nread {:?}", read.keys());
+}
+
+fn error_of(args: &[&str]) -> String {
+    let out = viewer(args);
+    assert!(!out.status.success());
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_wrong_elf_is_told() {
+    let (run, other) = (image("snapshot.elf"), image("demo.elf"));
+    let port = free_port();
+    let mut qemu = qemu(&run, port);
+    let err = error_of(&["--gdb", &format!("127.0.0.1:{port}"), "--elf", other.to_str().unwrap(), "--no-ui"]);
+    let _ = qemu.kill();
+    let _ = qemu.wait();
+    assert!(err.contains("is not the ELF's: is the ELF the firmware that runs?"), "{err}");
+}
+
+#[test]
+fn an_elf_without_the_block_is_told() {
+    let err = error_of(&["--gdb", "127.0.0.1:1", "--elf", env!("CARGO_BIN_EXE_cpu-usage-top"), "--no-ui"]);
+    assert!(err.contains("has no symbol cpu_usage_readout"), "{err}");
+    let err = error_of(&["--gdb", "127.0.0.1:1", "--elf", "Cargo.toml", "--no-ui"]);
+    assert!(err.contains("is not an ELF file"), "{err}");
+}
+
+#[test]
+fn another_version_of_the_block_is_told() {
+    use object::{Object, ObjectSection, ObjectSymbol};
+    let elf = image("snapshot.elf");
+    let mut bytes = std::fs::read(&elf).unwrap();
+    let at = {
+        let file = object::File::parse(&*bytes).unwrap();
+        let sym = file.symbols().find(|s| s.name() == Ok("cpu_usage_readout")).unwrap();
+        let section = file.section_by_index(sym.section_index().unwrap()).unwrap();
+        let (offset, _) = section.file_range().unwrap();
+        (offset + sym.address() - section.address()) as usize
+    };
+    bytes[at + 4] = 9;
+    let patched = std::env::temp_dir().join(format!("readout-v9-{}.elf", std::process::id()));
+    std::fs::write(&patched, &bytes).unwrap();
+    let err = error_of(&["--gdb", "127.0.0.1:1", "--elf", patched.to_str().unwrap(), "--no-ui"]);
+    let _ = std::fs::remove_file(&patched);
+    assert!(err.contains("read-out block version 9, this viewer reads version 1"), "{err}");
+}
+
+#[test]
+fn a_server_that_drops_the_connection_is_told() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let server = std::thread::spawn(move || {
+        let (mut s, _) = listener.accept().unwrap();
+        let mut buf = [0u8; 64];
+        let _ = s.read(&mut buf);
+        let _ = s.write_all(b"+");
+        // And gone before it answers.
+    });
+    let elf = image("snapshot.elf");
+    let err = error_of(&["--gdb", &addr, "--elf", elf.to_str().unwrap(), "--no-ui"]);
+    server.join().unwrap();
+    assert!(err.contains("the GDB server closed the connection"), "{err}");
+}
