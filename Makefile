@@ -15,6 +15,10 @@
 #                (make lib-<rust target>-minimal)
 #   make lib-rv32 the library for RISC-V RV32: target/riscv32imac-unknown-none-elf/release/...
 #   make qemu-image  every QEMU board's images (make <board>: one board's)
+#   make dist    the prebuilt archives of every core in the README's target table, with
+#                headers, CMake package, pkg-config files and checksums, in one tarball:
+#                build/dist/freertos-cpu-usage-<version>.tar.gz (dist/dist.mk; make
+#                dist-check links and runs each archive in an empty image of its core)
 #   make header  regenerate include/freertos_cpu_usage.h from the sources (cbindgen,
 #                scripts/header-gen: the library's build runs no code generator) and
 #                include/freertos_cpu_usage_config.h, the default build's settings;
@@ -51,6 +55,7 @@ include freertos-port/qemu.mk
 include freertos-port/posix/board.mk
 include bench/bench.mk
 include top/top.mk
+include dist/dist.mk
 
 .PHONY: all setup lib lib-cm3 lib-cm3-minimal lib-rv32 header sim qemu-image run qemu size test test-build soak miri fuzz clean
 
@@ -110,6 +115,9 @@ test-build: $(POSIX_SIMS) qemu-image top-build
 
 test: setup
 	@$(MAKE) --no-print-directory test-build
+	@# The prebuilt archives (make dist), each linked into an empty image of its core and
+	@# run; the CMake tests below build applications against the tarball.
+	@$(MAKE) --no-print-directory -j$(DIST_JOBS) dist-check
 	@# (The engine's tests run at 1, 32, 256 and 1024 task IDs in the library's.)
 	$(CARGO) test --workspace
 	@# The minimal build (no shell, no trace): the engine and its C API on a simulated clock.

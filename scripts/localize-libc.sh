@@ -12,9 +12,14 @@
 # library's own calls then go to the firmware's, like everybody else's.
 #
 #   localize-libc.sh LIBRARY.a [GCC FLAGS...]   (default flags: -mcpu=cortex-m3 -mthumb)
+#   localize-libc.sh --check LIBRARY.a [GCC FLAGS...]
+#                                    changes nothing: fails, naming them, if the archive
+#                                    still offers any of those routines (make dist-check)
 #
 # LOCALIZE_CC names the firmware's C compiler (default arm-none-eabi-gcc); its binutils
 # are the ones with the same prefix (riscv64-unknown-elf-gcc: riscv64-unknown-elf-nm...).
+# LOCALIZE_CACHE (optional): a directory where the C library's list of routines is kept
+# between runs (make dist localizes 26 archives against 8 C libraries).
 # The C library is the one the flags select: newlib's libc.a where GCC finds it itself,
 # or picolibc's (--specs=picolibc.specs), which only the link command knows.
 #
@@ -22,6 +27,11 @@
 # the ULEB128 relocations LLVM puts in compiler-builtins' RISC-V objects, which
 # llvm-objcopy copies as they are.
 set -euo pipefail
+check=no
+if [ "${1:-}" = --check ]; then
+    check=yes
+    shift
+fi
 lib=$1
 shift
 flags=("$@")
@@ -49,9 +59,27 @@ objcopy=${tools}objcopy
 # that carry LLVM bitcode), and those the C library and libgcc define.
 ours=$("${tools}readelf" -sW "$lib" 2>/dev/null |
     awk '$4 == "FUNC" && $5 != "LOCAL" && $7 != "UND" { print $8 }' | sort -u)
-theirs=$("${tools}nm" -g --defined-only "$libc" "$libgcc" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
+# (Reading the C library is most of the time this takes: with LOCALIZE_CACHE set to a
+# directory, the list is kept there per C library and libgcc, for the next archive.)
+their_routines() {
+    "${tools}nm" -g --defined-only "$libc" "$libgcc" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u
+}
+if [ -n "${LOCALIZE_CACHE:-}" ]; then
+    kept=$LOCALIZE_CACHE/$(echo "$libc $libgcc" | sha256sum | cut -c1-16)
+    if [ ! -f "$kept" ] || [ "$libc" -nt "$kept" ] || [ "$libgcc" -nt "$kept" ]; then
+        mkdir -p "$LOCALIZE_CACHE"
+        their_routines > "$kept.$$" && mv "$kept.$$" "$kept"
+    fi
+    theirs=$(cat "$kept")
+else
+    theirs=$(their_routines)
+fi
 both=$(comm -12 <(echo "$ours") <(echo "$theirs"))
 [ -n "$both" ] || exit 0
+if [ $check = yes ]; then
+    echo "localize-libc: $lib offers routines the C library or libgcc has (run localize-libc.sh on it):" $both >&2
+    exit 1
+fi
 args=()
 for s in $both; do args+=("--localize-symbol=$s"); done
 "$objcopy" "${args[@]}" "$lib"

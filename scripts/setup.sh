@@ -15,11 +15,16 @@
 #                    valgrind                                   (make bench)
 #                    fonts-dejavu-core                          (text in the viewer's PNG plots)
 #                    tmux                                       (the viewer's terminal UI test)
+#                    cmake pkgconf                              (the CMake examples, and
+#                                                               make dist-check's pkg-config)
 #   Rust targets:    thumbv7m-none-eabi (the QEMU demo, the benchmarks),
 #                    thumbv6m-none-eabi, thumbv7em-none-eabihf, thumbv8m.main-none-eabihf
 #                    (Cortex-M0, hard-float M4F/M7, M33: the library must build for them),
 #                    riscv32imac-unknown-none-elf (the RISC-V demo),
-#                    riscv32imc-unknown-none-elf (the library must build for it)
+#                    riscv32imc-unknown-none-elf (the library must build for it),
+#                    thumbv7em-none-eabi, thumbv8m.base-none-eabi (make dist: soft-float
+#                    M4/M7, M23); where rustup cannot install one of these two, the
+#                    rust-src component instead, from which make dist builds its core
 #
 # Debian's qemu-system-arm replaces a newer qemu-utils if one is installed; that is
 # expected.
@@ -34,7 +39,7 @@ command -v cargo >/dev/null 2>&1 || fail "cargo not found: install Rust with rus
 command -v rustup >/dev/null 2>&1 || fail "rustup not found: the Cortex-M targets (thumbv7m-none-eabi and others) are added with rustup"
 
 packages=(gcc make gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm libclang-dev valgrind
-    fonts-dejavu-core tmux gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc llvm)
+    fonts-dejavu-core tmux gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc llvm cmake pkgconf)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -63,4 +68,18 @@ for target in thumbv7m-none-eabi thumbv6m-none-eabi thumbv7em-none-eabihf thumbv
         echo "setup: adding the Rust target $target"
         rustup target add "$target" || fail "rustup target add $target failed (see above)"
     fi
+done
+# The archives of make dist alone. A mirror may lack a target's standard library:
+# make dist then builds its `core` from the sources (dist/dist.mk), which rust-src has
+# (and once it is there, setup does not ask the mirror again).
+for target in thumbv7em-none-eabi thumbv8m.base-none-eabi; do
+    rustup target list --installed | grep -qx "$target" && continue
+    rustup component list --installed | grep -q '^rust-src' && continue
+    echo "setup: adding the Rust target $target"
+    if ! rustup target add "$target" 2>/tmp/setup-rustup.$$; then
+        rustup component add rust-src ||
+            { cat /tmp/setup-rustup.$$ >&2; fail "neither rustup target add $target nor rustup component add rust-src worked (see above)"; }
+        echo "setup: $target's standard library cannot be installed: make dist builds its core from rust-src"
+    fi
+    rm -f /tmp/setup-rustup.$$
 done

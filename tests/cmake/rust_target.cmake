@@ -1,0 +1,43 @@
+# The firmware-to-Rust-target table of cmake/freertos_cpu_usage_rust_target.cmake, row
+# by row: cmake -P tests/cmake/rust_target.cmake (tests/tests/cmake_dist.rs runs it).
+# Each row: FREERTOS_PORT, CMAKE_C_FLAGS, whether the build is a cross build, and the
+# Rust target expected; a wrong answer stops with the row.
+
+include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/freertos_cpu_usage_rust_target.cmake")
+
+function(expect port flags cross expected)
+    set(FREERTOS_PORT "${port}")
+    set(CMAKE_C_FLAGS "${flags}")
+    set(CMAKE_CROSSCOMPILING ${cross})
+    freertos_cpu_usage_rust_target(target)
+    if(NOT target STREQUAL expected)
+        message(FATAL_ERROR "FREERTOS_PORT '${port}', flags '${flags}': ${target}, expected ${expected}")
+    endif()
+    math(EXPR rows "${ROWS} + 1")
+    set(ROWS ${rows} PARENT_SCOPE)
+endfunction()
+
+set(ROWS 0)
+set(CMAKE_HOST_SYSTEM_NAME Linux)
+set(CMAKE_HOST_SYSTEM_PROCESSOR x86_64)
+expect("GCC_POSIX" "" FALSE x86_64-unknown-linux-gnu)
+expect("" "-O2" FALSE x86_64-unknown-linux-gnu)
+expect("GCC_ARM_CM0" "-mcpu=cortex-m0plus -mthumb" TRUE thumbv6m-none-eabi)
+expect("GCC_RP2040" "-mcpu=cortex-m0plus -mthumb" TRUE thumbv6m-none-eabi)
+expect("GCC_ARM_CM3" "-mcpu=cortex-m3 -mthumb" TRUE thumbv7m-none-eabi)
+expect("GCC_ARM_CM3_MPU" "-mcpu=cortex-m3 -mthumb" TRUE thumbv7m-none-eabi)
+expect("GCC_ARM_CM4F" "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard" TRUE thumbv7em-none-eabihf)
+expect("GCC_ARM_CM4F" "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=softfp" TRUE thumbv7em-none-eabi)
+expect("GCC_ARM_CM7" "-mcpu=cortex-m7 -mfloat-abi=hard -mfpu=fpv5-d16" TRUE thumbv7em-none-eabihf)
+expect("GCC_ARM_CM4_MPU" "-mcpu=cortex-m4" TRUE thumbv7em-none-eabi)
+expect("GCC_ARM_CM23_NTZ_NONSECURE" "-mcpu=cortex-m23 -mthumb" TRUE thumbv8m.base-none-eabi)
+expect("GCC_ARM_CM33_NTZ_NONSECURE" "-mcpu=cortex-m33 -mfloat-abi=hard -mfpu=fpv5-sp-d16" TRUE thumbv8m.main-none-eabihf)
+expect("GCC_ARM_CM55_NONSECURE" "-mcpu=cortex-m55 -mfloat-abi=hard" TRUE thumbv8m.main-none-eabihf)
+expect("GCC_ARM_CM33_NTZ_NONSECURE" "-mcpu=cortex-m33" TRUE thumbv8m.main-none-eabi)
+expect("GCC_RISC_V" "-march=rv32imac_zicsr -mabi=ilp32" TRUE riscv32imac-unknown-none-elf)
+expect("GCC_RISC_V_GENERIC" "-march=rv32imc -mabi=ilp32" TRUE riscv32imc-unknown-none-elf)
+expect("GCC_RISC_V" "-march=rv32gc -mabi=ilp32d" TRUE riscv32imac-unknown-none-elf)
+expect("GCC_RISC_V" "-mabi=ilp32" TRUE riscv32imac-unknown-none-elf)
+set(FREERTOS_CPU_USAGE_RUST_TARGET thumbv7em-none-eabi)
+expect("GCC_ARM_CM4F" "-mfloat-abi=hard" TRUE thumbv7em-none-eabi)
+message(STATUS "rust_target.cmake: ${ROWS} rows agree")
