@@ -35,6 +35,8 @@ fi
 lib=$1
 shift
 flags=("$@")
+# (A missing archive would read as one that offers nothing: say so instead.)
+[ -f "$lib" ] || { echo "localize-libc: no archive $lib" >&2; exit 1; }
 [ ${#flags[@]} -gt 0 ] || flags=(-mcpu=cortex-m3 -mthumb)
 
 cc=${LOCALIZE_CC:-arm-none-eabi-gcc}
