@@ -103,7 +103,7 @@ size: setup qemu-image
 	   echo "# the rest: what the library adds to the mps2-an385 demo without the event trace"; \
 	   echo "# (demo-notrace.elf minus demo-nolib.elf). 'make test' fails when a figure grows"; \
 	   echo "# more than 10%."; \
-	   scripts/footprint.sh show $(BUILD)/mps2-an385/demo-notrace.elf $(BUILD)/mps2-an385/demo-nolib.elf; \
+	   CARGO_ARCHIVE="$(CARGO_ARCHIVE)" scripts/footprint.sh show $(BUILD)/mps2-an385/demo-notrace.elf $(BUILD)/mps2-an385/demo-nolib.elf; \
 	 } > $(FOOTPRINT).new
 	@mv $(FOOTPRINT).new $(FOOTPRINT)
 	@cat $(FOOTPRINT)

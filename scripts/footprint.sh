@@ -19,7 +19,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CARGO=${CARGO:-cargo}
+# The C archive's build (the makefiles' CARGO_ARCHIVE, freertos-port/qemu.mk).
+CARGO_ARCHIVE=${CARGO_ARCHIVE:-cargo rustc --lib --crate-type staticlib --features panic-handler,critical-section-impl}
 TARGET=thumbv7m-none-eabi
 OUT=build/size
 # The builds, and the cargo options that make each.
@@ -36,7 +37,7 @@ size_of() { # prints "text data bss" of an ELF
 archive() {
     local dir=target/size/$1-ids$2
     # shellcheck disable=SC2086 # FEATURES holds separate words
-    CPU_USAGE_MAX_TASKS=$2 $CARGO build -q --release --target $TARGET ${FEATURES[$1]} --target-dir "$dir" >&2
+    CPU_USAGE_MAX_TASKS=$2 $CARGO_ARCHIVE -q --release --target $TARGET ${FEATURES[$1]} --target-dir "$dir" >&2
     scripts/localize-libc.sh "$dir/$TARGET/release/libfreertos_cpu_usage.a"
     echo "$dir/$TARGET/release/libfreertos_cpu_usage.a"
 }

@@ -4,7 +4,7 @@
 //!
 //! It is constant (flash): a magic number, its version, the build's sizes, and where
 //! the engine keeps the published window, with the offsets of every field a reader
-//! needs (the engine's [`Layout`](crate::engine::Layout), whose docs say how a
+//! needs (the engine's [`crate::engine::Layout`], whose docs say how a
 //! reader takes the figures and why what it reads is one window). Nothing in it
 //! depends on a Rust symbol name or on how Rust lays out a type: a reader needs the
 //! symbol `cpu_usage_readout` and this struct, which is `#[repr(C)]` of fixed-size
