@@ -173,18 +173,12 @@ impl Task {
         if self.overflow {
             return "(overflow)";
         }
-        let bytes = self.name_bytes();
-        match core::str::from_utf8(bytes) {
-            Ok(name) => name,
-            // SAFETY: `valid_up_to` bytes are UTF-8.
-            Err(e) => unsafe { core::str::from_utf8_unchecked(bytes.get_unchecked(..e.valid_up_to())) },
-        }
+        name_str(&self.name)
     }
 
     /// Its name's bytes, as the kernel gave them.
     pub fn name_bytes(&self) -> &[u8] {
-        let end = self.name.iter().position(|&b| b == 0).unwrap_or(NAME_LEN);
-        &self.name[..end]
+        name_bytes(&self.name)
     }
 
     /// Clock counts it ran.
@@ -216,6 +210,21 @@ impl Task {
     pub const fn is_overflow(&self) -> bool {
         self.overflow
     }
+}
+
+/// A name as the library keeps it: up to its first NUL.
+fn name_bytes(name: &[u8; NAME_LEN]) -> &[u8] {
+    let end = name.iter().position(|&b| b == 0).unwrap_or(NAME_LEN);
+    &name[..end]
+}
+
+/// A name as text: up to its first NUL, or its first byte that is not UTF-8.
+fn name_str(name: &[u8; NAME_LEN]) -> &str {
+    let bytes = name_bytes(name);
+    core::str::from_utf8(bytes).unwrap_or_else(|e| {
+        // SAFETY: `valid_up_to` bytes are UTF-8.
+        unsafe { core::str::from_utf8_unchecked(bytes.get_unchecked(..e.valid_up_to())) }
+    })
 }
 
 /// One core's line (a build for several cores): shares of that core's time.
@@ -656,12 +665,7 @@ pub mod watchdog {
     impl Alert {
         /// Slice: the task's name (`(overflow)` for the overflow bucket). Load: empty.
         pub fn task_name(&self) -> &str {
-            let end = self.name.iter().position(|&b| b == 0).unwrap_or(NAME_LEN);
-            let bytes = &self.name[..end];
-            core::str::from_utf8(bytes).unwrap_or_else(|e| {
-                // SAFETY: `valid_up_to` bytes are UTF-8.
-                unsafe { core::str::from_utf8_unchecked(bytes.get_unchecked(..e.valid_up_to())) }
-            })
+            super::name_str(&self.name)
         }
     }
 
