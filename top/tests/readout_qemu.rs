@@ -21,9 +21,19 @@ fn image(name: &str) -> PathBuf {
     elf
 }
 
+/// A QEMU run, ended when dropped (so a failed check leaves none behind).
+struct Qemu(std::process::Child);
+
+impl Drop for Qemu {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// The board's -icount command (freertos-port/qemu.mk's one description of it) for
-/// `elf`, stopped at start with its gdbstub on `port`.
-fn qemu(elf: &Path, port: u16) -> std::process::Child {
+/// `elf`, stopped at start with its gdbstub on `port`, its console on pipes.
+fn qemu(elf: &Path, port: u16) -> Qemu {
     let out = Command::new("make")
         .current_dir(root())
         .args(["-s", "--no-print-directory", "--eval", "p: ; @echo $(QEMU_CMD_ICOUNT)", "p"])
@@ -36,10 +46,11 @@ fn qemu(elf: &Path, port: u16) -> std::process::Child {
         .current_dir(root())
         .args(&words[1..])
         .args(["-gdb", &format!("tcp:127.0.0.1:{port}"), "-S"])
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
+        .map(Qemu)
         .expect("qemu")
 }
 
@@ -81,8 +92,8 @@ fn the_minimal_build_read_through_qemus_gdbstub_is_what_it_prints() {
         record.to_str().unwrap(),
     ]);
     let mut printed = String::new();
-    qemu.stdout.take().unwrap().read_to_string(&mut printed).unwrap();
-    let _ = qemu.wait();
+    qemu.0.stdout.take().unwrap().read_to_string(&mut printed).unwrap();
+    let _ = qemu.0.wait();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("the GDB server closed the connection"), "{stderr}");
     assert!(stderr.contains("the core stopped"), "{stderr}");
@@ -149,6 +160,99 @@ fn the_minimal_build_read_through_qemus_gdbstub_is_what_it_prints() {
     assert!(compared >= 1, "no window both printed and read: printed\n{printed}\nread {:?}", read.keys());
 }
 
+/// The default demo (shell, 64 IDs, churn, more tasks than IDs) read through the
+/// gdbstub while `show_cpu_usage -m` is typed on its console: every window both gave
+/// is the same report, to the count. The read-out gives every task on its own line
+/// (as `-m -d` does, what the viewer's serial source asks for); summed here into the
+/// deleted line, as `-m` prints it. What the block does not carry (the clock's name,
+/// the smoothed loads) is taken from the shell's report, and so is the ID pool, which
+/// both give as it is at the moment of reading, not as it was in the window.
+#[test]
+fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints() {
+    use std::io::BufRead;
+    let elf = image("demo.elf");
+    let port = free_port();
+    let mut qemu = qemu(&elf, port);
+    let mut console = qemu.0.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let stdout = qemu.0.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let record = std::env::temp_dir().join(format!("readout-demo-{port}.jsonl"));
+    let addr = format!("127.0.0.1:{port}");
+    let viewer = Command::new(env!("CARGO_BIN_EXE_cpu-usage-top"))
+        .args(["--gdb", &addr, "--elf", elf.to_str().unwrap(), "--no-ui", "--gdb-every-ms", "1", "--record"])
+        .arg(&record)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("viewer");
+
+    // The shell's reports, each of the last completed window as the command runs.
+    let mut printed: Vec<Window> = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while printed.len() < 4 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        console.write_all(b"show_cpu_usage -m\n").unwrap();
+        while let Ok(line) = rx.recv_timeout(std::time::Duration::from_secs(5)) {
+            if line.starts_with("{\"mode\":\"window\",\"error\"") {
+                break; // (No window has completed yet.)
+            }
+            if line.starts_with("{\"mode\":\"window\"") {
+                printed.push(serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}")));
+                break;
+            }
+        }
+    }
+    drop(qemu);
+    let out = viewer.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the GDB server closed the connection"), "{stderr}");
+    let read: BTreeMap<u64, Window> = std::fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Window>(l).unwrap())
+        .map(|w| (w.window, w))
+        .collect();
+    let _ = std::fs::remove_file(&record);
+    assert!(printed.len() >= 2, "the shell answered {} of the commands", printed.len());
+
+    let mut compared = 0;
+    for shell in &printed {
+        let Some(got) = read.get(&shell.window) else { continue };
+        let mut got = got.clone();
+        got.check().unwrap();
+        assert!(got.tasks.iter().any(|t| t.id == 0), "window {}: more tasks than IDs, yet no shared line", got.window);
+        // Deleted tasks summed, in hundredths as the shell sums their shares.
+        let (deleted, kept): (Vec<_>, Vec<_>) = got.tasks.drain(..).partition(|t| t.deleted);
+        got.tasks = kept;
+        got.deleted.deleted_tasks = deleted.len() as u32;
+        got.deleted_counts = deleted.iter().map(|t| t.counts).sum();
+        let hundredths: u64 = deleted.iter().map(|t| (t.usage_pct * 100.0).round() as u64).sum();
+        got.deleted_pct = hundredths as f64 / 100.0;
+        let pool = &got.slots;
+        assert_eq!(pool.used + pool.quarantined + pool.free, pool.capacity, "window {}: {pool:?}", got.window);
+        assert_eq!(pool.capacity, shell.slots.capacity);
+        got.slots = shell.slots.clone();
+        got.clock = shell.clock.clone();
+        got.load_avg_pct = shell.load_avg_pct;
+        assert_eq!(&got, shell, "window {}: read through the gdbstub, and printed by the shell", shell.window);
+        compared += 1;
+    }
+    assert!(
+        compared >= 1,
+        "no window both printed and read: printed {:?}, read {:?}",
+        printed.iter().map(|w| w.window).collect::<Vec<_>>(),
+        read.keys()
+    );
+}
+
 fn error_of(args: &[&str]) -> String {
     let out = viewer(args);
     assert!(!out.status.success());
@@ -159,10 +263,9 @@ fn error_of(args: &[&str]) -> String {
 fn a_wrong_elf_is_told() {
     let (run, other) = (image("snapshot.elf"), image("demo.elf"));
     let port = free_port();
-    let mut qemu = qemu(&run, port);
+    let qemu = qemu(&run, port);
     let err = error_of(&["--gdb", &format!("127.0.0.1:{port}"), "--elf", other.to_str().unwrap(), "--no-ui"]);
-    let _ = qemu.kill();
-    let _ = qemu.wait();
+    drop(qemu);
     assert!(err.contains("is not the ELF's: is the ELF the firmware that runs?"), "{err}");
 }
 
