@@ -342,6 +342,16 @@ typedef struct {
    */
   uint16_t reserved2;
   /**
+   * The three smoothed loads, over about 1, 10 and 60 s: each two `u64`, busy
+   * counts then window counts (16-bit fixed point; the load is their ratio, none
+   * while the second is 0); `0xFFFFFFFF` in a build without them.
+   */
+  uint32_t engine_load_avg;
+  /**
+   * 0.
+   */
+  uint32_t reserved3;
+  /**
    * The engine.
    */
   const void *engine;

@@ -21,7 +21,7 @@ pub const MAGIC: u32 = u32::from_le_bytes(*b"CPUR");
 /// The version this reader knows.
 pub const VERSION: u16 = 1;
 /// Bytes of the block before its two addresses.
-pub const FIXED_SIZE: usize = 80;
+pub const FIXED_SIZE: usize = 88;
 
 /// Why a block or a read cannot be used, in words for the user.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,6 +73,9 @@ pub struct Block {
     pub meta_size: u16,
     /// In a task record: name, mark, state, short_lived.
     pub meta_fields: [u16; 4],
+    /// In the engine: the three smoothed loads (each busy counts then window
+    /// counts, `u64`); `None` in a build without them.
+    pub load_avg: Option<u32>,
     /// The engine's address.
     pub engine: u64,
     /// The clock rate's address.
@@ -87,11 +90,29 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
     b.get(at..at + 4).map_or(0, |s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
 }
 
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from(u32_at(b, at)) | u64::from(u32_at(b, at + 4)) << 32
+}
+
 fn addr_at(b: &[u8], at: usize, size: usize) -> u64 {
     match size {
-        8 => u64::from(u32_at(b, at)) | u64::from(u32_at(b, at + 4)) << 32,
+        8 => u64_at(b, at),
         _ => u64::from(u32_at(b, at)),
     }
+}
+
+/// Bytes of the three smoothed loads.
+const LOAD_AVG_SIZE: usize = 3 * 16;
+
+/// `part` of `whole` in hundredths of a percent as the firmware gives a smoothed
+/// load: rounded down, 10000 only when `part` is all of `whole`, both scaled down
+/// to 50 bits first.
+fn hundredths_of(part: u64, whole: u64) -> u16 {
+    if part >= whole {
+        return 10_000;
+    }
+    let shift = (64 - whole.leading_zeros()).saturating_sub(50);
+    ((part >> shift) * 10_000 / (whole >> shift)).min(9_999) as u16
 }
 
 impl Block {
@@ -133,6 +154,7 @@ impl Block {
             acct_fields: std::array::from_fn(|i| f16(54 + 2 * i)),
             meta_size: f16(68),
             meta_fields: std::array::from_fn(|i| f16(70 + 2 * i)),
+            load_avg: Some(u32_at(b, 80)).filter(|&at| at != u32::MAX),
             engine: addr_at(b, FIXED_SIZE, addr_size),
             clock_hz: addr_at(b, FIXED_SIZE + addr_size, addr_size),
         };
@@ -156,7 +178,8 @@ impl Block {
     pub fn engine_span(&self) -> usize {
         let acct_end = self.acct as usize + usize::from(self.lines) * usize::from(self.acct_size);
         let meta_end = self.meta as usize + usize::from(self.ids) * usize::from(self.meta_size);
-        [acct_end, meta_end, self.seq as usize + 4, self.window as usize + 4, self.pub_len as usize + 4]
+        let load_avg_end = self.load_avg.map_or(0, |at| at as usize + LOAD_AVG_SIZE);
+        [acct_end, meta_end, load_avg_end, self.seq as usize + 4, self.window as usize + 4, self.pub_len as usize + 4]
             .into_iter()
             .chain([self.idle, self.overflow_now, self.overflow_published].map(|f| f as usize + 2))
             .max()
@@ -195,7 +218,13 @@ impl Block {
             clock_hz: u64::from(hz),
             slots: Slots { capacity: u32::from(self.ids), ..Slots::default() },
             deleted: DeletedTasks { deleted_tasks: 0 },
-            load_avg_pct: [None; 3],
+            load_avg_pct: self.load_avg.map_or([None; 3], |at| {
+                std::array::from_fn(|i| {
+                    let at = at as usize + 16 * i;
+                    let (busy, len) = (u64_at(engine, at), u64_at(engine, at + 8));
+                    (len != 0).then(|| pct(u64::from(hundredths_of(busy, len))))
+                })
+            }),
             ..Window::default()
         };
         w.slots.overflow_tasks = u32::from(u16_at(engine, self.overflow_now as usize));
@@ -308,7 +337,7 @@ mod tests {
         let put32 = |b: &mut Vec<u8>, at: usize, v: u32| b[at..at + 4].copy_from_slice(&v.to_le_bytes());
         put32(&mut b, 0, MAGIC);
         put16(&mut b, 4, VERSION);
-        put16(&mut b, 6, 88);
+        put16(&mut b, 6, 96);
         for (at, v) in [(8, 2), (10, 4), (12, 1), (14, 6), (16, 4)] {
             put16(&mut b, at, v);
         }
@@ -323,8 +352,9 @@ mod tests {
         for (i, v) in [0u16, 4, 8, 9].into_iter().enumerate() {
             put16(&mut b, 70 + 2 * i, v);
         }
-        put32(&mut b, 80, 0x2000_0000);
-        put32(&mut b, 84, 0x2000_1000);
+        put32(&mut b, 80, 16 + 6 * 28 + 2 * 12);
+        put32(&mut b, 88, 0x2000_0000);
+        put32(&mut b, 92, 0x2000_1000);
         b
     }
 
@@ -369,7 +399,14 @@ mod tests {
         e[meta + 8] = 1;
         e[meta + 12..meta + 16].copy_from_slice(b"IDLE");
         e[meta + 12 + 8] = 1;
+        // Smoothed loads: 30 %, none yet, all.
+        let avg = 16 + 6 * 28 + 2 * 12;
+        for (i, (busy, len)) in [(3u64 << 16, 10u64 << 16), (0, 0), (7, 7)].into_iter().enumerate() {
+            e[avg + 16 * i..][..8].copy_from_slice(&busy.to_le_bytes());
+            e[avg + 16 * i + 8..][..8].copy_from_slice(&len.to_le_bytes());
+        }
         let w = block.window(&e, 1_000_000).unwrap();
+        assert_eq!(w.load_avg_pct, [Some(30.0), None, Some(100.0)]);
         assert_eq!(w.window, 9);
         assert_eq!(w.tasks.len(), 1);
         assert_eq!((w.tasks[0].name.as_str(), w.tasks[0].counts, w.tasks[0].switches), ("w1", 250, 3));

@@ -442,8 +442,10 @@ pub struct SlotStats {
 
 /// A smoothed load: busy counts over window counts, each exponentially weighted
 /// over the windows (the same weights on both, so the ratio carries no start-up
-/// bias). Both are 16-bit fixed point.
+/// bias). Both are 16-bit fixed point. (`repr(C)`: the read-out gives a debugger
+/// the offset of the three, and this order.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct Smoothed {
     /// Weighted busy counts.
     pub busy: u64,

@@ -59,6 +59,10 @@ pub struct Layout {
     /// 1 alive, 2 deleting itself, 3 dead), and whether it died in the window it was
     /// born in (`u8`, 0 or 1).
     pub meta_fields: [u16; 4],
+    /// The three smoothed loads (`[Smoothed; 3]`: each busy counts, then window
+    /// counts, `u64`s in 16-bit fixed point); `u32::MAX` in a build without them
+    /// (no `watchdogs` feature).
+    pub load_avg: u32,
 }
 
 impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usize> Engine<IDS, SLOTS, WORDS, CORES> {
@@ -92,6 +96,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
             offset_of!(Meta, state) as u16,
             offset_of!(Meta, short_lived) as u16,
         ],
+        #[cfg(feature = "watchdogs")]
+        load_avg: offset_of!(Self, load_avg) as u32,
+        #[cfg(not(feature = "watchdogs"))]
+        load_avg: u32::MAX,
     };
 
     /// The read-out's sequence counter now (see the module's docs).
@@ -159,5 +167,14 @@ mod tests {
         let m = l.meta as usize + (a as usize - 1) * usize::from(l.meta_size);
         assert_eq!(&b[m + usize::from(l.meta_fields[0])..][..1], b"a");
         assert_eq!(b[m + usize::from(l.meta_fields[2])], 1);
+        #[cfg(feature = "watchdogs")]
+        for (i, avg) in e.load_avg().iter().enumerate() {
+            let at = l.load_avg as usize + 16 * i;
+            let u64_at = |at: usize| u64::from(u32_at(b, at)) | u64::from(u32_at(b, at + 4)) << 32;
+            assert_eq!((u64_at(at), u64_at(at + 8)), (avg.busy, avg.len), "smoothed load {i}");
+            assert_ne!(avg.len, 0);
+        }
+        #[cfg(not(feature = "watchdogs"))]
+        assert_eq!(l.load_avg, u32::MAX);
     }
 }

@@ -77,6 +77,12 @@ pub struct cpu_usage_readout_block {
     pub meta_fields: [u16; 4],
     /// Padding, 0.
     pub reserved2: u16,
+    /// The three smoothed loads, over about 1, 10 and 60 s: each two `u64`, busy
+    /// counts then window counts (16-bit fixed point; the load is their ratio, none
+    /// while the second is 0); `0xFFFFFFFF` in a build without them.
+    pub engine_load_avg: u32,
+    /// 0.
+    pub reserved3: u32,
     /// The engine.
     pub engine: *const c_void,
     /// The clock's rate in counts per second (`u32`).
@@ -114,6 +120,8 @@ pub static cpu_usage_readout: cpu_usage_readout_block = cpu_usage_readout_block 
     meta_size: LAYOUT.meta_size,
     meta_fields: LAYOUT.meta_fields,
     reserved2: 0,
+    engine_load_avg: LAYOUT.load_avg,
+    reserved3: 0,
     engine: ENGINE.0.get().cast_const().cast(),
     // SAFETY: only the address of the field is taken, nothing is read.
     clock_hz: unsafe { &raw const (*CONFIG.0.get()).clock.hz },
@@ -136,7 +144,7 @@ mod tests {
     fn the_block_describes_the_engine() {
         let b = &cpu_usage_readout;
         assert_eq!(b.magic.to_le_bytes(), *b"CPUR");
-        assert_eq!(usize::from(b.size), 80 + 2 * size_of::<usize>());
+        assert_eq!(usize::from(b.size), 88 + 2 * size_of::<usize>());
         assert_eq!(b.engine, ENGINE.0.get().cast_const().cast());
         // SAFETY: reads the clock rate, as a debugger would.
         let hz = unsafe { *b.clock_hz };

@@ -6,7 +6,9 @@
 //! Each read takes the engine's bytes with the sequence counter even and the same
 //! before and after, and makes them a window report (`report-schema`'s `readout`),
 //! which goes to the screen, the recording, the plots and Prometheus as a window
-//! read from the shell does.
+//! read from the shell does. A connection that drops (a probe unplugged, a server
+//! or a QEMU restarted) is opened again every second, as a serial source is, and
+//! the target checked again against the ELF.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -83,6 +85,32 @@ fn said(e: std::io::Error) -> String {
 /// Times a read is tried again before the window is given up on.
 const TRIES: u32 = 20;
 
+/// How often a dropped connection is tried again.
+const RECONNECT_EVERY: Duration = Duration::from_secs(1);
+
+/// Why a read gave no window.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The connection failed (dropped, or the server answered nonsense): open it
+    /// again.
+    Link(String),
+    /// The window kept changing under every try (a live read of a core that rolls
+    /// windows over faster than a read takes): the next read may do.
+    Changing(String),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Link(why) | ReadError::Changing(why) => f.write_str(why),
+        }
+    }
+}
+
+fn link(e: std::io::Error) -> ReadError {
+    ReadError::Link(said(e))
+}
+
 /// A connection to the target through its GDB server.
 pub struct Reader {
     client: Client,
@@ -118,25 +146,25 @@ impl Reader {
 
     /// The last completed window, `None` before the first; read again while the
     /// sequence counter is odd or changes under the read.
-    pub fn read(&mut self) -> Result<Option<freertos_cpu_usage_report::Window>, String> {
+    pub fn read(&mut self) -> Result<Option<freertos_cpu_usage_report::Window>, ReadError> {
         let b = self.firmware.block.clone();
         let span = b.engine_span();
         for _ in 0..TRIES {
             let (engine, hz, same) = match self.mode {
                 Mode::Halt => {
                     let start = Instant::now();
-                    self.client.halt().map_err(said)?;
-                    let engine = self.client.read_memory(b.engine, span).map_err(said)?;
-                    let hz = self.client.read_memory(b.clock_hz, 4).map_err(said)?;
-                    self.client.resume().map_err(said)?;
+                    self.client.halt().map_err(link)?;
+                    let engine = self.client.read_memory(b.engine, span).map_err(link)?;
+                    let hz = self.client.read_memory(b.clock_hz, 4).map_err(link)?;
+                    self.client.resume().map_err(link)?;
                     self.halts.push(start.elapsed());
                     (engine, hz, true)
                 }
                 Mode::Live => {
-                    let before = self.client.read_memory(b.engine + u64::from(b.seq), 4).map_err(said)?;
-                    let engine = self.client.read_memory(b.engine, span).map_err(said)?;
-                    let hz = self.client.read_memory(b.clock_hz, 4).map_err(said)?;
-                    let after = self.client.read_memory(b.engine + u64::from(b.seq), 4).map_err(said)?;
+                    let before = self.client.read_memory(b.engine + u64::from(b.seq), 4).map_err(link)?;
+                    let engine = self.client.read_memory(b.engine, span).map_err(link)?;
+                    let hz = self.client.read_memory(b.clock_hz, 4).map_err(link)?;
+                    let after = self.client.read_memory(b.engine + u64::from(b.seq), 4).map_err(link)?;
                     let inside = engine.get(b.seq as usize..b.seq as usize + 4) == Some(&before[..]);
                     (engine, hz, before == after && inside)
                 }
@@ -147,7 +175,7 @@ impl Reader {
             }
             thread::sleep(Duration::from_millis(1));
         }
-        Err(format!("the window kept changing under {TRIES} reads in a row"))
+        Err(ReadError::Changing(format!("the window kept changing under {TRIES} reads in a row")))
     }
 }
 
@@ -159,14 +187,14 @@ pub struct Follow {
 
 impl Follow {
     /// Connects (errors now are the caller's) and reads every `every` on a thread of
-    /// its own, sending each new window.
+    /// its own, sending each new window; connects again after a drop.
     pub fn start(
         addr: &str,
         firmware: Firmware,
         mode: Mode,
         every: Duration,
     ) -> Result<(Follow, Receiver<Event>), String> {
-        let mut reader = Reader::connect(addr, firmware, mode)?;
+        let reader = Reader::connect(addr, firmware.clone(), mode)?;
         let (tx, rx) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
         let _ = tx.send(Event::Status(format!(
@@ -174,8 +202,11 @@ impl Follow {
             if mode == Mode::Halt { "halting" } else { "live" }
         )));
         let thread = {
-            let stop = stop.clone();
-            thread::spawn(move || follow(&mut reader, &tx, &stop, every))
+            let (stop, addr) = (stop.clone(), addr.to_owned());
+            thread::spawn(move || {
+                let target = Target { addr, firmware, mode };
+                follow(reader, &target, &tx, &stop, every)
+            })
         };
         Ok((Follow { stop, thread: Some(thread) }, rx))
     }
@@ -187,8 +218,22 @@ impl Follow {
     }
 }
 
-fn follow(reader: &mut Reader, tx: &Sender<Event>, stop: &AtomicBool, every: Duration) -> Vec<Duration> {
+/// What a follow connects to, again after a drop.
+struct Target {
+    addr: String,
+    firmware: Firmware,
+    mode: Mode,
+}
+
+fn follow(
+    mut reader: Reader,
+    target: &Target,
+    tx: &Sender<Event>,
+    stop: &AtomicBool,
+    every: Duration,
+) -> Vec<Duration> {
     let mut last = None;
+    let mut halts = Vec::new();
     while !stop.load(Ordering::Relaxed) {
         match reader.read() {
             Ok(Some(w)) if last != Some(w.window) => {
@@ -198,12 +243,46 @@ fn follow(reader: &mut Reader, tx: &Sender<Event>, stop: &AtomicBool, every: Dur
                 }
             }
             Ok(_) => {}
-            Err(e) => {
-                let _ = tx.send(Event::Closed(format!("read-out stopped: {e}")));
-                break;
+            Err(ReadError::Changing(why)) => {
+                let _ = tx.send(Event::Status(why));
+            }
+            Err(ReadError::Link(why)) => {
+                halts.append(&mut reader.halts);
+                let _ = tx.send(Event::Status(format!("{why}; reconnecting to gdb:{}", target.addr)));
+                match reconnect(target, tx, stop) {
+                    Some(again) => {
+                        reader = again;
+                        // (A restarted target numbers its windows from 0 again.)
+                        last = None;
+                    }
+                    None => {
+                        let _ = tx.send(Event::Closed(format!("read-out stopped: {why}")));
+                        return halts;
+                    }
+                }
             }
         }
         thread::sleep(every);
     }
-    std::mem::take(&mut reader.halts)
+    halts.append(&mut reader.halts);
+    halts
+}
+
+/// Connects again every second until it succeeds (`Some`) or the viewer ends.
+fn reconnect(target: &Target, tx: &Sender<Event>, stop: &AtomicBool) -> Option<Reader> {
+    loop {
+        thread::sleep(RECONNECT_EVERY);
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        match Reader::connect(&target.addr, target.firmware.clone(), target.mode) {
+            Ok(reader) => {
+                let _ = tx.send(Event::Status(format!("connected to gdb:{} again", target.addr)));
+                return Some(reader);
+            }
+            Err(e) => {
+                let _ = tx.send(Event::Status(format!("{e}; retrying")));
+            }
+        }
+    }
 }

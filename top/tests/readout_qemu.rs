@@ -1,7 +1,9 @@
-//! The read-out end to end: the minimal build's firmware (snapshot.elf, no shell) on
-//! QEMU mps2-an385 under -icount with its gdbstub, read by `cpu-usage-top --gdb`;
-//! every window both saw has the figures the firmware's own `cpu_usage_snapshot`
-//! printed. And the bad inputs, each with its error.
+//! The read-out end to end, on QEMU mps2-an385 under -icount with its gdbstub, read
+//! by `cpu-usage-top --gdb`: the minimal build's firmware (snapshot.elf, no shell),
+//! every window both saw with the figures the firmware's own `cpu_usage_snapshot`
+//! printed; the default demo, every window both saw the report `show_cpu_usage -m`
+//! printed, and read again after QEMU is restarted. And the bad inputs, each with its
+//! error.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -62,6 +64,80 @@ fn viewer(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_cpu-usage-top")).args(args).stdin(Stdio::null()).output().expect("viewer")
 }
 
+/// The viewer reading `elf`'s target through the gdbstub at `port`, every window
+/// recorded, in line mode; what it says (its window lines on standard output, the
+/// rest on standard error), line by line.
+struct Following {
+    child: std::process::Child,
+    said: std::sync::mpsc::Receiver<String>,
+    heard: String,
+    record: PathBuf,
+}
+
+impl Following {
+    fn start(elf: &Path, port: u16) -> Following {
+        use std::io::BufRead;
+        let record = std::env::temp_dir().join(format!("readout-{port}.jsonl"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cpu-usage-top"))
+            .args(["--gdb", &format!("127.0.0.1:{port}"), "--elf"])
+            .arg(elf)
+            .args(["--no-ui", "--gdb-every-ms", "1", "--record"])
+            .arg(&record)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("viewer");
+        let (tx, said) = std::sync::mpsc::channel();
+        let stdout: Box<dyn Read + Send> = Box::new(child.stdout.take().unwrap());
+        let stderr: Box<dyn Read + Send> = Box::new(child.stderr.take().unwrap());
+        for stream in [stdout, stderr] {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                for line in std::io::BufReader::new(stream).lines().map_while(Result::ok) {
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        Following { child, said, heard: String::new(), record }
+    }
+
+    /// Waits up to 30 s for a line that contains `what`, after those heard so far.
+    fn hear(&mut self, what: &str) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+            let Ok(line) = self.said.recv_timeout(left) else { break };
+            self.heard += &line;
+            self.heard.push('\n');
+            if line.contains(what) {
+                return;
+            }
+        }
+        panic!("the viewer did not say {what:?}; it said:\n{}", self.heard);
+    }
+
+    /// Ends the viewer as a user does (`q`, Enter), and gives every window it
+    /// recorded, by number (the first of each number: a target restarted numbers
+    /// its windows from 0 again), and all it said.
+    fn quit(mut self) -> (BTreeMap<u64, Window>, String) {
+        let _ = self.child.stdin.take().unwrap().write_all(b"q\n");
+        assert!(self.child.wait().unwrap().success());
+        self.heard.extend(self.said.iter().map(|l| l + "\n"));
+        let read = std::fs::read_to_string(&self.record)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Window>(l).unwrap())
+            .fold(BTreeMap::new(), |mut read, w| {
+                read.entry(w.window).or_insert(w);
+                read
+            });
+        let _ = std::fs::remove_file(&self.record);
+        (read, self.heard)
+    }
+}
+
 /// `key=value` pairs of a firmware output line.
 fn fields(line: &str) -> BTreeMap<String, String> {
     line.split_whitespace().filter_map(|w| w.split_once('=')).map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
@@ -78,32 +154,14 @@ fn the_minimal_build_read_through_qemus_gdbstub_is_what_it_prints() {
     let mut qemu = qemu(&elf, port);
     // Guest time stands still while QEMU waits (-S) and while the viewer has the
     // core stopped: reading often misses no window.
-    let record = std::env::temp_dir().join(format!("readout-{port}.jsonl"));
-    let addr = format!("127.0.0.1:{port}");
-    let out = viewer(&[
-        "--gdb",
-        &addr,
-        "--elf",
-        elf.to_str().unwrap(),
-        "--no-ui",
-        "--gdb-every-ms",
-        "1",
-        "--record",
-        record.to_str().unwrap(),
-    ]);
+    let mut viewer = Following::start(&elf, port);
     let mut printed = String::new();
     qemu.0.stdout.take().unwrap().read_to_string(&mut printed).unwrap();
     let _ = qemu.0.wait();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("the GDB server closed the connection"), "{stderr}");
-    assert!(stderr.contains("the core stopped"), "{stderr}");
-    let read: BTreeMap<u64, Window> = std::fs::read_to_string(&record)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Window>(l).unwrap())
-        .map(|w| (w.window, w))
-        .collect();
-    let _ = std::fs::remove_file(&record);
+    // The firmware ends its run: the viewer waits for the server to come back.
+    viewer.hear("the GDB server closed the connection; reconnecting");
+    let (read, said) = viewer.quit();
+    assert!(said.contains("the core stopped"), "{said}");
 
     let mut compared = 0;
     let mut current: Option<&Window> = None;
@@ -164,9 +222,10 @@ fn the_minimal_build_read_through_qemus_gdbstub_is_what_it_prints() {
 /// gdbstub while `show_cpu_usage -m` is typed on its console: every window both gave
 /// is the same report, to the count. The read-out gives every task on its own line
 /// (as `-m -d` does, what the viewer's serial source asks for); summed here into the
-/// deleted line, as `-m` prints it. What the block does not carry (the clock's name,
-/// the smoothed loads) is taken from the shell's report, and so is the ID pool, which
-/// both give as it is at the moment of reading, not as it was in the window.
+/// deleted line, as `-m` prints it. What the block does not carry (the clock's name)
+/// is taken from the shell's report, and so is the ID pool, which both give as it is
+/// at the moment of reading, not as it was in the window. Then QEMU goes away and
+/// comes back, and the viewer reads the new run.
 #[test]
 fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints() {
     use std::io::BufRead;
@@ -183,16 +242,7 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
             }
         }
     });
-    let record = std::env::temp_dir().join(format!("readout-demo-{port}.jsonl"));
-    let addr = format!("127.0.0.1:{port}");
-    let viewer = Command::new(env!("CARGO_BIN_EXE_cpu-usage-top"))
-        .args(["--gdb", &addr, "--elf", elf.to_str().unwrap(), "--no-ui", "--gdb-every-ms", "1", "--record"])
-        .arg(&record)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("viewer");
+    let mut viewer = Following::start(&elf, port);
 
     // The shell's reports, each of the last completed window as the command runs.
     let mut printed: Vec<Window> = Vec::new();
@@ -211,16 +261,15 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
         }
     }
     drop(qemu);
-    let out = viewer.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("the GDB server closed the connection"), "{stderr}");
-    let read: BTreeMap<u64, Window> = std::fs::read_to_string(&record)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Window>(l).unwrap())
-        .map(|w| (w.window, w))
-        .collect();
-    let _ = std::fs::remove_file(&record);
+    // A target that goes away and comes back (a QEMU restarted, a probe plugged in
+    // again) is read again.
+    viewer.hear("the GDB server closed the connection; reconnecting");
+    let again = self::qemu(&elf, port);
+    viewer.hear(" again");
+    viewer.hear("window 0 (");
+    let (read, said) = viewer.quit();
+    drop(again);
+    assert!(said.contains("the core stopped"), "{said}");
     assert!(printed.len() >= 2, "the shell answered {} of the commands", printed.len());
 
     let mut compared = 0;
@@ -241,7 +290,6 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
         assert_eq!(pool.capacity, shell.slots.capacity);
         got.slots = shell.slots.clone();
         got.clock = shell.clock.clone();
-        got.load_avg_pct = shell.load_avg_pct;
         assert_eq!(&got, shell, "window {}: read through the gdbstub, and printed by the shell", shell.window);
         compared += 1;
     }
