@@ -21,6 +21,32 @@ pub struct Client {
 /// How long the client waits for any answer.
 const PATIENCE: Duration = Duration::from_secs(5);
 
+/// The answer to a read was a stop reply: the server stopped the running target to
+/// serve the request, and read nothing (QEMU's gdbstub does this: any byte that comes
+/// while the target runs stops it, and the request is dropped).
+#[derive(Debug)]
+struct StoppedToRead;
+
+impl std::fmt::Display for StoppedToRead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the GDB server stopped the target instead of reading it while it runs")
+    }
+}
+
+impl std::error::Error for StoppedToRead {}
+
+/// Whether `e` says the server stopped the running target to answer a read (it is
+/// stopped now; see [`Client::read_memory`]).
+pub fn stopped_to_read(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<StoppedToRead>())
+}
+
+/// A stop reply: `S` or `T` and a signal number in two hex digits.
+fn is_stop_reply(answer: &str) -> bool {
+    let b = answer.as_bytes();
+    b.len() >= 3 && matches!(b[0], b'S' | b'T') && b[1..3].iter().all(u8::is_ascii_hexdigit)
+}
+
 fn dropped() -> io::Error {
     io::Error::new(io::ErrorKind::UnexpectedEof, "the GDB server closed the connection")
 }
@@ -119,13 +145,18 @@ impl Client {
         self.receive()
     }
 
-    /// Reads `len` bytes of target memory at `addr`.
+    /// Reads `len` bytes of target memory at `addr`. A server that cannot read a
+    /// running target may stop it instead and say so: that error is
+    /// [`stopped_to_read`], and the target is stopped.
     pub fn read_memory(&mut self, addr: u64, len: usize) -> io::Result<Vec<u8>> {
         let mut out = Vec::with_capacity(len);
         while out.len() < len {
             let n = (len - out.len()).min(self.chunk);
             let at = addr + out.len() as u64;
             let answer = self.request(&format!("m{at:x},{n:x}"))?;
+            if is_stop_reply(&answer) {
+                return Err(io::Error::other(StoppedToRead));
+            }
             if answer.starts_with('E') || answer.is_empty() {
                 return Err(io::Error::other(format!(
                     "the GDB server cannot read {n} bytes at 0x{at:x} ({answer:?}): is the ELF the firmware that runs?"
@@ -173,5 +204,15 @@ mod tests {
         assert_eq!(checksum(b"m20000000,4"), 0x4f);
         assert_eq!(hex_decode(b"0a10ff"), Some(vec![0x0a, 0x10, 0xff]));
         assert_eq!(hex_decode(b"0g"), None);
+    }
+
+    /// A stop reply is told from memory, whose hex never starts with `S` or `T`.
+    #[test]
+    fn a_stop_reply_is_not_memory() {
+        assert!(is_stop_reply("T02thread:01;"));
+        assert!(is_stop_reply("S05"));
+        assert!(!is_stop_reply("07000000"));
+        assert!(!is_stop_reply("E14"));
+        assert!(!is_stop_reply("T"));
     }
 }

@@ -45,10 +45,11 @@ struct Cli {
     /// The firmware's ELF, which says where the read-out block is (with --gdb).
     #[arg(long, value_name = "FIRMWARE.elf", requires = "gdb")]
     elf: Option<PathBuf>,
-    /// Read while the core runs instead of stopping it for each read (servers that
-    /// can: OpenOCD, J-Link, probe-rs, pyOCD on Cortex-M; not QEMU's).
+    /// Stop the core for each read even where the server can read it running
+    /// (without this: read it running where the server can, OpenOCD, J-Link,
+    /// probe-rs, pyOCD on Cortex-M; stop it where the server cannot, QEMU's).
     #[arg(long, requires = "gdb")]
-    gdb_live: bool,
+    gdb_halt: bool,
     /// How often the read-out reads the target, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 100, requires = "gdb")]
     gdb_every_ms: u64,
@@ -115,7 +116,7 @@ Examples:
   cpu-usage-top --serial /dev/ttyUSB0 --baud 115200
   cpu-usage-top --exec build/posix/freertos-sim
   cpu-usage-top --tcp 127.0.0.1:5555 --record run.jsonl --plot run.png
-  cpu-usage-top --gdb 127.0.0.1:3333 --elf firmware.elf --gdb-live
+  cpu-usage-top --gdb 127.0.0.1:3333 --elf firmware.elf
   cpu-usage-top --exec build/posix/freertos-sim --no-ui --windows 10 --perfetto trace.json
   cpu-usage-top --trace-input dump.txt --perfetto trace.json";
 
@@ -193,7 +194,7 @@ fn read_out(cli: &Cli, addr: &str, elf: &std::path::Path) -> Result<(), String> 
     let firmware = Firmware::load(elf)?;
     let device = cli.device.clone().unwrap_or_else(|| format!("gdb:{addr}"));
     let mut outputs = Outputs::open(cli, &device)?;
-    let mode = if cli.gdb_live { Mode::Live } else { Mode::Halt };
+    let mode = if cli.gdb_halt { Mode::Halt } else { Mode::Auto };
     let (follow, events) = Follow::start(addr, firmware, mode, Duration::from_millis(cli.gdb_every_ms))?;
     let ended = show(cli, &events, &mut outputs, device)?;
     let halts = follow.close();

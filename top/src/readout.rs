@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use freertos_cpu_usage_report::readout::{Block, FIXED_SIZE, SYMBOL};
 use object::{Object, ObjectSection, ObjectSymbol};
 
-use crate::gdb::Client;
+use crate::gdb::{self, Client};
 use crate::session::Event;
 use crate::window::Line;
 
@@ -64,11 +64,13 @@ impl Firmware {
 /// How the target is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
-    /// Stop the core, read, let it go (QEMU's gdbstub, and any server that cannot
-    /// read a running core).
+    /// Stop the core, read, let it go, every time (`--gdb-halt`).
     Halt,
-    /// Read while the core runs (OpenOCD, J-Link, probe-rs on Cortex-M).
-    Live,
+    /// Read while the core runs where the server can (OpenOCD, pyOCD, probe-rs,
+    /// J-Link on Cortex-M); a server that stops the core to answer instead (QEMU's
+    /// gdbstub) says so in its answer, and from then on the core is stopped for each
+    /// read.
+    Auto,
 }
 
 /// An error of the connection, in words: a dropped one says so.
@@ -115,8 +117,9 @@ fn link(e: std::io::Error) -> ReadError {
 pub struct Reader {
     client: Client,
     firmware: Firmware,
-    mode: Mode,
-    /// The time the core was stopped by each read (`Mode::Halt`).
+    /// Reading while the core runs (else stopping it for each read).
+    live: bool,
+    /// The time the core was stopped by each read (when not live).
     pub halts: Vec<Duration>,
 }
 
@@ -125,7 +128,7 @@ impl Reader {
     /// target run.
     pub fn connect(addr: &str, firmware: Firmware, mode: Mode) -> Result<Reader, String> {
         let client = Client::connect(addr).map_err(|e| format!("cannot connect to the GDB server at {addr}: {e}"))?;
-        let mut reader = Reader { client, firmware, mode, halts: Vec::new() };
+        let mut reader = Reader { client, firmware, live: mode == Mode::Auto, halts: Vec::new() };
         // A server stops the target when a debugger attaches (QEMU's does).
         let stopped = reader.client.why_stopped().map_err(|e| format!("GDB server at {addr}: {e}"))?;
         let on_target = reader
@@ -144,30 +147,36 @@ impl Reader {
         Ok(reader)
     }
 
+    /// Whether it reads while the core runs.
+    pub fn live(&self) -> bool {
+        self.live
+    }
+
     /// The last completed window, `None` before the first; read again while the
     /// sequence counter is odd or changes under the read.
     pub fn read(&mut self) -> Result<Option<freertos_cpu_usage_report::Window>, ReadError> {
         let b = self.firmware.block.clone();
         let span = b.engine_span();
         for _ in 0..TRIES {
-            let (engine, hz, same) = match self.mode {
-                Mode::Halt => {
-                    let start = Instant::now();
-                    self.client.halt().map_err(link)?;
-                    let engine = self.client.read_memory(b.engine, span).map_err(link)?;
-                    let hz = self.client.read_memory(b.clock_hz, 4).map_err(link)?;
-                    self.client.resume().map_err(link)?;
-                    self.halts.push(start.elapsed());
-                    (engine, hz, true)
+            let (engine, hz, same) = if self.live {
+                match self.read_running(&b, span) {
+                    Err(e) if gdb::stopped_to_read(&e) => {
+                        // It cannot: the core is stopped now. Let it go, and stop it
+                        // for each read from now on.
+                        self.live = false;
+                        self.client.resume().map_err(link)?;
+                        continue;
+                    }
+                    read => read.map_err(link)?,
                 }
-                Mode::Live => {
-                    let before = self.client.read_memory(b.engine + u64::from(b.seq), 4).map_err(link)?;
-                    let engine = self.client.read_memory(b.engine, span).map_err(link)?;
-                    let hz = self.client.read_memory(b.clock_hz, 4).map_err(link)?;
-                    let after = self.client.read_memory(b.engine + u64::from(b.seq), 4).map_err(link)?;
-                    let inside = engine.get(b.seq as usize..b.seq as usize + 4) == Some(&before[..]);
-                    (engine, hz, before == after && inside)
-                }
+            } else {
+                let start = Instant::now();
+                self.client.halt().map_err(link)?;
+                let engine = self.client.read_memory(b.engine, span).map_err(link)?;
+                let hz = self.client.read_memory(b.clock_hz, 4).map_err(link)?;
+                self.client.resume().map_err(link)?;
+                self.halts.push(start.elapsed());
+                (engine, hz, true)
             };
             if same && b.seq_of(&engine).is_multiple_of(2) {
                 let hz = u32::from_le_bytes([hz[0], hz[1], hz[2], hz[3]]);
@@ -176,6 +185,20 @@ impl Reader {
             thread::sleep(Duration::from_millis(1));
         }
         Err(ReadError::Changing(format!("the window kept changing under {TRIES} reads in a row")))
+    }
+}
+
+impl Reader {
+    /// One read while the core runs: the counter, the engine, the clock rate, the
+    /// counter again; whether the counter stayed the same.
+    fn read_running(&mut self, b: &Block, span: usize) -> std::io::Result<(Vec<u8>, Vec<u8>, bool)> {
+        let seq = b.engine + u64::from(b.seq);
+        let before = self.client.read_memory(seq, 4)?;
+        let engine = self.client.read_memory(b.engine, span)?;
+        let hz = self.client.read_memory(b.clock_hz, 4)?;
+        let after = self.client.read_memory(seq, 4)?;
+        let inside = engine.get(b.seq as usize..b.seq as usize + 4) == Some(&before[..]);
+        Ok((engine, hz, before == after && inside))
     }
 }
 
@@ -199,7 +222,7 @@ impl Follow {
         let stop = Arc::new(AtomicBool::new(false));
         let _ = tx.send(Event::Status(format!(
             "reading gdb:{addr} ({})",
-            if mode == Mode::Halt { "halting" } else { "live" }
+            if mode == Mode::Halt { "stopping the core for each read" } else { "live where the server can" }
         )));
         let thread = {
             let (stop, addr) = (stop.clone(), addr.to_owned());
@@ -235,7 +258,15 @@ fn follow(
     let mut last = None;
     let mut halts = Vec::new();
     while !stop.load(Ordering::Relaxed) {
-        match reader.read() {
+        let live = reader.live();
+        let read = reader.read();
+        if live && !reader.live() {
+            let _ = tx.send(Event::Status(format!(
+                "gdb:{} stops the core to read it: stopping it for each read",
+                target.addr
+            )));
+        }
+        match read {
             Ok(Some(w)) if last != Some(w.window) => {
                 last = Some(w.window);
                 if tx.send(Event::Line(Line::Window(Box::new(w)))).is_err() {
@@ -248,6 +279,8 @@ fn follow(
             }
             Err(ReadError::Link(why)) => {
                 halts.append(&mut reader.halts);
+                // (A server may take one connection at a time: this one goes first.)
+                drop(reader);
                 let _ = tx.send(Event::Status(format!("{why}; reconnecting to gdb:{}", target.addr)));
                 match reconnect(target, tx, stop) {
                     Some(again) => {

@@ -64,8 +64,8 @@ fn viewer(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_cpu-usage-top")).args(args).stdin(Stdio::null()).output().expect("viewer")
 }
 
-/// The viewer reading `elf`'s target through the gdbstub at `port`, every window
-/// recorded, in line mode; what it says (its window lines on standard output, the
+/// The viewer reading `elf`'s target through the gdbstub at `port` (and `options`),
+/// every window recorded, in line mode; what it says (its window lines on standard output, the
 /// rest on standard error), line by line.
 struct Following {
     child: std::process::Child,
@@ -75,7 +75,7 @@ struct Following {
 }
 
 impl Following {
-    fn start(elf: &Path, port: u16) -> Following {
+    fn start(elf: &Path, port: u16, options: &[&str]) -> Following {
         use std::io::BufRead;
         let record = std::env::temp_dir().join(format!("readout-{port}.jsonl"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_cpu-usage-top"))
@@ -83,6 +83,7 @@ impl Following {
             .arg(elf)
             .args(["--no-ui", "--gdb-every-ms", "1", "--record"])
             .arg(&record)
+            .args(options)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -153,8 +154,10 @@ fn the_minimal_build_read_through_qemus_gdbstub_is_what_it_prints() {
     let port = free_port();
     let mut qemu = qemu(&elf, port);
     // Guest time stands still while QEMU waits (-S) and while the viewer has the
-    // core stopped: reading often misses no window.
-    let mut viewer = Following::start(&elf, port);
+    // core stopped: reading often misses no window. The viewer tries to read the
+    // running core first; QEMU stops it to answer, and the viewer notices.
+    let mut viewer = Following::start(&elf, port, &[]);
+    viewer.hear("stops the core to read it: stopping it for each read");
     let mut printed = String::new();
     qemu.0.stdout.take().unwrap().read_to_string(&mut printed).unwrap();
     let _ = qemu.0.wait();
@@ -242,7 +245,7 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
             }
         }
     });
-    let mut viewer = Following::start(&elf, port);
+    let mut viewer = Following::start(&elf, port, &["--gdb-halt"]);
 
     // The shell's reports, each of the last completed window as the command runs.
     let mut printed: Vec<Window> = Vec::new();
@@ -270,6 +273,7 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
     let (read, said) = viewer.quit();
     drop(again);
     assert!(said.contains("the core stopped"), "{said}");
+    assert!(!said.contains("stops the core to read it"), "--gdb-halt tried a live read: {said}");
     assert!(printed.len() >= 2, "the shell answered {} of the commands", printed.len());
 
     let mut compared = 0;
