@@ -16,30 +16,15 @@ pub struct Client {
     pending: Vec<u8>,
     /// The most bytes one `m` asks for (the server's `PacketSize` allows for hex).
     chunk: usize,
+    /// A stop reply came that no request asked for (see [`Client::send`]).
+    stop_notice: bool,
 }
 
 /// How long the client waits for any answer.
 const PATIENCE: Duration = Duration::from_secs(5);
 
-/// The answer to a read was a stop reply: the server stopped the running target to
-/// serve the request, and read nothing (QEMU's gdbstub does this: any byte that comes
-/// while the target runs stops it, and the request is dropped).
-#[derive(Debug)]
-struct StoppedToRead;
-
-impl std::fmt::Display for StoppedToRead {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the GDB server stopped the target instead of reading it while it runs")
-    }
-}
-
-impl std::error::Error for StoppedToRead {}
-
-/// Whether `e` says the server stopped the running target to answer a read (it is
-/// stopped now; see [`Client::read_memory`]).
-pub fn stopped_to_read(e: &io::Error) -> bool {
-    e.get_ref().is_some_and(|inner| inner.is::<StoppedToRead>())
-}
+/// How long an acknowledgement may take after a stop reply that came before it.
+const ACK_AFTER_NOTICE: Duration = Duration::from_millis(300);
 
 /// A stop reply: `S` or `T` and a signal number in two hex digits.
 fn is_stop_reply(answer: &str) -> bool {
@@ -76,7 +61,7 @@ impl Client {
         };
         stream.set_read_timeout(Some(PATIENCE))?;
         let _ = stream.set_nodelay(true);
-        let mut client = Client { stream, pending: Vec::new(), chunk: 256 };
+        let mut client = Client { stream, pending: Vec::new(), chunk: 256, stop_notice: false };
         let features = client.request("qSupported:swbreak+")?;
         let size = features
             .split(';')
@@ -88,35 +73,69 @@ impl Client {
         Ok(client)
     }
 
-    /// The next byte from the server.
-    fn byte(&mut self) -> io::Result<u8> {
+    /// The next byte from the server, `None` if none comes within `wait`.
+    fn byte_within(&mut self, wait: Duration) -> io::Result<Option<u8>> {
         if self.pending.is_empty() {
+            self.stream.set_read_timeout(Some(wait))?;
             let mut buf = [0u8; 4096];
-            let n = self.stream.read(&mut buf)?;
+            let read = self.stream.read(&mut buf);
+            self.stream.set_read_timeout(Some(PATIENCE))?;
+            let n = match read {
+                Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => return Ok(None),
+                other => other?,
+            };
             if n == 0 {
                 return Err(dropped());
             }
             self.pending.extend_from_slice(&buf[..n]);
         }
-        Ok(self.pending.remove(0))
+        Ok(Some(self.pending.remove(0)))
     }
 
-    /// Sends one packet until the server acknowledges it.
+    /// The next byte from the server.
+    fn byte(&mut self) -> io::Result<u8> {
+        self.byte_within(PATIENCE)?
+            .ok_or_else(|| io::Error::new(io::ErrorKind::TimedOut, "the GDB server did not answer"))
+    }
+
+    /// Sends one packet until the server acknowledges it (`+`; `-` asks for it
+    /// again). A packet that comes before the acknowledgement is a stop reply no
+    /// request asked for, noted (`take_stop_notice`) and acknowledged: either a
+    /// notice that crossed the request (QEMU's, to a debugger that connects while the
+    /// target runs), and the acknowledgement follows; or the server stopped the
+    /// running target instead of taking the request (QEMU's, for any byte while the
+    /// target runs), and none follows: the request is sent again, to a stopped
+    /// target now.
     fn send(&mut self, data: &str) -> io::Result<()> {
         let packet = format!("${data}#{:02x}", checksum(data.as_bytes()));
         for _ in 0..5 {
             self.stream.write_all(packet.as_bytes())?;
-            match self.byte()? {
-                b'+' => return Ok(()),
-                b'-' => continue,
-                // An answer with no ack (a server with acks off): keep it.
-                other => {
-                    self.pending.insert(0, other);
-                    return Ok(());
+            let mut wait = PATIENCE;
+            loop {
+                match self.byte_within(wait)? {
+                    Some(b'+') => return Ok(()),
+                    Some(b'-') => break,
+                    Some(b'$') => {
+                        self.pending.insert(0, b'$');
+                        if is_stop_reply(&self.receive()?) {
+                            self.stop_notice = true;
+                        }
+                        wait = ACK_AFTER_NOTICE;
+                    }
+                    Some(_) => {}
+                    None if wait == ACK_AFTER_NOTICE => break,
+                    None => return Err(io::Error::new(io::ErrorKind::TimedOut, "the GDB server did not answer")),
                 }
             }
         }
         Err(io::Error::other(format!("the GDB server refused the packet {data:?} five times")))
+    }
+
+    /// Whether a stop reply came that no request asked for since the last call:
+    /// the target is stopped (and the server may be one that cannot read a running
+    /// target).
+    pub fn take_stop_notice(&mut self) -> bool {
+        std::mem::take(&mut self.stop_notice)
     }
 
     /// Receives one packet, acknowledging it (a bad checksum asks for it again).
@@ -145,18 +164,14 @@ impl Client {
         self.receive()
     }
 
-    /// Reads `len` bytes of target memory at `addr`. A server that cannot read a
-    /// running target may stop it instead and say so: that error is
-    /// [`stopped_to_read`], and the target is stopped.
+    /// Reads `len` bytes of target memory at `addr`. (A server that cannot read a
+    /// running target may stop it to answer: `take_stop_notice` then says so.)
     pub fn read_memory(&mut self, addr: u64, len: usize) -> io::Result<Vec<u8>> {
         let mut out = Vec::with_capacity(len);
         while out.len() < len {
             let n = (len - out.len()).min(self.chunk);
             let at = addr + out.len() as u64;
             let answer = self.request(&format!("m{at:x},{n:x}"))?;
-            if is_stop_reply(&answer) {
-                return Err(io::Error::other(StoppedToRead));
-            }
             if answer.starts_with('E') || answer.is_empty() {
                 return Err(io::Error::other(format!(
                     "the GDB server cannot read {n} bytes at 0x{at:x} ({answer:?}): is the ELF the firmware that runs?"

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use freertos_cpu_usage_report::readout::{Block, FIXED_SIZE, SYMBOL};
 use object::{Object, ObjectSection, ObjectSymbol};
 
-use crate::gdb::{self, Client};
+use crate::gdb::Client;
 use crate::session::Event;
 use crate::window::Line;
 
@@ -141,6 +141,9 @@ impl Reader {
                 reader.firmware.addr
             ));
         }
+        // (A server that stopped a running target for the new connection may have
+        // said so unasked: it is stopped, as `?` says.)
+        reader.client.take_stop_notice();
         if stopped.starts_with(['S', 'T']) {
             reader.client.resume().map_err(|e| format!("GDB server at {addr}: {e}"))?;
         }
@@ -159,16 +162,16 @@ impl Reader {
         let span = b.engine_span();
         for _ in 0..TRIES {
             let (engine, hz, same) = if self.live {
-                match self.read_running(&b, span) {
-                    Err(e) if gdb::stopped_to_read(&e) => {
-                        // It cannot: the core is stopped now. Let it go, and stop it
-                        // for each read from now on.
-                        self.live = false;
-                        self.client.resume().map_err(link)?;
-                        continue;
-                    }
-                    read => read.map_err(link)?,
+                let read = self.read_running(&b, span).map_err(link)?;
+                if self.client.take_stop_notice() {
+                    // The server stopped the core to answer: it cannot read a
+                    // running one. Let the core go, and stop it for each read from
+                    // now on.
+                    self.live = false;
+                    self.client.resume().map_err(link)?;
+                    continue;
                 }
+                read
             } else {
                 let start = Instant::now();
                 self.client.halt().map_err(link)?;

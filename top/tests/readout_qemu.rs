@@ -305,6 +305,22 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
     );
 }
 
+/// A viewer that connects while the target runs (the last one left it running)
+/// reads it too: QEMU greets it with a stop reply nobody asked for.
+#[test]
+fn a_viewer_connects_to_a_running_target() {
+    let elf = image("demo.elf");
+    let port = free_port();
+    let _qemu = qemu(&elf, port);
+    let addr = format!("127.0.0.1:{port}");
+    for _ in 0..2 {
+        let out = viewer(&["--gdb", &addr, "--elf", elf.to_str().unwrap(), "--no-ui", "--windows", "1"]);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{said}");
+        assert!(said.contains("1 window read"), "{said}");
+    }
+}
+
 fn error_of(args: &[&str]) -> String {
     let out = viewer(args);
     assert!(!out.status.success());
