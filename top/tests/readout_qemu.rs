@@ -2,8 +2,9 @@
 //! by `cpu-usage-top --gdb`: the minimal build's firmware (snapshot.elf, no shell),
 //! every window both saw with the figures the firmware's own `cpu_usage_snapshot`
 //! printed; the default demo, every window both saw the report `show_cpu_usage -m`
-//! printed, and read again after QEMU is restarted. And the bad inputs, each with its
-//! error.
+//! printed, read with the core stopped for each read and read running (through a
+//! server made to read a running core, as a probe's does), and read again after QEMU
+//! is restarted. And the bad inputs, each with its error.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -221,63 +222,59 @@ fn the_minimal_build_read_through_qemus_gdbstub_is_what_it_prints() {
     assert!(compared >= 1, "no window both printed and read: printed\n{printed}\nread {:?}", read.keys());
 }
 
-/// The default demo (shell, 64 IDs, churn, more tasks than IDs) read through the
-/// gdbstub while `show_cpu_usage -m` is typed on its console: every window both gave
-/// is the same report, to the count. The read-out gives every task on its own line
-/// (as `-m -d` does, what the viewer's serial source asks for); summed here into the
-/// deleted line, as `-m` prints it. What the block does not carry (the clock's name)
-/// is taken from the shell's report, and so is the ID pool, which both give as it is
-/// at the moment of reading, not as it was in the window. Then QEMU goes away and
-/// comes back, and the viewer reads the new run.
-#[test]
-fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints() {
-    use std::io::BufRead;
-    let elf = image("demo.elf");
-    let port = free_port();
-    let mut qemu = qemu(&elf, port);
-    let mut console = qemu.0.stdin.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
-    let stdout = qemu.0.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut viewer = Following::start(&elf, port, &["--gdb-halt"]);
+/// The demo's console: commands in, lines out.
+struct Console {
+    input: std::process::ChildStdin,
+    lines: std::sync::mpsc::Receiver<String>,
+}
 
-    // The shell's reports, each of the last completed window as the command runs.
-    let mut printed: Vec<Window> = Vec::new();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while printed.len() < 4 && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(1500));
-        console.write_all(b"show_cpu_usage -m\n").unwrap();
-        while let Ok(line) = rx.recv_timeout(std::time::Duration::from_secs(5)) {
-            if line.starts_with("{\"mode\":\"window\",\"error\"") {
-                break; // (No window has completed yet.)
+impl Console {
+    fn of(qemu: &mut Qemu) -> Console {
+        use std::io::BufRead;
+        let (tx, lines) = std::sync::mpsc::channel::<String>();
+        let stdout = qemu.0.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
             }
-            if line.starts_with("{\"mode\":\"window\"") {
-                printed.push(serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}")));
-                break;
-            }
-        }
+        });
+        Console { input: qemu.0.stdin.take().unwrap(), lines }
     }
-    drop(qemu);
-    // A target that goes away and comes back (a QEMU restarted, a probe plugged in
-    // again) is read again.
-    viewer.hear("the GDB server closed the connection; reconnecting");
-    let again = self::qemu(&elf, port);
-    viewer.hear(" again");
-    viewer.hear("window 0 (");
-    let (read, said) = viewer.quit();
-    drop(again);
-    assert!(said.contains("the core stopped"), "{said}");
-    assert!(!said.contains("stops the core to read it"), "--gdb-halt tried a live read: {said}");
-    assert!(printed.len() >= 2, "the shell answered {} of the commands", printed.len());
 
+    /// `show_cpu_usage -m` typed every 1.5 s until it has given `n` reports (or a
+    /// minute is over): each the last completed window as the command runs.
+    fn reports(&mut self, n: usize) -> Vec<Window> {
+        let mut printed = Vec::new();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while printed.len() < n && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(1500));
+            self.input.write_all(b"show_cpu_usage -m\n").unwrap();
+            while let Ok(line) = self.lines.recv_timeout(std::time::Duration::from_secs(5)) {
+                if line.starts_with("{\"mode\":\"window\",\"error\"") {
+                    break; // (No window has completed yet.)
+                }
+                if line.starts_with("{\"mode\":\"window\"") {
+                    printed.push(serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}")));
+                    break;
+                }
+            }
+        }
+        assert!(printed.len() >= 2, "the shell answered {} of the commands", printed.len());
+        printed
+    }
+}
+
+/// Every window both the shell `printed` (`show_cpu_usage -m`) and the viewer `read`
+/// is the same report, to the count; at least one is. The read-out gives every task
+/// on its own line (as `-m -d` does, what the viewer's serial source asks for);
+/// summed here into the deleted line, as `-m` prints it. What the block does not
+/// carry (the clock's name) is taken from the shell's report, and so is the ID pool,
+/// which both give as it is at the moment of reading, not as it was in the window.
+fn same_as_the_shell(printed: &[Window], read: &BTreeMap<u64, Window>) {
     let mut compared = 0;
-    for shell in &printed {
+    for shell in printed {
         let Some(got) = read.get(&shell.window) else { continue };
         let mut got = got.clone();
         got.check().unwrap();
@@ -294,7 +291,7 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
         assert_eq!(pool.capacity, shell.slots.capacity);
         got.slots = shell.slots.clone();
         got.clock = shell.clock.clone();
-        assert_eq!(&got, shell, "window {}: read through the gdbstub, and printed by the shell", shell.window);
+        assert_eq!(&got, shell, "window {}: read through the GDB server, and printed by the shell", shell.window);
         compared += 1;
     }
     assert!(
@@ -303,6 +300,126 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
         printed.iter().map(|w| w.window).collect::<Vec<_>>(),
         read.keys()
     );
+}
+
+/// The default demo (shell, 32 IDs, churn, more tasks than IDs) read through the
+/// gdbstub, stopping the core for each read, while `show_cpu_usage -m` is typed on
+/// its console: every window both gave is the same report ([`same_as_the_shell`]).
+/// Then QEMU goes away and comes back, and the viewer reads the new run.
+#[test]
+fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints() {
+    let elf = image("demo.elf");
+    let port = free_port();
+    let mut qemu = qemu(&elf, port);
+    let mut console = Console::of(&mut qemu);
+    let mut viewer = Following::start(&elf, port, &["--gdb-halt"]);
+    let printed = console.reports(4);
+    drop(qemu);
+    // A target that goes away and comes back (a QEMU restarted, a probe plugged in
+    // again) is read again.
+    viewer.hear("the GDB server closed the connection; reconnecting");
+    let again = self::qemu(&elf, port);
+    viewer.hear(" again");
+    viewer.hear("window 0 (");
+    let (read, said) = viewer.quit();
+    drop(again);
+    assert!(said.contains("the core stopped"), "{said}");
+    assert!(!said.contains("stops the core to read it"), "--gdb-halt tried a live read: {said}");
+    same_as_the_shell(&printed, &read);
+}
+
+/// A GDB server that reads a running target, as a probe's does, made of QEMU's
+/// gdbstub at `qemu`: each `m` stops the core, reads, and lets it go, so between two
+/// `m` packets (the engine is read in several, `PacketSize` keeps them small) the
+/// core runs on, as it does under a probe that reads the bus. Serves one viewer on
+/// the returned port.
+fn live_server(qemu: u16) -> u16 {
+    use cpu_usage_top::gdb::Client;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let (mut viewer, _) = listener.accept().unwrap();
+        let mut from_viewer = viewer.try_clone().unwrap();
+        let mut target = Client::connect(&format!("127.0.0.1:{qemu}")).unwrap();
+        let mut running = false;
+        let mut byte = move || {
+            let mut b = [0u8];
+            (from_viewer.read(&mut b).ok()? == 1).then_some(b[0])
+        };
+        // Packets from the viewer, each acknowledged, answered in `answer`.
+        'serve: loop {
+            let mut data = Vec::new();
+            loop {
+                match byte() {
+                    None => break 'serve,
+                    Some(b'$') => break,
+                    Some(_) => {}
+                }
+            }
+            loop {
+                match byte() {
+                    None => break 'serve,
+                    Some(b'#') => break,
+                    Some(b) => data.push(b),
+                }
+            }
+            let (_, _) = (byte(), byte());
+            let packet = String::from_utf8(data).unwrap();
+            let answer = if packet.starts_with("qSupported") {
+                Some("PacketSize=200".to_owned())
+            } else if packet == "?" {
+                Some("S05".to_owned())
+            } else if packet == "c" {
+                if !running {
+                    target.resume().unwrap();
+                    running = true;
+                }
+                None
+            } else if let Some(at_len) = packet.strip_prefix('m') {
+                let (at, len) = at_len.split_once(',').unwrap();
+                let (at, len) = (u64::from_str_radix(at, 16).unwrap(), usize::from_str_radix(len, 16).unwrap());
+                if running {
+                    target.halt().unwrap();
+                }
+                let bytes = target.read_memory(at, len).unwrap();
+                if running {
+                    target.resume().unwrap();
+                }
+                Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
+            } else {
+                Some(String::new())
+            };
+            let mut out = b"+".to_vec();
+            if let Some(answer) = answer {
+                let sum = answer.bytes().fold(0u8, |s, b| s.wrapping_add(b));
+                out.extend(format!("${answer}#{sum:02x}").bytes());
+            }
+            if viewer.write_all(&out).is_err() {
+                break;
+            }
+        }
+    });
+    port
+}
+
+/// The default demo read through a server that reads the running core: the viewer
+/// reads it running (the records in address order while the hooks write them, the
+/// engine in several packets with the core running between them), never stops it,
+/// and every window both gave is the shell's report ([`same_as_the_shell`]).
+#[test]
+fn the_default_demo_read_while_it_runs_is_what_show_cpu_usage_m_prints() {
+    let elf = image("demo.elf");
+    let port = free_port();
+    let mut qemu = qemu(&elf, port);
+    let mut console = Console::of(&mut qemu);
+    let mut viewer = Following::start(&elf, live_server(port), &[]);
+    viewer.hear("live where the server can");
+    let printed = console.reports(4);
+    let (read, said) = viewer.quit();
+    drop(qemu);
+    assert!(!said.contains("stops the core to read it"), "{said}");
+    assert!(!said.contains("the core stopped"), "{said}");
+    same_as_the_shell(&printed, &read);
 }
 
 /// A viewer that connects while the target runs (the last one left it running)
