@@ -1,7 +1,9 @@
 //! The read-out end to end: the minimal build's firmware (snapshot.elf, no shell) on
 //! QEMU mps2-an385 under -icount with its gdbstub, read by `cpu-usage-top --gdb`;
 //! every window both saw has the figures the firmware's own `cpu_usage_snapshot`
-//! printed. And the bad inputs, each with its error.
+//! printed. The default demo on mps2-an385, and on riscv-virt-smp2 (FreeRTOS SMP, 2
+//! harts), read while its shell prints the same windows. And the bad inputs, each
+//! with its error.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -15,9 +17,19 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The board most of these tests run on.
+const MPS2: &str = "mps2-an385";
+
+/// The board of several cores: FreeRTOS SMP on 2 RISC-V harts.
+const SMP2: &str = "riscv-virt-smp2";
+
 fn image(name: &str) -> PathBuf {
-    let elf = root().join("build/mps2-an385").join(name);
-    assert!(elf.exists(), "{} is missing: build it with `make qemu-image` (`make test` does)", elf.display());
+    image_of(MPS2, name)
+}
+
+fn image_of(board: &str, name: &str) -> PathBuf {
+    let elf = root().join("build").join(board).join(name);
+    assert!(elf.exists(), "{} is missing: build it with `make {board}` (`make test` does)", elf.display());
     elf
 }
 
@@ -34,9 +46,15 @@ impl Drop for Qemu {
 /// The board's -icount command (freertos-port/qemu.mk's one description of it) for
 /// `elf`, stopped at start with its gdbstub on `port`, its console on pipes.
 fn qemu(elf: &Path, port: u16) -> Qemu {
+    qemu_on(MPS2, elf, port)
+}
+
+/// `qemu` on `board`.
+fn qemu_on(board: &str, elf: &Path, port: u16) -> Qemu {
     let out = Command::new("make")
         .current_dir(root())
         .args(["-s", "--no-print-directory", "--eval", "p: ; @echo $(QEMU_CMD_ICOUNT)", "p"])
+        .arg(format!("TARGET={board}"))
         .arg(format!("QEMU_ELF={}", elf.display()))
         .output()
         .expect("make");
@@ -160,19 +178,16 @@ fn the_minimal_build_read_through_qemus_gdbstub_is_what_it_prints() {
     assert!(compared >= 1, "no window both printed and read: printed\n{printed}\nread {:?}", read.keys());
 }
 
-/// The default demo (shell, 64 IDs, churn, more tasks than IDs) read through the
-/// gdbstub while `show_cpu_usage -m` is typed on its console: every window both gave
-/// is the same report, to the count. The read-out gives every task on its own line
-/// (as `-m -d` does, what the viewer's serial source asks for); summed here into the
-/// deleted line, as `-m` prints it. What the block does not carry (the clock's name,
-/// the smoothed loads) is taken from the shell's report, and so is the ID pool, which
-/// both give as it is at the moment of reading, not as it was in the window.
-#[test]
-fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints() {
+/// The default demo of `board` under QEMU's gdbstub, read by the viewer (stopping the
+/// target for each read, every millisecond) while `command` is typed on its console
+/// every 1.5 s: the shell's window reports, each of the last completed window as the
+/// command ran (each held to report-schema's whole contract), and the windows the
+/// viewer read, by number.
+fn printed_and_read(board: &str, command: &str) -> (Vec<Window>, BTreeMap<u64, Window>) {
     use std::io::BufRead;
-    let elf = image("demo.elf");
+    let elf = image_of(board, "demo.elf");
     let port = free_port();
-    let mut qemu = qemu(&elf, port);
+    let mut qemu = qemu_on(board, &elf, port);
     let mut console = qemu.0.stdin.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     let stdout = qemu.0.stdout.take().unwrap();
@@ -183,7 +198,7 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
             }
         }
     });
-    let record = std::env::temp_dir().join(format!("readout-demo-{port}.jsonl"));
+    let record = std::env::temp_dir().join(format!("readout-{board}-{port}.jsonl"));
     let addr = format!("127.0.0.1:{port}");
     let viewer = Command::new(env!("CARGO_BIN_EXE_cpu-usage-top"))
         .args(["--gdb", &addr, "--elf", elf.to_str().unwrap(), "--no-ui", "--gdb-every-ms", "1", "--record"])
@@ -199,13 +214,14 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while printed.len() < 4 && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(1500));
-        console.write_all(b"show_cpu_usage -m\n").unwrap();
+        console.write_all(format!("{command}\n").as_bytes()).unwrap();
         while let Ok(line) = rx.recv_timeout(std::time::Duration::from_secs(5)) {
             if line.starts_with("{\"mode\":\"window\",\"error\"") {
                 break; // (No window has completed yet.)
             }
             if line.starts_with("{\"mode\":\"window\"") {
-                printed.push(serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}")));
+                let report = freertos_cpu_usage_report::parse_exact(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+                printed.push(report.window().unwrap());
                 break;
             }
         }
@@ -222,6 +238,19 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
         .collect();
     let _ = std::fs::remove_file(&record);
     assert!(printed.len() >= 2, "the shell answered {} of the commands", printed.len());
+    (printed, read)
+}
+
+/// The default demo (shell, 64 IDs, churn, more tasks than IDs) read through the
+/// gdbstub while `show_cpu_usage -m` is typed on its console: every window both gave
+/// is the same report, to the count. The read-out gives every task on its own line
+/// (as `-m -d` does, what the viewer's serial source asks for); summed here into the
+/// deleted line, as `-m` prints it. What the block does not carry (the clock's name,
+/// the smoothed loads) is taken from the shell's report, and so is the ID pool, which
+/// both give as it is at the moment of reading, not as it was in the window.
+#[test]
+fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints() {
+    let (printed, read) = printed_and_read(MPS2, "show_cpu_usage -m");
 
     let mut compared = 0;
     for shell in &printed {
@@ -251,6 +280,79 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
         printed.iter().map(|w| w.window).collect::<Vec<_>>(),
         read.keys()
     );
+}
+
+/// The default demo on 2 harts (riscv-virt-smp2: FreeRTOS SMP, the library built for
+/// 2 cores) read through the gdbstub, which stops both harts for each read, while
+/// `show_cpu_usage -m -d` is typed on its console: every window both gave is the same
+/// report, to the count, every core's line included (the idle tasks' line, each
+/// core's interrupts, sleep and idle time, `per_core`). As on one core, the clock's
+/// name, the smoothed loads and the ID pool (as it is now) are the shell's.
+#[test]
+fn the_demo_on_two_harts_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_d_prints() {
+    let (printed, read) = printed_and_read(SMP2, "show_cpu_usage -m -d");
+
+    let mut compared = 0;
+    for shell in &printed {
+        assert_eq!((shell.cores, shell.per_core.as_ref().map(Vec::len)), (Some(2), Some(2)), "{shell:?}");
+        let Some(got) = read.get(&shell.window) else { continue };
+        let mut got = got.clone();
+        got.check().unwrap();
+        let pool = &got.slots;
+        assert_eq!(pool.used + pool.quarantined + pool.free, pool.capacity, "window {}: {pool:?}", got.window);
+        assert_eq!(pool.capacity, shell.slots.capacity);
+        got.slots = shell.slots.clone();
+        got.clock = shell.clock.clone();
+        got.load_avg_pct = shell.load_avg_pct;
+        assert_eq!(&got, shell, "window {}: read through the gdbstub, and printed by the shell", shell.window);
+        compared += 1;
+    }
+    assert!(
+        compared >= 1,
+        "no window both printed and read: printed {:?}, read {:?}",
+        printed.iter().map(|w| w.window).collect::<Vec<_>>(),
+        read.keys()
+    );
+}
+
+/// QEMU's gdbstub on several harts (all-stop): the halt the viewer sends stops every
+/// hart, and `m` reads memory with all of them stopped. The server lists both harts;
+/// at each stop the engine (which every hart's hooks write) reads the same twice,
+/// with time on the host between; from one stop to the next it has moved on.
+#[test]
+fn a_halt_through_qemus_gdbstub_stops_both_harts() {
+    use cpu_usage_top::gdb::Client;
+    use cpu_usage_top::readout::Firmware;
+    use std::time::Duration;
+    let elf = image_of(SMP2, "demo.elf");
+    let block = Firmware::load(&elf).unwrap().block;
+    let port = free_port();
+    let qemu = qemu_on(SMP2, &elf, port);
+    let mut gdb = Client::connect(&format!("127.0.0.1:{port}")).unwrap();
+    // The threads (the harts) come a few at a time, `m...` after `m...` until `l`.
+    let mut threads = Vec::new();
+    let mut answer = gdb.request("qfThreadInfo").unwrap();
+    while let Some(some) = answer.strip_prefix('m') {
+        threads.extend(some.split(',').map(str::to_owned));
+        answer = gdb.request("qsThreadInfo").unwrap();
+    }
+    assert_eq!((threads.len(), answer.as_str()), (2, "l"), "threads {threads:?}, then {answer:?}");
+    assert!(gdb.why_stopped().unwrap().starts_with(['S', 'T']));
+    gdb.resume().unwrap();
+    let mut stops: Vec<Vec<u8>> = Vec::new();
+    for _ in 0..4 {
+        std::thread::sleep(Duration::from_millis(300));
+        gdb.halt().unwrap();
+        let engine = gdb.read_memory(block.engine, block.engine_span()).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        let again = gdb.read_memory(block.engine, block.engine_span()).unwrap();
+        assert!(engine == again, "the engine changed while the harts were stopped");
+        gdb.resume().unwrap();
+        stops.push(engine);
+    }
+    drop(qemu);
+    assert!(stops.windows(2).all(|w| w[0] != w[1]), "the engine did not move on between stops");
+    assert!(block.seq_of(&stops[3]) > 0, "the engine never started in {} stops", stops.len());
 }
 
 fn error_of(args: &[&str]) -> String {
