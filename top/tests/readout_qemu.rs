@@ -4,7 +4,8 @@
 //! printed; the default demo, every window both saw the report `show_cpu_usage -m`
 //! printed, read with the core stopped for each read and read running (through a
 //! server made to read a running core, as a probe's does), and read again after QEMU
-//! is restarted. And the bad inputs, each with its error.
+//! is restarted. The demo on riscv-virt-smp2 (FreeRTOS SMP, 2 harts) the same way,
+//! with every core's line. And the bad inputs, each with its error.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -18,8 +19,18 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The board most of these tests run on.
+const MPS2: &str = "mps2-an385";
+
+/// The board of several cores: FreeRTOS SMP on 2 RISC-V harts.
+const SMP2: &str = "riscv-virt-smp2";
+
 fn image(name: &str) -> PathBuf {
-    let elf = root().join("build/mps2-an385").join(name);
+    image_of(MPS2, name)
+}
+
+fn image_of(board: &str, name: &str) -> PathBuf {
+    let elf = root().join("build").join(board).join(name);
     assert!(elf.exists(), "{} is missing: build it with `make qemu-image` (`make test` does)", elf.display());
     elf
 }
@@ -34,12 +45,18 @@ impl Drop for Qemu {
     }
 }
 
-/// The board's -icount command (freertos-port/qemu.mk's one description of it) for
-/// `elf`, stopped at start with its gdbstub on `port`, its console on pipes.
+/// mps2-an385's -icount command for `elf` (see [`qemu_on`]).
 fn qemu(elf: &Path, port: u16) -> Qemu {
+    qemu_on(MPS2, elf, port)
+}
+
+/// `board`'s -icount command (freertos-port/qemu.mk's one description of it) for
+/// `elf`, stopped at start with its gdbstub on `port`, its console on pipes.
+fn qemu_on(board: &str, elf: &Path, port: u16) -> Qemu {
     let out = Command::new("make")
         .current_dir(root())
         .args(["-s", "--no-print-directory", "--eval", "p: ; @echo $(QEMU_CMD_ICOUNT)", "p"])
+        .arg(format!("TARGET={board}"))
         .arg(format!("QEMU_ELF={}", elf.display()))
         .output()
         .expect("make");
@@ -243,20 +260,22 @@ impl Console {
         Console { input: qemu.0.stdin.take().unwrap(), lines }
     }
 
-    /// `show_cpu_usage -m` typed every 1.5 s until it has given `n` reports (or a
-    /// minute is over): each the last completed window as the command runs.
-    fn reports(&mut self, n: usize) -> Vec<Window> {
+    /// `command` typed every 1.5 s until it has given `n` window reports (or a
+    /// minute is over): each the last completed window as the command runs, held to
+    /// the report's whole contract.
+    fn reports(&mut self, command: &str, n: usize) -> Vec<Window> {
         let mut printed = Vec::new();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
         while printed.len() < n && std::time::Instant::now() < deadline {
             std::thread::sleep(std::time::Duration::from_millis(1500));
-            self.input.write_all(b"show_cpu_usage -m\n").unwrap();
+            self.input.write_all(format!("{command}\n").as_bytes()).unwrap();
             while let Ok(line) = self.lines.recv_timeout(std::time::Duration::from_secs(5)) {
                 if line.starts_with("{\"mode\":\"window\",\"error\"") {
                     break; // (No window has completed yet.)
                 }
                 if line.starts_with("{\"mode\":\"window\"") {
-                    printed.push(serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}")));
+                    let report = freertos_cpu_usage_report::parse_exact(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+                    printed.push(report.window().unwrap());
                     break;
                 }
             }
@@ -266,26 +285,28 @@ impl Console {
     }
 }
 
-/// Every window both the shell `printed` (`show_cpu_usage -m`) and the viewer `read`
-/// is the same report, to the count; at least one is. The read-out gives every task
-/// on its own line (as `-m -d` does, what the viewer's serial source asks for);
-/// summed here into the deleted line, as `-m` prints it. What the block does not
-/// carry (the clock's name) is taken from the shell's report, and so is the ID pool,
-/// which both give as it is at the moment of reading, not as it was in the window.
-fn same_as_the_shell(printed: &[Window], read: &BTreeMap<u64, Window>) {
+/// Every window both the shell `printed` and the viewer `read` is the same report, to
+/// the count; at least one is. The read-out gives every task on its own line (as
+/// `-m -d` does, what the viewer's serial source asks for); for a shell's `-m`
+/// (`deleted_summed`) summed here into the deleted line, as `-m` prints it. What the
+/// block does not carry (the clock's name) is taken from the shell's report, and so
+/// is the ID pool, which both give as it is at the moment of reading, not as it was
+/// in the window.
+fn same_as_the_shell(printed: &[Window], read: &BTreeMap<u64, Window>, deleted_summed: bool) {
     let mut compared = 0;
     for shell in printed {
         let Some(got) = read.get(&shell.window) else { continue };
         let mut got = got.clone();
         got.check().unwrap();
-        assert!(got.tasks.iter().any(|t| t.id == 0), "window {}: more tasks than IDs, yet no shared line", got.window);
-        // Deleted tasks summed, in hundredths as the shell sums their shares.
-        let (deleted, kept): (Vec<_>, Vec<_>) = got.tasks.drain(..).partition(|t| t.deleted);
-        got.tasks = kept;
-        got.deleted.deleted_tasks = deleted.len() as u32;
-        got.deleted_counts = deleted.iter().map(|t| t.counts).sum();
-        let hundredths: u64 = deleted.iter().map(|t| (t.usage_pct * 100.0).round() as u64).sum();
-        got.deleted_pct = hundredths as f64 / 100.0;
+        if deleted_summed {
+            // Deleted tasks summed, in hundredths as the shell sums their shares.
+            let (deleted, kept): (Vec<_>, Vec<_>) = got.tasks.drain(..).partition(|t| t.deleted);
+            got.tasks = kept;
+            got.deleted.deleted_tasks = deleted.len() as u32;
+            got.deleted_counts = deleted.iter().map(|t| t.counts).sum();
+            let hundredths: u64 = deleted.iter().map(|t| (t.usage_pct * 100.0).round() as u64).sum();
+            got.deleted_pct = hundredths as f64 / 100.0;
+        }
         let pool = &got.slots;
         assert_eq!(pool.used + pool.quarantined + pool.free, pool.capacity, "window {}: {pool:?}", got.window);
         assert_eq!(pool.capacity, shell.slots.capacity);
@@ -313,7 +334,7 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
     let mut qemu = qemu(&elf, port);
     let mut console = Console::of(&mut qemu);
     let mut viewer = Following::start(&elf, port, &["--gdb-halt"]);
-    let printed = console.reports(4);
+    let printed = console.reports("show_cpu_usage -m", 4);
     drop(qemu);
     // A target that goes away and comes back (a QEMU restarted, a probe plugged in
     // again) is read again.
@@ -325,7 +346,8 @@ fn the_default_demo_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_prints()
     drop(again);
     assert!(said.contains("the core stopped"), "{said}");
     assert!(!said.contains("stops the core to read it"), "--gdb-halt tried a live read: {said}");
-    same_as_the_shell(&printed, &read);
+    assert!(read.values().all(|w| w.tasks.iter().any(|t| t.id == 0)), "more tasks than IDs, yet no shared line");
+    same_as_the_shell(&printed, &read, true);
 }
 
 /// A GDB server that reads a running target, as a probe's does, made of QEMU's
@@ -414,12 +436,73 @@ fn the_default_demo_read_while_it_runs_is_what_show_cpu_usage_m_prints() {
     let mut console = Console::of(&mut qemu);
     let mut viewer = Following::start(&elf, live_server(port), &[]);
     viewer.hear("live where the server can");
-    let printed = console.reports(4);
+    let printed = console.reports("show_cpu_usage -m", 4);
     let (read, said) = viewer.quit();
     drop(qemu);
     assert!(!said.contains("stops the core to read it"), "{said}");
     assert!(!said.contains("the core stopped"), "{said}");
-    same_as_the_shell(&printed, &read);
+    same_as_the_shell(&printed, &read, true);
+}
+
+/// The default demo on 2 harts (riscv-virt-smp2: FreeRTOS SMP, the library built for
+/// 2 cores) read through the gdbstub, which stops both harts for each read, while
+/// `show_cpu_usage -m -d` is typed on its console: every window both gave is the same
+/// report ([`same_as_the_shell`]), every core's line included (the idle tasks' line,
+/// each core's interrupts, sleep and idle time, `per_core`).
+#[test]
+fn the_demo_on_two_harts_read_through_qemus_gdbstub_is_what_show_cpu_usage_m_d_prints() {
+    let elf = image_of(SMP2, "demo.elf");
+    let port = free_port();
+    let mut qemu = qemu_on(SMP2, &elf, port);
+    let mut console = Console::of(&mut qemu);
+    let viewer = Following::start(&elf, port, &[]);
+    let printed = console.reports("show_cpu_usage -m -d", 4);
+    let (read, _) = viewer.quit();
+    drop(qemu);
+    for shell in &printed {
+        assert_eq!((shell.cores, shell.per_core.as_ref().map(Vec::len)), (Some(2), Some(2)), "{shell:?}");
+    }
+    same_as_the_shell(&printed, &read, false);
+}
+
+/// QEMU's gdbstub on several harts (all-stop): the halt the viewer sends stops every
+/// hart, and `m` reads memory with all of them stopped. The server lists both harts;
+/// at each stop the engine (which every hart's hooks write) reads the same twice,
+/// with time on the host between; from one stop to the next it has moved on.
+#[test]
+fn a_halt_through_qemus_gdbstub_stops_both_harts() {
+    use cpu_usage_top::gdb::Client;
+    use cpu_usage_top::readout::Firmware;
+    use std::time::Duration;
+    let elf = image_of(SMP2, "demo.elf");
+    let block = Firmware::load(&elf).unwrap().block;
+    let port = free_port();
+    let qemu = qemu_on(SMP2, &elf, port);
+    let mut gdb = Client::connect(&format!("127.0.0.1:{port}")).unwrap();
+    // The threads (the harts) come a few at a time, `m...` after `m...` until `l`.
+    let mut threads = Vec::new();
+    let mut answer = gdb.request("qfThreadInfo").unwrap();
+    while let Some(some) = answer.strip_prefix('m') {
+        threads.extend(some.split(',').map(str::to_owned));
+        answer = gdb.request("qsThreadInfo").unwrap();
+    }
+    assert_eq!((threads.len(), answer.as_str()), (2, "l"), "threads {threads:?}, then {answer:?}");
+    assert!(gdb.why_stopped().unwrap().starts_with(['S', 'T']));
+    gdb.resume().unwrap();
+    let mut stops: Vec<Vec<u8>> = Vec::new();
+    for _ in 0..4 {
+        std::thread::sleep(Duration::from_millis(300));
+        gdb.halt().unwrap();
+        let engine = gdb.read_memory(block.engine, block.engine_span()).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        let again = gdb.read_memory(block.engine, block.engine_span()).unwrap();
+        assert!(engine == again, "the engine changed while the harts were stopped");
+        gdb.resume().unwrap();
+        stops.push(engine);
+    }
+    drop(qemu);
+    assert!(stops.windows(2).all(|w| w[0] != w[1]), "the engine did not move on between stops");
+    assert!(block.seq_of(&stops[3]) > 0, "the engine never started in {} stops", stops.len());
 }
 
 /// A viewer that connects while the target runs (the last one left it running)
