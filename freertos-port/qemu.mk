@@ -40,7 +40,7 @@
 #   <board>_NOLIB_SRC         optional: demo-nolib.elf, the demo without the library, is
 #                             built with these sources (the API as stubs) in its place
 #   <board>_DEMO_LIB          optional: `no` when the library cannot be built into the
-#                             board's demo yet (riscv-virt-smp: SMP); demo.elf is then
+#                             board's demo (no board says so now); demo.elf is then
 #                             not among its images, demo-nolib.elf still is
 #   <board>_APPS              optional: firmware of the board's own, without the library
 #                             and the demo (riscv-virt-smp: smp_check), each <app>.elf

@@ -301,7 +301,8 @@ typedef struct {
    */
   uint32_t engine_pub_len;
   /**
-   * The idle task's ID (`u16`).
+   * The idle task's ID (`u16`; with several cores, the one ID the idle tasks
+   * share, which has no task record).
    */
   uint32_t engine_idle;
   /**

@@ -56,7 +56,8 @@ pub struct cpu_usage_readout_block {
     pub engine_window: u32,
     /// The published window's length in clock counts (`u32`; 0: none yet).
     pub engine_pub_len: u32,
-    /// The idle task's ID (`u16`).
+    /// The idle task's ID (`u16`; with several cores, the one ID the idle tasks
+    /// share, which has no task record).
     pub engine_idle: u32,
     /// Tasks sharing the overflow bucket now (`u16`).
     pub engine_overflow_now: u32,
