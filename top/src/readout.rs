@@ -189,9 +189,7 @@ impl Reader {
         }
         Err(ReadError::Changing(format!("the window kept changing under {TRIES} reads in a row")))
     }
-}
 
-impl Reader {
     /// One read while the core runs: the counter, the engine, the clock rate, the
     /// counter again; whether the counter stayed the same.
     fn read_running(&mut self, b: &Block, span: usize) -> std::io::Result<(Vec<u8>, Vec<u8>, bool)> {
