@@ -32,8 +32,8 @@
 #define configUSE_TIME_SLICING                     0
 #define configIDLE_SHOULD_YIELD                    1
 
-/* The CLINT (riscv_virt.h, riscv_virt_smp.h). The tick is hart 0's mtimecmp
- * (clock.c); msip is how a hart makes another yield (port/port.c). */
+/* The CLINT (riscv_virt.h). The tick is hart 0's mtimecmp (../riscv-virt/clock.c);
+ * msip is how a hart makes another yield (port/port.c). */
 #define configMTIME_BASE_ADDRESS                   ( VIRT_MTIME_BASE )
 #define configMTIMECMP_BASE_ADDRESS                ( VIRT_MTIMECMP_BASE )
 #define configMSIP_BASE_ADDRESS                    ( VIRT_MSIP_BASE )
