@@ -27,8 +27,8 @@ riscv-virt_HEAP := heap_4
 riscv-virt_INC := freertos-port/riscv-virt $(BARE_METAL)
 # With the board-independent files of freertos-port/bare-metal/ (main(), the console,
 # the kernel's hooks and fatal paths); not its Arm part (semihosting, newlib). The
-# device code (interrupts.c, clock.c, uart.c, host.c, irq_load.c, riscv_virt.h) serves
-# ../riscv-virt-smp too, which lists it by path.
+# device code (interrupts.c, clock.c, uart.c, host.c, irq_load.c, riscv_virt.h) and
+# riscv_virt_config.h serve ../riscv-virt-smp too, which lists them by path.
 riscv-virt_SRC := $(addprefix freertos-port/riscv-virt/,start.S commands.c interrupts.c clock.c uart.c \
     irq_load.c mask_check.c mcycle.c idle_sleep.c host.c) $(BARE_METAL_DEMO_SRC)
 riscv-virt_LDSCRIPT := freertos-port/riscv-virt/riscv-virt.ld
