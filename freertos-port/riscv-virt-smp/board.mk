@@ -23,12 +23,16 @@
 
 RVS_DIR := freertos-port/riscv-virt-smp
 
-# The port layer, and the board: this directory's files, riscv-virt's where the same
-# machine needs the same code (the exit through the test finisher, the RTC interrupt
-# load behind the shell's 'irq').
+# The port layer, and the board: this directory's files for what several harts need of
+# their own (start-up on every hart, the idle harts' wait, the other harts' pacing
+# timers), and riscv-virt's device code, which is the same machine's: the interrupts
+# and the PLIC, the tick and the wall clock, the UART, the exit through the test
+# finisher, the RTC interrupt load behind the shell's 'irq'. Those files serve both
+# boards (their parts for several harts are under configNUMBER_OF_CORES > 1).
+RVS_VIRT_DIR := freertos-port/riscv-virt
 RVS_PORT_SRC := $(addprefix $(RVS_DIR)/port/,port.c portASM.S)
-RVS_BOARD_SRC := $(RVS_PORT_SRC) $(addprefix $(RVS_DIR)/,start.S interrupts.c clock.c uart.c idle.c) \
-    freertos-port/riscv-virt/host.c freertos-port/riscv-virt/irq_load.c
+RVS_BOARD_SRC := $(RVS_PORT_SRC) $(addprefix $(RVS_DIR)/,start.S idle.c pacing.c) \
+    $(addprefix $(RVS_VIRT_DIR)/,interrupts.c clock.c uart.c host.c irq_load.c)
 
 # $(1): the board, $(2): its number of harts.
 define RVS_BOARD

@@ -1,12 +1,12 @@
 /*
- * riscv_virt_smp.h - QEMU virt with several harts: what this board adds to the devices
- * of ../riscv-virt/riscv_virt.h (the same machine, whose header it includes for the
- * CLINT, the PLIC, UART0, the RTC and the test finisher), and the board's internal
- * interfaces.
+ * riscv_virt_smp.h - QEMU virt with several harts: what this board adds to
+ * ../riscv-virt/riscv_virt.h (the same machine, whose header it includes for the
+ * CLINT, the PLIC, UART0, the RTC, the test finisher and the device code's interfaces),
+ * and the board's own internal interfaces.
  *
- * The CLINT has one msip word and one 64-bit mtimecmp per hart, and one mtime for all
- * (QEMU's hw/intc/riscv_aclint.c, SiFive layout); the PLIC's context 0 is hart 0 in
- * machine mode, the only hart that takes external interrupts here.
+ * The CLINT has one msip word and one 64-bit mtimecmp per hart, and one mtime for all;
+ * the PLIC's context 0 is hart 0 in machine mode, the only hart that takes external
+ * interrupts here.
  */
 #ifndef RISCV_VIRT_SMP_H
 #define RISCV_VIRT_SMP_H
@@ -29,19 +29,15 @@
     #error "VIRT_SMP_HARTS must be 2 .. VIRT_SMP_MAX_HARTS"
 #endif
 
-/* ---- CLINT, per hart ----------------------------------------------------------- */
-#define VIRT_MSIP_BASE                 VIRT_CLINT_BASE /* one 32-bit word per hart */
-
 #ifndef __ASSEMBLER__
 
-/* clock.c: the tick on hart 0's machine timer (from interrupts.c; nonzero: switch),
- * and the pacing timer of each other hart (README.md, "Under -icount"). */
-int virt_smp_tick_isr( void );
+/* pacing.c: the pacing timer of each hart but hart 0, from
+ * ../riscv-virt/interrupts.c (README.md, "Pacing timers"). The tick, on hart 0, is
+ * ../riscv-virt/clock.c's. */
 void virt_smp_pacing_isr( uint32_t hart );
 
 /* The snapshots core `core`'s reader has taken (readers.c; 0 in firmware without it). */
 uint32_t board_smp_snapshots( uint32_t core );
-extern uint64_t virt_smp_tick_origin; /* mtime at the tick's start */
 
 #endif /* __ASSEMBLER__ */
 

@@ -20,10 +20,10 @@
  * Exit status 0 only if: each pinned task ran, on its own hart only; the free tasks ran
  * on more than one hart; the shared counter equals the rounds; the tick count moved by
  * CHECK_TICKS at least across vTaskDelay( CHECK_TICKS ), and never ran ahead of mtime
- * (tick k comes k * 10,000 counts after the tick's start, clock.c, or later when hart 0
- * is held up: without -icount the host may hold up a hart's thread, and the ticks
- * catch up); and the tick hook ran once per tick. Else 1. Under -icount the figures
- * are the same in every run, and the window is exactly CHECK_TICKS ticks.
+ * (tick k comes k * 10,000 counts after the tick's start, ../riscv-virt/clock.c, or
+ * later when hart 0 is held up: without -icount the host may hold up a hart's thread,
+ * and the ticks catch up); and the tick hook ran once per tick. Else 1. Under -icount
+ * the figures are the same in every run, and the window is exactly CHECK_TICKS ticks.
  *
  * Output (the test in tests/tests/smp_qemu.rs reads it):
  *   smp_check: <N> harts, <T> ticks
@@ -270,7 +270,7 @@ static void check_task( void * arg )
         fail( "vTaskDelay( CHECK_TICKS ) returned early", TASKS );
     }
 
-    if( total_ticks > ( mtime_now - virt_smp_tick_origin ) / ( configCPU_CLOCK_HZ / configTICK_RATE_HZ ) )
+    if( total_ticks > ( mtime_now - virt_tick_origin ) / ( configCPU_CLOCK_HZ / configTICK_RATE_HZ ) )
     {
         fail( "the tick count ran ahead of mtime", TASKS );
     }

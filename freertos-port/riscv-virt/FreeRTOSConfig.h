@@ -1,32 +1,18 @@
 /*
  * FreeRTOSConfig.h for the demo on QEMU's RISC-V virt machine (RV32IMAC in machine mode,
- * GCC/RISC-V port, heap_4). Values that exist for a reason other than "the usual
- * default" say why; the rest match mps2-an385's, so the demo behaves the same.
+ * one hart, GCC/RISC-V port, heap_4). This file holds what is this board's own; the
+ * settings it shares with riscv-virt-smp, the same machine with several harts, are in
+ * riscv_virt_config.h, included below: the clock and the tick (mtime at 10 MHz, 1000
+ * Hz), priorities, no time slicing, stack sizes, the tick, malloc-failed and
+ * stack-overflow hooks, the kernel's run-time stats on mtime, and configASSERT.
  */
 #ifndef FREERTOS_CONFIG_H
 #define FREERTOS_CONFIG_H
 
 #include "riscv_virt.h"
 
-/* ---- Clock and scheduling --------------------------------------------------- */
-/* On FreeRTOS's RISC-V port this is the machine timer's rate, not the core's: the port
- * counts its tick in mtime steps of configCPU_CLOCK_HZ / configTICK_RATE_HZ, and the
- * library reads mtime at this rate (its default clock on RISC-V). */
-#define configCPU_CLOCK_HZ                         ( VIRT_MTIME_HZ )
-#define configTICK_RATE_HZ                         ( 1000 )
-#define configTICK_TYPE_WIDTH_IN_BITS              TICK_TYPE_WIDTH_32_BITS
-#define configUSE_PREEMPTION                       1
+/* ---- Scheduling ------------------------------------------------------------- */
 #define configUSE_PORT_OPTIMISED_TASK_SELECTION    1
-#define configMAX_PRIORITIES                       8
-/* The demo's workloads rely on equal-priority tasks not sharing the CPU by tick. */
-#define configUSE_TIME_SLICING                     0
-#define configIDLE_SHOULD_YIELD                    1
-
-/* The machine timer of the CLINT (riscv_virt.h). The port's own set-up is replaced by
- * clock.c's, and the chip header is RISCV_no_extensions (board.mk), so the tick
- * interrupt reaches interrupts.c, where the library sees it: clock.c says why. */
-#define configMTIME_BASE_ADDRESS                   ( VIRT_MTIME_BASE )
-#define configMTIMECMP_BASE_ADDRESS                ( VIRT_MTIMECMP_BASE )
 
 /* Tickless idle, the application's way (2), as on mps2-an385: when no task is due for
  * two ticks or more, the idle task waits in WFI for the next interrupt (idle_sleep.c)
@@ -37,51 +23,12 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
 #endif
 #define portSUPPRESS_TICKS_AND_SLEEP( xExpectedIdleTime )    board_idle_sleep( xExpectedIdleTime )
 
-/* ---- Tasks and memory ------------------------------------------------------- */
-/* In words, as on mps2-an385. A task's stack holds its saved context (31 words) and
- * what it calls; the kernel's context switches and every interrupt handler run on the
- * interrupt stack (main()'s, riscv-virt.ld), the library's switch hook included. */
-#define configMINIMAL_STACK_SIZE                   ( 256 )
-#define configMAX_TASK_NAME_LEN                    ( 16 )
-
-/* The kernel settings every bare-metal board shares (allocation, kernel objects, API
- * functions, the trace facility): freertos-port/bare-metal/. */
-#include "demo_kernel_config.h"
-
+/* ---- Memory and hooks ------------------------------------------------------- */
 #define configTOTAL_HEAP_SIZE                      ( 256U * 1024U )
-
-/* ---- Hooks and checks ------------------------------------------------------- */
-/* The tick hook is the demo's tick-sampled accounting (the shell's 'sampled'). */
 #define configUSE_IDLE_HOOK                        0
-#define configUSE_TICK_HOOK                        1
-#define configUSE_MALLOC_FAILED_HOOK               1
-#define configCHECK_FOR_STACK_OVERFLOW             2
-#define configUSE_DAEMON_TASK_STARTUP_HOOK         0
 
-/* The kernel's own run-time stats (the shell's kernel_stats), in ticks of mtime, the
- * clock the library counts with unless 'mcycle use' (clock.c). */
-#define configGENERATE_RUN_TIME_STATS              1
-#define configRUN_TIME_COUNTER_TYPE                uint64_t
-#ifndef __ASSEMBLER__
-#include <stdint.h>
-uint64_t virt_mtime( void );
-#endif
-#define portCONFIGURE_TIMER_FOR_RUN_TIME_STATS()    do {} while( 0 )
-#define portGET_RUN_TIME_COUNTER_VALUE()            virt_mtime()
-
-/* ---- Assertions --------------------------------------------------------------
- * A failed assertion prints "ASSERT file:line" on UART0 and ends the QEMU run with
- * exit status 101 (BOARD_EXIT_ASSERT), so a test sees it as a failure (the fatal paths
- * are ../bare-metal/kernel_hooks.c's). */
-#ifndef __ASSEMBLER__
-void board_assert_failed( const char * file, int line ) __attribute__( ( noreturn ) );
-#endif
-#define configASSERT( x )                                    \
-    do {                                                     \
-        if( ( x ) == 0 ) {                                   \
-            board_assert_failed( __FILE__, __LINE__ );       \
-        }                                                    \
-    } while( 0 )
+/* ---- What both virt boards share -------------------------------------------- */
+#include "riscv_virt_config.h"
 
 /* ---- freertos-cpu-usage ------------------------------------------------------
  * The hooks header stays at the end, after every setting, before the closing #endif.

@@ -26,7 +26,9 @@ riscv-virt_KERNEL_PORT_SRC := port.c portASM.S
 riscv-virt_HEAP := heap_4
 riscv-virt_INC := freertos-port/riscv-virt $(BARE_METAL)
 # With the board-independent files of freertos-port/bare-metal/ (main(), the console,
-# the kernel's hooks and fatal paths); not its Arm part (semihosting, newlib).
+# the kernel's hooks and fatal paths); not its Arm part (semihosting, newlib). The
+# device code (interrupts.c, clock.c, uart.c, host.c, irq_load.c, riscv_virt.h) and
+# riscv_virt_config.h serve ../riscv-virt-smp too, which lists them by path.
 riscv-virt_SRC := $(addprefix freertos-port/riscv-virt/,start.S commands.c interrupts.c clock.c uart.c \
     irq_load.c mask_check.c mcycle.c idle_sleep.c host.c) $(BARE_METAL_DEMO_SRC)
 riscv-virt_LDSCRIPT := freertos-port/riscv-virt/riscv-virt.ld

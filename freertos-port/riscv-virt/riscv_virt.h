@@ -1,7 +1,9 @@
 /*
  * riscv_virt.h - the devices of QEMU's RISC-V `virt` machine that this port touches, and
  * the port's internal interfaces (the ones the board-independent files of
- * ../bare-metal use are in board.h, which this header includes).
+ * ../bare-metal use are in board.h, which this header includes). The same machine with
+ * several harts, ../riscv-virt-smp, builds this directory's device code too (the files
+ * board.mk lists there) and includes this header from its own, riscv_virt_smp.h.
  *
  * Addresses and interrupt numbers follow QEMU's hw/riscv/virt.c (the memory map the
  * machine's device tree describes); register layouts follow the SiFive CLINT and PLIC
@@ -22,13 +24,18 @@
  *                                                 and its stacks use the first 8 MiB,
  *                                                 riscv-virt.ld) */
 
-/* ---- CLINT: the machine timer (mtime, mtimecmp of hart 0) and msip ---------------
- * mtime counts at 10 MHz of guest time (QEMU's RISCV_ACLINT_DEFAULT_TIMEBASE_FREQ). */
+/* ---- CLINT: the machine timer (mtime, each hart's mtimecmp) and msip -------------
+ * One mtime for every hart, counting at 10 MHz of guest time (QEMU's
+ * RISCV_ACLINT_DEFAULT_TIMEBASE_FREQ); one 64-bit mtimecmp and one 32-bit msip word per
+ * hart, hart 0's first (QEMU's hw/intc/riscv_aclint.c, SiFive layout). */
 #define VIRT_CLINT_BASE                0x02000000u
+#define VIRT_MSIP_BASE                 VIRT_CLINT_BASE
 #define VIRT_MTIMECMP_BASE             ( VIRT_CLINT_BASE + 0x4000u )
 #define VIRT_MTIME_BASE                ( VIRT_CLINT_BASE + 0xBFF8u )
 #define VIRT_MTIME_HZ                  10000000u
-#define VIRT_MSIP0                     VIRT_REG32( VIRT_CLINT_BASE ) /* hart 0's software interrupt */
+#define VIRT_MSIP0                     VIRT_REG32( VIRT_MSIP_BASE ) /* hart 0's software interrupt */
+#define VIRT_MTIMECMP_LOW( hart )      VIRT_REG32( VIRT_MTIMECMP_BASE + 8u * ( hart ) )
+#define VIRT_MTIMECMP_HIGH( hart )     VIRT_REG32( VIRT_MTIMECMP_BASE + 8u * ( hart ) + 4u )
 
 /* ---- PLIC (context 0: hart 0 in machine mode) ------------------------------------ */
 #define VIRT_PLIC_BASE                 0x0C000000u
@@ -94,22 +101,35 @@
  * virt_uart_rx_isr() for PLIC source 10; nonzero: a task woke that should run now. */
 int virt_uart_rx_isr( void );
 
-/* clock.c: the machine timer: the kernel's tick (virt_tick_isr(), from interrupts.c;
- * nonzero: switch tasks), and the wall clock of demo.h (port_time_us(), board.h). */
+/* Hart `hart`'s mtimecmp set to `value` in two 32-bit writes, never passing through a
+ * value below both the old and the new one (which would fire the interrupt early). */
+static inline void virt_mtimecmp_write( uint32_t hart, uint64_t value )
+{
+    VIRT_MTIMECMP_LOW( hart ) = UINT32_MAX;
+    VIRT_MTIMECMP_HIGH( hart ) = ( uint32_t ) ( value >> 32 );
+    VIRT_MTIMECMP_LOW( hart ) = ( uint32_t ) value;
+}
+
+/* clock.c: the machine timer: the kernel's tick on hart 0 (virt_tick_isr(), from
+ * interrupts.c; nonzero: switch tasks), and the wall clock of demo.h (port_time_us(),
+ * board.h). Tick k is due at virt_tick_origin + k ticks of mtime. */
 uint64_t virt_mtime( void );
 int virt_tick_isr( void );
+extern uint64_t virt_tick_origin;
 
 /* irq_load.c: the RTC interrupt load (PLIC source 11; board.h's board_irq_load). */
 void virt_rtc_isr( void );
 
-/* mask_check.c: the shell command 'irqmask', and the software interrupt it pends. */
+/* mask_check.c (riscv-virt's demo): the shell command 'irqmask', and the software
+ * interrupt it pends. */
 void virt_mask_check_command( int argc, char ** argv );
 void virt_msip_isr( void );
 
-/* mcycle.c: the shell command 'mcycle [use]' (the library's other clock). */
+/* mcycle.c (riscv-virt's demo): the shell command 'mcycle [use]' (the library's other
+ * clock). */
 void virt_mcycle_command( int argc, char ** argv );
 
-/* interrupts.c: the PLIC set-up. */
+/* interrupts.c: the PLIC set-up (context 0: hart 0). */
 void virt_plic_enable( uint32_t irq );
 void virt_plic_disable( uint32_t irq );
 

@@ -1,9 +1,10 @@
 /*
  * uart.c - the console on virt's NS16550A UART0 (board.h's board_uart_* and
- * board_console_rx_*; ../bare-metal/uart_text.c writes text and numbers with it).
+ * board_console_rx_*; ../bare-metal/uart_text.c writes text and numbers with it). Both
+ * virt boards build it: riscv-virt, and ../riscv-virt-smp, whose harts share the UART.
  *
  * Output is polled: it works from any context (faults, asserts, before the scheduler).
- * Input is interrupt-driven (PLIC source 10) into the stream buffer of
+ * Input is interrupt-driven (PLIC source 10, taken on hart 0) into the stream buffer of
  * ../bare-metal/console_rx.c, so the shell task blocks instead of polling, and the
  * idle task can sleep between keystrokes.
  *
@@ -12,7 +13,16 @@
  * is full the handler leaves the byte in the UART and turns the receive interrupt off
  * (the PLIC's line is level-triggered: the byte would raise it again at once); the
  * reader turns it back on once it has made room, and the byte raises it then.
+ *
+ * Several harts: every hart may write, so each byte is written under a lock with the
+ * hart's interrupts masked (the port's recursive lock, so a fault report from inside a
+ * write still gets out), and two harts never both find THR empty and write one byte
+ * over the other: the bytes all arrive whole. Whole lines are the firmware's business:
+ * one task owns the console in each image (the demo's shell task, the self-check's
+ * checker task), and the fatal paths, which may print from any hart, end the run.
  */
+#include "FreeRTOS.h"
+
 #include "riscv_virt.h"
 
 #define RX_BUFFER_BYTES    256u
@@ -37,7 +47,7 @@ int board_uart_tx_full( void )
     return ( UART_LSR & UART_LSR_THRE ) == 0u;
 }
 
-void board_uart_putc( char c )
+static void uart_tx( char c )
 {
     while( ( UART_LSR & UART_LSR_THRE ) == 0u )
     {
@@ -45,6 +55,30 @@ void board_uart_putc( char c )
 
     UART_THR = ( uint8_t ) c;
 }
+
+#if ( configNUMBER_OF_CORES == 1 )
+
+void board_uart_putc( char c )
+{
+    uart_tx( c );
+}
+
+#else /* several harts */
+
+static PortSpinlock_t uart_lock;
+
+void board_uart_putc( char c )
+{
+    UBaseType_t mask = portSET_INTERRUPT_MASK();
+    BaseType_t hart = portGET_CORE_ID();
+
+    vPortSpinlockTake( &uart_lock, hart );
+    uart_tx( c );
+    vPortSpinlockGive( &uart_lock, hart );
+    portCLEAR_INTERRUPT_MASK( mask );
+}
+
+#endif /* configNUMBER_OF_CORES */
 
 /* Wait until the last byte has left, so nothing is lost when the run ends right after. */
 void board_uart_flush( void )
@@ -89,7 +123,7 @@ void board_console_rx_init( void )
     UART_IER = UART_IER_RX;
 }
 
-/* PLIC source 10 (interrupts.c). */
+/* PLIC source 10, on hart 0 (interrupts.c). */
 int virt_uart_rx_isr( void )
 {
     return board_console_rx_drain();
