@@ -51,7 +51,8 @@ $(1)_KERNEL_PORT := portable/GCC/RISC-V/chip_specific_extensions/RISCV_no_extens
 $(1)_KERNEL_PORT_SRC :=
 $(1)_HEAP := heap_4
 $(1)_INC := $(RVS_DIR) $(RVS_DIR)/port $(BARE_METAL)
-# The demo's board-independent files, but not mask_probe.c: 'irqmask' needs the library.
+# The demo's board-independent files, but not mask_probe.c: 'irqmask' uses the software
+# interrupt that only riscv-virt's one-hart interrupts.c handles.
 $(1)_SRC := $(RVS_BOARD_SRC) $(RVS_DIR)/commands.c $(RVS_DIR)/readers.c \
     $(addprefix $(BARE_METAL)/,irq_command.c main.c kernel_hooks.c uart_text.c console_rx.c)
 $(1)_NOLIB_SRC := freertos-port/mps2-an385/cpu_usage_stubs.c

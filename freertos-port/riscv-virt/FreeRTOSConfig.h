@@ -35,8 +35,8 @@ void board_idle_sleep( uint32_t expected_idle_ticks );
  * CPU_USAGE_DISABLED builds the same image without the library. */
 #ifndef CPU_USAGE_DISABLED
 /* The event trace (the cpu_usage_trace command; cpu-usage-top --perfetto): the hooks
- * call the library's traced functions, which record into its ring. The notrace
- * variant (-DCPU_USAGE_TRACE=0, qemu.mk) is the image without it. */
+ * call the library's traced functions, which record into its ring.
+ * -DCPU_USAGE_TRACE=0 builds the image without it. */
 #ifndef CPU_USAGE_TRACE
 #define CPU_USAGE_TRACE    1
 #endif
