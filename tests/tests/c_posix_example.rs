@@ -7,8 +7,9 @@
 //! a table of string literals (`char *[]`) and with a `const char *const []` cast to
 //! `char **`, the two ways the README gives, must compile without a warning. Its output
 //! is held to what it promises: three table reports naming the worker, then one report
-//! in JSON held to the report's whole contract, then how many ticks passed in how much
-//! wall time, and exit status 0 (`vTaskEndScheduler()` returns to `main`). The ticks
+//! in JSON held to the report's whole contract (the worker's longest run at least its
+//! 2.5 ms burn, its share at most its 25% and the edge of a window and a busy host's
+//! 1.5 points), then how many ticks passed in how much wall time, and exit status 0 (`vTaskEndScheduler()` returns to `main`). The ticks
 //! can only be slower than the wall clock on this port, never faster: the tick thread
 //! sleeps a whole tick period between two ticks (the README's note on the POSIX port).
 
@@ -23,6 +24,11 @@ const EXAMPLE: &str = "examples/c-posix";
 
 /// The windows it prints as tables (`WINDOWS` in its `main.c`).
 const WINDOWS: usize = 3;
+
+/// The worker's burn, each time it wakes (`WORK_BURN_NS` in its `main.c`), and its
+/// share if a tick lasted 1 ms (every `WORK_PERIOD_TICKS`, 10).
+const WORK_BURN_US: u64 = 2_500;
+const WORK_SHARE_PCT: f64 = 25.0;
 
 /// The kernel the tests build with (`freertos-next`'s sources), as make finds it too.
 fn kernel_dir() -> PathBuf {
@@ -52,12 +58,25 @@ fn c_application_on_the_posix_port() {
     assert_eq!(workers, WINDOWS, "each table names the worker:\n{out}");
 
     let json = out.lines().find(|l| l.starts_with('{')).unwrap_or_else(|| panic!("no report in JSON:\n{out}"));
-    match parse_exact(json) {
-        Ok(Report::Window(w)) => {
-            assert!(w.tasks.iter().any(|t| t.name == "worker"), "the JSON report names the worker: {json}")
-        }
+    let worker = match parse_exact(json) {
+        Ok(Report::Window(w)) => w
+            .tasks
+            .iter()
+            .find(|t| t.name == "worker")
+            .cloned()
+            .unwrap_or_else(|| panic!("the JSON report names the worker: {json}")),
         other => panic!("the JSON line is not a window's report ({other:?}): {json}"),
-    }
+    };
+    // Each activation keeps the CPU for 2.5 ms of the wall clock, by which the
+    // library counts: its longest run is at least that. And it wakes at most once in
+    // 10 ticks of at least 1 ms: at most 25% of a window, plus one activation more at
+    // the window's edge (0.25) and what the README allows a busy host (1.5 points).
+    assert!(worker.longest_slice_us >= WORK_BURN_US, "the worker's longest run is under its burn: {json}");
+    assert!(
+        worker.usage_pct > 0.0 && worker.usage_pct <= WORK_SHARE_PCT + 0.25 + 1.5,
+        "the worker reads {}%, above its {WORK_SHARE_PCT}% at most: {json}",
+        worker.usage_pct
+    );
 
     // "ticks: 3002 in 3214 ms of wall time"
     let ticks = out.lines().find_map(|l| l.strip_prefix("ticks: ")).unwrap_or_else(|| panic!("no ticks line:\n{out}"));
