@@ -18,12 +18,16 @@ pub struct Client {
     chunk: usize,
     /// A stop reply came that no request asked for (see [`Client::send`]).
     stop_notice: bool,
+    /// The target was let go (`c`) and no stop reply has come since.
+    running: bool,
 }
 
 /// How long the client waits for any answer.
 const PATIENCE: Duration = Duration::from_secs(5);
 
-/// How long an acknowledgement may take after a stop reply that came before it.
+/// How long an acknowledgement may take after a stop reply that came before it, to
+/// a request sent while the target ran: a server that stopped the target instead of
+/// taking the request sends none.
 const ACK_AFTER_NOTICE: Duration = Duration::from_millis(300);
 
 /// A stop reply: `S` or `T` and a signal number in two hex digits.
@@ -61,7 +65,7 @@ impl Client {
         };
         stream.set_read_timeout(Some(PATIENCE))?;
         let _ = stream.set_nodelay(true);
-        let mut client = Client { stream, pending: Vec::new(), chunk: 256, stop_notice: false };
+        let mut client = Client { stream, pending: Vec::new(), chunk: 256, stop_notice: false, running: false };
         let features = client.request("qSupported:swbreak+")?;
         let size = features
             .split(';')
@@ -102,10 +106,10 @@ impl Client {
     /// again). A packet that comes before the acknowledgement is a stop reply no
     /// request asked for, noted (`take_stop_notice`) and acknowledged: either a
     /// notice that crossed the request (QEMU's, to a debugger that connects while the
-    /// target runs), and the acknowledgement follows; or the server stopped the
-    /// running target instead of taking the request (QEMU's, for any byte while the
-    /// target runs), and none follows: the request is sent again, to a stopped
-    /// target now.
+    /// target runs), and the acknowledgement follows; or, to a request sent while the
+    /// target ran, the server stopped the target instead of taking the request
+    /// (QEMU's, for any byte while the target runs), and none follows within
+    /// `ACK_AFTER_NOTICE`: the request is sent again, to a stopped target now.
     fn send(&mut self, data: &str) -> io::Result<()> {
         let packet = format!("${data}#{:02x}", checksum(data.as_bytes()));
         for _ in 0..5 {
@@ -119,8 +123,10 @@ impl Client {
                         self.pending.insert(0, b'$');
                         if is_stop_reply(&self.receive()?) {
                             self.stop_notice = true;
+                            if std::mem::take(&mut self.running) {
+                                wait = ACK_AFTER_NOTICE;
+                            }
                         }
-                        wait = ACK_AFTER_NOTICE;
                     }
                     Some(_) => {}
                     None if wait == ACK_AFTER_NOTICE => break,
@@ -193,6 +199,7 @@ impl Client {
         self.stream.write_all(&[0x03])?;
         let reply = self.receive()?;
         if reply.starts_with(['S', 'T']) {
+            self.running = false;
             Ok(())
         } else {
             Err(io::Error::other(format!("the GDB server answered the halt with {reply:?}")))
@@ -206,7 +213,9 @@ impl Client {
 
     /// Lets the target run on (`c`, which has no answer until the target stops).
     pub fn resume(&mut self) -> io::Result<()> {
-        self.send("c")
+        self.send("c")?;
+        self.running = true;
+        Ok(())
     }
 }
 
