@@ -284,16 +284,17 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
             };
             return;
         }
-        *row = self.since_start(a, kind);
+        self.since_start(a, kind, row);
     }
 
     /// Since start up to the end of the last completed window: the folded windows,
-    /// and the one the slot was last charged in if it has completed.
+    /// and the one the slot was last charged in if it has completed. (Into `row`, in
+    /// place: a row returned would be built on the reader's stack, then copied.)
     #[cfg(feature = "shell")]
     #[inline(always)] // (called by `figures` alone)
-    fn since_start(&self, a: &Acct, kind: RowKind) -> Row {
+    fn since_start(&self, a: &Acct, kind: RowKind, row: &mut Row) {
         let done = a.window != self.window;
-        let mut row = Row {
+        *row = Row {
             counts: a.total.get().wrapping_add(if done { u64::from(a.counts) } else { 0 }),
             runs: a.runs_total.get().wrapping_add(if done { u64::from(a.runs) } else { 0 }),
             longest: a.longest_ever,
@@ -314,14 +315,13 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
                 (row.peak, row.peak_len, row.peak_window) = (a.counts, len, a.window);
             }
         }
-        row
     }
 
     /// The minimal build keeps no since-start figures.
     #[cfg(not(feature = "shell"))]
     #[inline(always)]
-    fn since_start(&self, _: &Acct, kind: RowKind) -> Row {
-        Row { kind, ..Row::EMPTY }
+    fn since_start(&self, _: &Acct, kind: RowKind, row: &mut Row) {
+        *row = Row { kind, ..Row::EMPTY };
     }
 
     /// The tasks that shared the overflow bucket in the published window, or since

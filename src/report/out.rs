@@ -83,17 +83,15 @@ impl Cell {
 
     /// Puts `value` in decimal in front, with at least `min` digits (zeros in
     /// front). The digits of the low 32 bits come from a division by the constant
-    /// 10 (a multiplication); above 32 bits (rare), from `div_rem`.
+    /// 10 (a multiplication); above 32 bits (rare), from `div_rem`
+    /// ([`Cell::wide_digits`]).
     #[inline(never)]
     pub(super) fn digits(&mut self, value: u64, min: usize) {
         let end = self.at;
-        let mut rest = value;
-        while rest > u64::from(u32::MAX) {
-            let (q, digit) = div_rem(rest, 10);
-            self.byte(b'0' + digit as u8);
-            rest = q;
-        }
-        let mut low = rest as u32;
+        let mut low = match u32::try_from(value) {
+            Ok(low) => low,
+            Err(_) => self.wide_digits(value),
+        };
         loop {
             self.byte(b'0' + (low % 10) as u8);
             low /= 10;
@@ -105,6 +103,27 @@ impl Cell {
         while self.at > start {
             self.byte(b'0');
         }
+    }
+
+    /// The last digits of `value`, which is past 32 bits, in front, until what is
+    /// left fits 32 bits: returned. Each digit is a long division by 10 in 16-bit
+    /// steps (a remainder below 10, shifted 16 bits left with the next 16 bits in,
+    /// still fits 32 bits), so each step is a division by the constant 10, a
+    /// multiplication. (Apart from `digits`, and calling nothing: under every cell
+    /// printed, a 64-bit division's registers and call would be on the stack.)
+    #[inline(never)]
+    #[cold]
+    fn wide_digits(&mut self, value: u64) -> u32 {
+        let (mut hi, mut lo) = ((value >> 32) as u32, value as u32);
+        while hi != 0 {
+            let r = hi % 10;
+            hi /= 10;
+            let mid = (r << 16) | (lo >> 16);
+            let low = ((mid % 10) << 16) | (lo & 0xffff);
+            lo = ((mid / 10) << 16) | (low / 10);
+            self.byte(b'0' + (low % 10) as u8);
+        }
+        lo
     }
 
     /// Hundredths as `12.34` in front.

@@ -856,3 +856,30 @@ fn random_reports_add_up() {
     }
     assert!(cuts > 500 && sorted > 500 && grouped > 300, "{cuts} cut, {sorted} sorted, {grouped} grouped");
 }
+
+#[test]
+fn a_cell_writes_every_number_in_decimal() {
+    use super::out::Cell;
+    let values = [
+        0,
+        1,
+        9,
+        10,
+        99_999,
+        u64::from(u32::MAX),
+        1 << 32,
+        (1 << 32) + 1,
+        10_000_000_000,
+        (1 << 50) + 7,
+        12_345_678_901_234_567_890,
+        u64::MAX - 1,
+        u64::MAX,
+    ];
+    for v in values {
+        for min in [1, 3, 12, 25] {
+            let mut cell = Cell::new();
+            cell.digits(v, min);
+            assert_eq!(core::str::from_utf8(cell.bytes()).unwrap(), format!("{v:0min$}"), "{v}, {min} digits");
+        }
+    }
+}

@@ -219,8 +219,11 @@ struct Report<'s> {
 }
 
 /// A task picked for a sorted report: its counts, its share (handed out in the
-/// engine's order by the walk that picked it) and its position.
+/// engine's order by the walk that picked it) and its position. (Packed to 4-byte
+/// alignment, 12 bytes, not 16: a batch of them is on the stack under every line
+/// printed. Its fields are only ever copied, never borrowed.)
 #[derive(Clone, Copy)]
+#[repr(C, packed(4))]
 struct Pick {
     counts: u64,
     share: u16,
@@ -240,25 +243,28 @@ impl Report<'_> {
     /// way).
     #[inline(never)]
     fn before_tasks(&mut self) -> Result<(), Changed> {
+        let mut line = Line::EMPTY;
         if self.opts.cumulative {
             let mut length = self.header.retired;
-            self.walk(false, |_, _, line, _, _| length = length.wrapping_add(line.row.counts))?;
+            self.walk(false, &mut line, |_, _, line, _, _| length = length.wrapping_add(line.row.counts))?;
             self.length = length;
         }
         if self.opts.sort || self.opts.top.is_some() {
-            self.walk(true, |_, _, _, _, _| {})?;
+            self.walk(true, &mut line, |_, _, _, _, _| {})?;
         }
         Ok(())
     }
 
-    /// Reads every line in the engine's order, with the counts before it and its
-    /// share; `survey`: and takes the survey on the way (which starts anew).
+    /// Reads every line in the engine's order into `line` (the caller's, which may
+    /// have a use for it after the walk), with the counts before it and its share;
+    /// `survey`: and takes the survey on the way (which starts anew).
     /// (Inlined into each caller, with `each`: a frame and a call less under every
     /// line printed, for a few hundred bytes of flash.)
     #[inline(always)]
     fn walk(
         &mut self,
         survey: bool,
+        line: &mut Line,
         mut each: impl FnMut(&mut Out<'_>, usize, &Line, u64, u16),
     ) -> Result<(), Changed> {
         let shares = self.shares();
@@ -266,14 +272,13 @@ impl Report<'_> {
         if survey {
             self.survey.start(self.header, shares);
         }
-        let mut line = Line::EMPTY;
         for at in 0..ApiEngine::LINES {
-            self.src.line(at, &mut line)?;
+            self.src.line(at, line)?;
             let (before, share) = lines.next(line.row.counts);
             if survey {
-                self.survey.count(at, &line, before, share, self.opts);
+                self.survey.count(at, line, before, share, self.opts);
             }
-            each(&mut self.out, at, &line, before, share);
+            each(&mut self.out, at, line, before, share);
         }
         self.surveyed |= survey;
         Ok(())
@@ -296,8 +301,9 @@ impl Report<'_> {
         let mut printed = Sum::default();
         let (opts, clock, header) = (self.opts, self.clock, self.header);
         let (mut first, mut stopped) = (true, false);
+        let mut line = Line::EMPTY;
         // (Once the sink stops the report, the walk goes on for the survey alone.)
-        self.walk(!self.surveyed, |out, _, line, _, share| {
+        self.walk(!self.surveyed, &mut line, |out, _, line, _, share| {
             if part(line, opts) != Part::Task || stopped {
                 return;
             }
@@ -318,32 +324,35 @@ impl Report<'_> {
 
     /// The task lines busiest first, up to `-n`: each walk picks the next [`BATCH`]
     /// after those printed. (Apart from `tasks`, so that its batch is on the stack
-    /// only when sorting.)
+    /// only when sorting.) One line, read into by the walks and by the printing in
+    /// turn: a line of each would be two on the stack under the walks.
     #[inline(never)]
     fn sorted(&mut self, mut first: bool) -> Result<Sum, Changed> {
         let mut printed = Sum::default();
         let limit = self.opts.top.map_or(u32::MAX, u32::from);
         let mut after: Option<Pick> = None;
         let mut batch = [Pick { counts: 0, share: 0, at: 0 }; BATCH];
+        let mut line = Line::EMPTY;
         while printed.lines < limit && !self.stopped {
-            let n = self.pick(after, &mut batch)?;
+            let n = self.pick(after, &mut batch, &mut line)?;
             if n == 0 {
                 break;
             }
             let picked = batch.get(..n).unwrap_or(&[]);
-            self.print_picks(picked, limit, &mut printed, &mut first, &mut after)?;
+            self.print_picks(picked, limit, &mut line, &mut printed, &mut first, &mut after)?;
         }
         Ok(printed)
     }
 
     /// Puts the busiest tasks after `after` (all, if `None`) into `batch`, busiest
-    /// first, and says how many. (Apart from `sorted`, so that its walk's line is on
-    /// the stack only while it walks, not while the batch is printed.)
+    /// first, and says how many; `line`: where the walk reads each line. (Apart from
+    /// `sorted`, so that the walk's locals are on the stack only while it walks, not
+    /// while the batch is printed.)
     #[inline(never)]
-    fn pick(&mut self, after: Option<Pick>, batch: &mut [Pick; BATCH]) -> Result<usize, Changed> {
+    fn pick(&mut self, after: Option<Pick>, batch: &mut [Pick; BATCH], line: &mut Line) -> Result<usize, Changed> {
         let opts = self.opts;
         let mut n = 0;
-        self.walk(false, |_, at, line, _, share| {
+        self.walk(false, line, |_, at, line, _, share| {
             let pick = Pick { counts: line.row.counts, share, at: at as u16 };
             if part(line, opts) != Part::Task || after.is_some_and(|a| !a.before(&pick)) {
                 return;
@@ -374,19 +383,19 @@ impl Report<'_> {
         Ok(n)
     }
 
-    /// Prints the tasks `picked` (up to `limit` in all), reading each line again;
-    /// `after` becomes the last printed. (Apart from `sorted`, so that its line is
-    /// on the stack only while it prints, not under the walks.)
-    #[inline(never)]
+    /// Prints the tasks `picked` (up to `limit` in all), reading each line again
+    /// into `line`; `after` becomes the last printed. (Inlined into `sorted`: a frame
+    /// of its own would be one more under every cell printed.)
+    #[inline(always)]
     fn print_picks(
         &mut self,
         picked: &[Pick],
         limit: u32,
+        line: &mut Line,
         printed: &mut Sum,
         first: &mut bool,
         after: &mut Option<Pick>,
     ) -> Result<(), Changed> {
-        let mut line = Line::EMPTY;
         for pick in picked {
             if printed.lines >= limit {
                 break;
@@ -399,7 +408,7 @@ impl Report<'_> {
                 }
                 Go::Skip => {}
                 Go::Write => {
-                    self.src.line(usize::from(pick.at), &mut line)?;
+                    self.src.line(usize::from(pick.at), line)?;
                     task(&mut self.out, self.opts, self.clock, self.header, &line.row, share, *first);
                 }
             }
