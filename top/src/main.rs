@@ -50,8 +50,9 @@ struct Cli {
     /// probe-rs, pyOCD on Cortex-M; stop it where the server cannot, QEMU's).
     #[arg(long, requires = "gdb")]
     gdb_halt: bool,
-    /// How often the read-out reads the target, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 100, requires = "gdb")]
+    /// How often the read-out reads the target, in milliseconds (1 to 60000).
+    #[arg(long, value_name = "MS", default_value_t = 100, requires = "gdb",
+          value_parser = clap::value_parser!(u64).range(1..=60_000))]
     gdb_every_ms: u64,
 
     /// Set the device's window length first (`show_cpu_usage -w MS`).

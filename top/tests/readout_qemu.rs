@@ -274,7 +274,8 @@ impl Console {
                     break; // (No window has completed yet.)
                 }
                 if line.starts_with("{\"mode\":\"window\"") {
-                    let report = freertos_cpu_usage_report::parse_exact(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+                    let report =
+                        freertos_cpu_usage_report::parse_exact(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
                     printed.push(report.window().unwrap());
                     break;
                 }
@@ -535,6 +536,13 @@ fn a_wrong_elf_is_told() {
     let err = error_of(&["--gdb", &format!("127.0.0.1:{port}"), "--elf", other.to_str().unwrap(), "--no-ui"]);
     drop(qemu);
     assert!(err.contains("is not the ELF's: is the ELF the firmware that runs?"), "{err}");
+}
+
+#[test]
+fn a_read_every_0_ms_is_refused() {
+    let elf = image("snapshot.elf");
+    let err = error_of(&["--gdb", "127.0.0.1:1", "--elf", elf.to_str().unwrap(), "--gdb-every-ms", "0"]);
+    assert!(err.contains("--gdb-every-ms") && err.contains("1..=60000"), "{err}");
 }
 
 #[test]
