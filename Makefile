@@ -125,6 +125,7 @@ test: setup
 	@# Built for two cores (CPU_USAGE_CORES=2): the SMP hooks and the report of every core.
 	CPU_USAGE_CORES=2 $(CARGO) test --lib --target-dir target/smp smp_tests
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) fmt --all --check
 	@# The Rust API's documentation, every link resolved (its examples ran above as doctests).
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p freertos-cpu-usage
 	$(CARGO) clippy --release --target thumbv7m-none-eabi --features trace -- -D warnings

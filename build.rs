@@ -105,7 +105,11 @@ fn write_headers(max_tasks: u32, name_len: u32, trace_events: u32, cores: u32) {
     let include = PathBuf::from(env::var("OUT_DIR").unwrap()).join("include");
     fs::create_dir_all(&include).unwrap_or_else(|e| panic!("cannot create {}: {e}", include.display()));
     // (The SMP hooks are declared only in a build for several cores.)
-    let smp = if cores > 1 { "\n/* The hooks of an SMP kernel are declared. */\n#define CPU_USAGE_SMP_HOOKS 1\n" } else { "" };
+    let smp = if cores > 1 {
+        "\n/* The hooks of an SMP kernel are declared. */\n#define CPU_USAGE_SMP_HOOKS 1\n"
+    } else {
+        ""
+    };
     let config = format!(
         "/*\n * freertos_cpu_usage_config.h - the settings freertos-cpu-usage was built with.\n *\n \
          * WRITTEN by the library's build (build.rs) for each build: do not edit. Take the\n \

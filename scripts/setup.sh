@@ -69,6 +69,13 @@ for target in thumbv7m-none-eabi thumbv6m-none-eabi thumbv7em-none-eabihf thumbv
         rustup target add "$target" || fail "rustup target add $target failed (see above)"
     fi
 done
+# make test's lints: clippy and rustfmt (in rustup's default profile, not in its minimal one).
+for component in clippy rustfmt; do
+    if ! rustup component list --installed | grep -q "^$component"; then
+        echo "setup: adding the Rust component $component"
+        rustup component add "$component" || fail "rustup component add $component failed (see above)"
+    fi
+done
 # The archives of make dist alone. A mirror may lack a target's standard library:
 # make dist then builds its `core` from the sources (dist/dist.mk), which rust-src has
 # (and once it is there, setup does not ask the mirror again).

@@ -159,8 +159,16 @@ pub struct Task {
 }
 
 impl Task {
-    const EMPTY: Task =
-        Task { id: 0, name: [0; NAME_LEN], counts: 0, share: Share(0), runs: 0, longest_us: 0, deleted: false, overflow: false };
+    const EMPTY: Task = Task {
+        id: 0,
+        name: [0; NAME_LEN],
+        counts: 0,
+        share: Share(0),
+        runs: 0,
+        longest_us: 0,
+        deleted: false,
+        overflow: false,
+    };
 
     /// Its ID, as the reports show it; 0 for the tasks sharing the overflow bucket.
     pub const fn id(&self) -> u16 {
@@ -428,7 +436,8 @@ impl Usage {
         usage.length_us = arith::counts_to_us(length >> cores.trailing_zeros(), hz);
         usage.len = 0;
         (usage.idle, usage.interrupts, usage.sleep, usage.other) = (Time::ZERO, Time::ZERO, Time::ZERO, Time::ZERO);
-        usage.unlisted = Time { counts: header.retired, share: Share(shares.upto(header.retired)), runs: 0, longest_us: 0 };
+        usage.unlisted =
+            Time { counts: header.retired, share: Share(shares.upto(header.retired)), runs: 0, longest_us: 0 };
         let mut per_core = [[0u64; 3]; ApiEngine::CORES];
         let mut walk = ShareWalk::new(shares, header.retired);
         for at in 0..ApiEngine::LINES {

@@ -46,8 +46,10 @@ pub fn add_hooks_to_config(builder: &mut freertos_build::Builder, config_dir: im
     let needs = Needs::from(var).unwrap_or_else(|e| panic!("freertos-cpu-usage-build: {e}"));
     let original = config_dir.as_ref().join("FreeRTOSConfig.h");
     println!("cargo:rerun-if-changed={}", original.display());
-    let dir = PathBuf::from(var("OUT_DIR").expect("OUT_DIR: add_hooks runs in a build script")).join("freertos-cpu-usage-config");
-    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("freertos-cpu-usage-build: cannot create {}: {e}", dir.display()));
+    let dir = PathBuf::from(var("OUT_DIR").expect("OUT_DIR: add_hooks runs in a build script"))
+        .join("freertos-cpu-usage-config");
+    fs::create_dir_all(&dir)
+        .unwrap_or_else(|e| panic!("freertos-cpu-usage-build: cannot create {}: {e}", dir.display()));
     let config = dir.join("FreeRTOSConfig.h");
     write_config(&config, &config_text(&original), &original)
         .unwrap_or_else(|e| panic!("freertos-cpu-usage-build: cannot write {}: {e}", config.display()));
@@ -129,7 +131,8 @@ mod tests {
 
     #[test]
     fn both_dependencies_with_the_trace_facility_give_the_headers() {
-        let env = [("DEP_FREERTOS_CPU_USAGE_INCLUDE", "/x/include"), ("DEP_FREERTOS_DEF_CONFIGUSE_TRACE_FACILITY", "1")];
+        let env =
+            [("DEP_FREERTOS_CPU_USAGE_INCLUDE", "/x/include"), ("DEP_FREERTOS_DEF_CONFIGUSE_TRACE_FACILITY", "1")];
         assert_eq!(Needs::from(env_of(&env)), Ok(Needs { include: PathBuf::from("/x/include") }));
     }
 

@@ -136,8 +136,8 @@ pub fn set_interrupt_mask_level(max_syscall_priority: u32) {
 /// kernel's priority.
 #[cfg(feature = "critical-section-impl")]
 pub(super) mod cs {
-    use super::super::Token;
     use super::super::mask::Taken;
+    use super::super::Token;
 
     /// The BASEPRI level to raise to; 0 (PRIMASK) until the scheduler starts. Written
     /// once by the scheduler-start hook, with interrupts masked.

@@ -110,12 +110,7 @@ pub use cortex_m::*;
 mod riscv;
 #[cfg(all(cpu_usage_smp, target_os = "none", target_arch = "arm", feature = "critical-section-impl"))]
 use cortex_m::cs;
-#[cfg(all(
-    cpu_usage_smp,
-    target_os = "none",
-    target_arch = "riscv32",
-    feature = "critical-section-impl"
-))]
+#[cfg(all(cpu_usage_smp, target_os = "none", target_arch = "riscv32", feature = "critical-section-impl"))]
 use riscv::cs;
 #[cfg(all(target_os = "none", target_arch = "riscv32"))]
 pub use riscv::*;

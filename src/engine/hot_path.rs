@@ -31,8 +31,7 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
         let d = now.wrapping_sub(r.last);
         if d < r.left && Self::switchable(id) {
             // (`get` checks that no flag is set and the charged slot is an index.)
-            let (charged, window, run) =
-                (r.charged_and_flags() as usize, self.window, now.wrapping_sub(r.run_start));
+            let (charged, window, run) = (r.charged_and_flags() as usize, self.window, now.wrapping_sub(r.run_start));
             if let Some(a) = self.acct.get(charged) {
                 if a.window == window && run <= a.longest {
                     self.end_common_run(k, charged, now, d, id);

@@ -650,7 +650,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
         // and the ID pool's summary word has one bit per word of 32 IDs.
         assert!(IDS <= MAX_IDS, "an engine has at most 1024 task IDs");
         assert!(CORES.is_power_of_two() && CORES <= MAX_CORES, "an engine has 1, 2, 4 or 8 cores");
-        assert!(SLOTS == IDS + slots_beside_tasks(CORES), "SLOTS must follow from IDS and CORES: name the type with engine_for!");
+        assert!(
+            SLOTS == IDS + slots_beside_tasks(CORES),
+            "SLOTS must follow from IDS and CORES: name the type with engine_for!"
+        );
         assert!(WORDS == IDS.div_ceil(32), "WORDS must be IDS / 32 rounded up: name the type with engine_for!");
     };
 

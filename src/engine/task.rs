@@ -115,9 +115,10 @@ impl<const IDS: usize, const SLOTS: usize, const WORDS: usize, const CORES: usiz
         }
         let slot = id as usize;
         // The core it runs on, if any (a task runs on one core at a time).
-        let on = self.run.iter().position(|r| {
-            usize::from(if r.flags & (IN_ISR | ASLEEP) != 0 { r.task } else { r.charged }) == slot
-        });
+        let on = self
+            .run
+            .iter()
+            .position(|r| usize::from(if r.flags & (IN_ISR | ASLEEP) != 0 { r.task } else { r.charged }) == slot);
         match self.meta.get_mut(slot.wrapping_sub(1)) {
             Some(m) if m.state == TaskState::Alive => {
                 if let Some(r) = on.and_then(|j| self.run.get_mut(j)) {

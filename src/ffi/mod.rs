@@ -50,11 +50,11 @@ mod args;
 pub mod cli;
 pub mod config;
 pub mod hooks;
+pub mod readout;
 #[cfg(feature = "shell")]
 pub mod shell;
 #[cfg(feature = "shell")]
 mod sink;
-pub mod readout;
 pub mod snapshot;
 pub mod status;
 #[cfg(feature = "trace")]
@@ -66,9 +66,9 @@ pub mod watchdog;
 pub use cli::*;
 pub use config::*;
 pub use hooks::*;
+pub use readout::*;
 #[cfg(feature = "shell")]
 pub use shell::*;
-pub use readout::*;
 pub use snapshot::*;
 pub use status::*;
 #[cfg(feature = "trace")]
@@ -263,7 +263,7 @@ impl Library<'_> {
 
 #[cfg(all(test, not(feature = "shell")))]
 mod minimal_tests;
-#[cfg(all(test, feature = "shell"))]
-mod tests;
 #[cfg(all(test, cpu_usage_smp))]
 mod smp_tests;
+#[cfg(all(test, feature = "shell"))]
+mod tests;

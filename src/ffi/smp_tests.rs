@@ -47,7 +47,9 @@ fn a_window_of_two_cores_in_shares_of_both() {
     let (n, text) = format(&["show_cpu_usage"]);
     assert!(n > 0, "{text}");
     let line = |start: &str| {
-        text.lines().find(|l| l.trim_start().starts_with(start)).unwrap_or_else(|| panic!("no {start:?} line in\n{text}"))
+        text.lines()
+            .find(|l| l.trim_start().starts_with(start))
+            .unwrap_or_else(|| panic!("no {start:?} line in\n{text}"))
     };
     assert!(text.starts_with("CPU usage, window #0: 1000.000 ms on 2 cores,"), "{text}");
     assert!(text.lines().next().unwrap().ends_with(" 1000000 Hz; shares of all cores"), "{text}");
@@ -89,7 +91,13 @@ fn a_window_of_two_cores_in_shares_of_both() {
     // SAFETY: a summary and two cores' lines, no tasks.
     let n = unsafe { cpu_usage_snapshot_cores(core::ptr::null_mut(), 0, &mut again, cores.as_mut_ptr()) };
     assert_eq!((n, again.window, again.load, again.tasks), (0, summary.window, 5000, 3));
-    let line = |busy, idle, interrupts, interrupt_count| cpu_usage_core_info { busy, idle, interrupts, sleep: 0, interrupt_count };
+    let line = |busy, idle, interrupts, interrupt_count| cpu_usage_core_info {
+        busy,
+        idle,
+        interrupts,
+        sleep: 0,
+        interrupt_count,
+    };
     assert_eq!(cores, [line(6000, 4000, 0, 0), line(4000, 6000, 500, 1)]);
     // SAFETY: NULL for the cores is refused before anything is read.
     let refused = unsafe { cpu_usage_snapshot_cores(core::ptr::null_mut(), 0, &mut again, core::ptr::null_mut()) };

@@ -313,8 +313,7 @@ fn copy(
             // (With several cores, each core's line: summed.)
             RowKind::Interrupts => {
                 info.interrupts += share;
-                info.interrupt_count =
-                    info.interrupt_count.saturating_add(u32::try_from(row.runs).unwrap_or(u32::MAX));
+                info.interrupt_count = info.interrupt_count.saturating_add(u32::try_from(row.runs).unwrap_or(u32::MAX));
                 info.longest_interrupt_us = info.longest_interrupt_us.max(us(u64::from(row.longest)));
             }
             RowKind::Sleep => info.sleep += share,

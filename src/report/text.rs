@@ -32,9 +32,9 @@ use cells::{line as line_out, Kind};
 use super::out::{name_of, Go, Out, Sink};
 use super::{counts_to_us, pct_of, Options};
 use crate::engine::arith::{ShareWalk, Shares};
+use crate::engine::NAME_LEN;
 use crate::engine::{Header, Line, Row, RowKind, Seat, SlotStats, Smoothed};
 use crate::fields::Figures;
-use crate::engine::NAME_LEN;
 use crate::settings::{ApiEngine, MAX_TASKS};
 
 /// The cores the report's figures are of: with several, shares are of all of them

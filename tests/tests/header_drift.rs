@@ -13,7 +13,7 @@
 use std::process::Command;
 
 use freertos_cpu_usage::ffi::cpu_usage_abi_version;
-use freertos_cpu_usage::settings::{C_CONFIG_HEADER, CORES, MAX_TASKS, NAME_LEN, TRACE_EVENTS};
+use freertos_cpu_usage::settings::{CORES, C_CONFIG_HEADER, MAX_TASKS, NAME_LEN, TRACE_EVENTS};
 use freertos_cpu_usage_tests::{repo_root, run};
 
 const HEADER: &str = "include/freertos_cpu_usage.h";
@@ -91,7 +91,8 @@ fn committed_settings_header_is_the_default_builds() {
 #[test]
 fn abi_version_matches_cargo_toml() {
     let header = read(HEADER);
-    let (major, minor, patch) = freertos_cpu_usage_header::package_version(&repo_root()).unwrap_or_else(|e| panic!("{e}"));
+    let (major, minor, patch) =
+        freertos_cpu_usage_header::package_version(&repo_root()).unwrap_or_else(|e| panic!("{e}"));
     let packed = (major << 16) | (minor << 8) | patch;
     let in_header = parse_c_uint(define(&header, "CPU_USAGE_ABI_VERSION"));
     assert_eq!(
