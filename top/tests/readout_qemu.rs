@@ -14,10 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use freertos_cpu_usage_report::Window;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use freertos_cpu_usage_tests::repo_root;
 
 /// The board most of these tests run on.
 const MPS2: &str = "mps2-an385";
@@ -30,7 +27,7 @@ fn image(name: &str) -> PathBuf {
 }
 
 fn image_of(board: &str, name: &str) -> PathBuf {
-    let elf = root().join("build").join(board).join(name);
+    let elf = repo_root().join("build").join(board).join(name);
     assert!(elf.exists(), "{} is missing: build it with `make qemu-image` (`make test` does)", elf.display());
     elf
 }
@@ -53,17 +50,9 @@ fn qemu(elf: &Path, port: u16) -> Qemu {
 /// `board`'s -icount command (freertos-port/qemu.mk's one description of it) for
 /// `elf`, stopped at start with its gdbstub on `port`, its console on pipes.
 fn qemu_on(board: &str, elf: &Path, port: u16) -> Qemu {
-    let out = Command::new("make")
-        .current_dir(root())
-        .args(["-s", "--no-print-directory", "--eval", "p: ; @echo $(QEMU_CMD_ICOUNT)", "p"])
-        .arg(format!("TARGET={board}"))
-        .arg(format!("QEMU_ELF={}", elf.display()))
-        .output()
-        .expect("make");
-    let words: Vec<String> = String::from_utf8_lossy(&out.stdout).split_whitespace().map(str::to_owned).collect();
-    assert!(words.first().is_some_and(|w| w.starts_with("qemu-system-")), "{words:?}");
+    let words = freertos_cpu_usage_tests::qemu::icount_command_words(board, elf);
     Command::new(&words[0])
-        .current_dir(root())
+        .current_dir(repo_root())
         .args(&words[1..])
         .args(["-gdb", &format!("tcp:127.0.0.1:{port}"), "-S"])
         .stdin(Stdio::piped())
